@@ -1,0 +1,164 @@
+"""Persistent on-disk annotation cache (SQLite).
+
+Keyed by (spaCy pipeline name and version, spaCy version, lowercase flag,
+sentence text).  Safe for several processes at once (SQLite locking, WAL
+journal); a corrupt or truncated file is detected, moved aside and rebuilt;
+any other cache failure degrades to "no cache" with a warning, never a crash.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Iterable
+
+SCHEMA_VERSION = 1
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BLONDE_CACHE_DIR")
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("blonde-studio", appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs is a pinned dependency
+        return Path.home() / ".cache" / "blonde-studio"
+
+
+def cache_key(pipeline_id: str, lowercase: bool, text: str) -> bytes:
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{SCHEMA_VERSION}\x00{pipeline_id}\x00{int(bool(lowercase))}\x00".encode())
+    h.update(text.encode("utf-8", "surrogatepass"))
+    return h.digest()
+
+
+def _warn(msg: str) -> None:
+    print(f"blonde-studio: warning: {msg}", file=sys.stderr)
+
+
+class AnnotationCache:
+    """A key -> JSON record store.  `get_many` returns only valid records."""
+
+    def __init__(self, directory: str | os.PathLike | None = None):
+        self.dir = Path(directory) if directory is not None else default_cache_dir()
+        self.path = self.dir / "annotations.sqlite3"
+        self._conn: sqlite3.Connection | None = None
+        self.disabled = False
+
+    # -- connection management -------------------------------------------
+    def _open(self) -> sqlite3.Connection | None:
+        if self.disabled:
+            return None
+        if self._conn is not None:
+            return self._conn
+        for attempt in range(2):
+            try:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("CREATE TABLE IF NOT EXISTS ann (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
+                conn.execute("SELECT count(*) FROM (SELECT k FROM ann LIMIT 1)").fetchone()
+                self._conn = conn
+                return conn
+            except sqlite3.DatabaseError as exc:
+                if attempt == 0 and _looks_corrupt(exc):
+                    _warn(f"annotation cache {self.path} is corrupt ({exc}); rebuilding it")
+                    self._move_aside()
+                    continue
+                _warn(f"annotation cache {self.path} unusable ({exc}); continuing without it")
+                self.disabled = True
+                return None
+            except OSError as exc:
+                _warn(f"annotation cache directory {self.dir} unusable ({exc}); continuing without it")
+                self.disabled = True
+                return None
+        return None
+
+    def _move_aside(self) -> None:
+        stamp = f"{int(time.time())}.{os.getpid()}"
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(self.path) + suffix)
+            if p.exists():
+                try:
+                    p.replace(Path(str(p) + f".corrupt-{stamp}") if suffix == "" else p.with_name(p.name + ".old"))
+                    if suffix:
+                        Path(str(p.with_name(p.name + ".old"))).unlink(missing_ok=True)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+            self._conn = None
+
+    # -- reads and writes ---------------------------------------------------
+    def get_many(self, keys: list[bytes]) -> dict[bytes, dict]:
+        conn = self._open()
+        if conn is None or not keys:
+            return {}
+        out: dict[bytes, dict] = {}
+        try:
+            for i in range(0, len(keys), 900):
+                chunk = keys[i:i + 900]
+                q = "SELECT k, v FROM ann WHERE k IN (%s)" % ",".join("?" * len(chunk))
+                for k, v in conn.execute(q, chunk):
+                    rec = _decode(v)
+                    if rec is not None:
+                        out[bytes(k)] = rec
+        except sqlite3.DatabaseError as exc:
+            if _looks_corrupt(exc):
+                _warn(f"annotation cache {self.path} is corrupt ({exc}); rebuilding it")
+                self.close()
+                self._move_aside()
+            else:
+                _warn(f"annotation cache read failed ({exc}); annotating again")
+            return out
+        return out
+
+    def put_many(self, items: Iterable[tuple[bytes, dict]]) -> None:
+        conn = self._open()
+        if conn is None:
+            return
+        rows = [(k, json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode("utf-8")) for k, v in items]
+        if not rows:
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT OR REPLACE INTO ann (k, v) VALUES (?, ?)", rows)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            _warn(f"annotation cache write failed ({exc}); results are not cached")
+
+
+def _looks_corrupt(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return any(s in msg for s in ("not a database", "malformed", "corrupt", "disk image", "file is encrypted"))
+
+
+def _decode(v) -> dict | None:
+    try:
+        rec = json.loads(bytes(v).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(rec, dict):
+        return None
+    w, i, t, e = rec.get("w"), rec.get("i"), rec.get("t"), rec.get("e")
+    if not (isinstance(w, list) and isinstance(i, list) and isinstance(t, list) and isinstance(e, list)):
+        return None
+    if not (len(w) == len(i) == len(t)):
+        return None
+    return rec

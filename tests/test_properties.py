@@ -1,0 +1,148 @@
+"""Properties of the metric over random corpora (hypothesis), with a
+deterministic fake annotator so that many corpora can be explored."""
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import package_oracle as oracle
+from blonde_core.config import ScoreConfig
+from blonde_core.corpus import Corpus
+from fake_annotation import VOCAB, FakeDoc, fake_metric
+
+sentence = st.lists(st.sampled_from(VOCAB), min_size=0, max_size=9).map(" ".join)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def corpora(draw, n_refs=1, one_sentence_docs=False):
+    n_docs = draw(st.integers(1, 3))
+    shape = [1 if one_sentence_docs else draw(st.integers(1, 4)) for _ in range(n_docs)]
+
+    def docs():
+        return [[draw(sentence) for _ in range(n)] for n in shape]
+
+    refs = {f"ref{k}": docs() for k in range(n_refs)}
+    return Corpus(doc_ids=[f"d{i}" for i in range(n_docs)], references=refs, systems={"sys": docs()})
+
+
+def close(a, b, tol=1e-9):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= tol
+
+
+@SETTINGS
+@given(corpora(n_refs=2))
+def test_fast_path_equals_counter_oracle(c):
+    """The numpy sufficient statistics reproduce the package's Counter algorithm."""
+    res = fake_metric().evaluate(c).scores("sys")
+    sys_counts = [oracle.sentence_counts(FakeDoc(s.strip())) for d in c.systems["sys"] for s in d]
+    refs = [[oracle.sentence_counts(FakeDoc(s.strip())) for d in docs for s in d] for docs in c.references.values()]
+    maxed = [oracle.max_refs(list(per)) for per in zip(*refs)]
+    want = oracle.score(sys_counts, maxed)
+    for key in ("BlonDe", "BlonD-d"):
+        for m in ("R", "P", "F1"):
+            w = want[key][m]
+            assert close(res[key][m], None if math.isnan(w) else w), (key, m, res[key][m], w)
+    for cat, v in want["categories"].items():
+        for m in ("R", "P", "F1"):
+            w = None if math.isnan(v[m]) else v[m]
+            assert close(res["categories"][cat][m], w), (cat, m)
+
+
+@SETTINGS
+@given(corpora())
+def test_identical_system_scores_one_in_every_present_category(c):
+    c.systems["sys"] = [list(d) for d in c.references["ref0"]]
+    res = fake_metric().evaluate(c)
+    S = res.total("sys")
+    scores = res.scores("sys")
+    lay = res.layout
+    w = res.config.resolved_weights
+    for cat in ("tense", "pronoun", "entity", "dm"):
+        sl = lay.cat_slices[cat]
+        present = (S[sl, 2] * np.array(w[cat])).sum() > 0
+        if present:
+            assert scores["categories"][cat]["F1"] == 1.0, cat
+        else:
+            assert scores["categories"][cat]["F1"] is None, cat
+    for n in range(4):
+        if S[lay.cat_slices["ngram"].start + n, 2] > 0 and all(
+                S[lay.cat_slices["ngram"].start + k, 2] > 0 for k in range(n)):
+            assert scores["categories"][str(n + 1)]["F1"] == 1.0
+
+
+@SETTINGS
+@given(corpora(n_refs=2))
+def test_second_reference_never_lowers_max_aggregated_precision(c):
+    """Under max aggregation a second reference can only add matches: precision
+    (per category, BlonDe.P, BlonD-d.P) never drops.  Recall may drop (the
+    reference total grows too), see the test below."""
+    one = Corpus(c.doc_ids, {"ref0": c.references["ref0"]}, c.systems)
+    a = fake_metric().evaluate(one).scores("sys")
+    b = fake_metric().evaluate(c).scores("sys")
+    for key in ("BlonDe", "BlonD-d"):
+        if a[key]["P"] is not None:
+            assert b[key]["P"] >= a[key]["P"] - 1e-12, key
+    for cat, v in a["categories"].items():
+        if v["P"] is not None and cat in ("tense", "pronoun", "entity", "dm"):
+            assert b["categories"][cat]["P"] >= v["P"] - 1e-12, cat
+
+
+def test_second_reference_can_lower_recall():
+    c = Corpus(["d"], {"r1": [["he ran"]]}, {"sys": [["he ran"]]})
+    a = fake_metric().evaluate(c).scores("sys")
+    c.references["r2"] = [["he he ran ran"]]
+    b = fake_metric().evaluate(c).scores("sys")
+    assert a["categories"]["pronoun"]["R"] == 1.0
+    assert b["categories"]["pronoun"]["R"] == 0.5
+    assert b["categories"]["pronoun"]["P"] == 1.0
+
+
+@SETTINGS
+@given(corpora(n_refs=2), st.randoms(use_true_random=False))
+def test_document_order_does_not_change_corpus_scores(c, rnd):
+    order = list(range(len(c.doc_ids)))
+    rnd.shuffle(order)
+    shuffled = Corpus([c.doc_ids[i] for i in order],
+                      {k: [v[i] for i in order] for k, v in c.references.items()},
+                      {k: [v[i] for i in order] for k, v in c.systems.items()})
+    a = fake_metric().evaluate(c)
+    b = fake_metric().evaluate(shuffled)
+    sa, sb = a.scores("sys"), b.scores("sys")
+    for key in ("BlonDe", "BlonD-d"):
+        for m in ("R", "P", "F1"):
+            assert close(sa[key][m], sb[key][m], 1e-12)
+    da, db = a.doc_scores("sys"), b.doc_scores("sys")
+    assert da == db
+
+
+@SETTINGS
+@given(corpora(n_refs=2, one_sentence_docs=True))
+def test_sentence_and_document_granularity_agree_for_one_sentence_documents(c):
+    a = fake_metric(ScoreConfig(lowercase=False)).evaluate(c)
+    b = fake_metric(ScoreConfig(lowercase=False, granularity="document")).evaluate(c)
+    np.testing.assert_array_equal(a.stats["sys"], b.stats["sys"])
+    assert a.scores("sys") == b.scores("sys")
+
+
+@SETTINGS
+@given(corpora(n_refs=1))
+def test_document_granularity_counts_per_document(c):
+    """At document granularity a document's counts are summed before matching,
+    so matches can only grow compared with sentence-by-sentence matching."""
+    a = fake_metric(ScoreConfig(lowercase=False)).evaluate(c)
+    b = fake_metric(ScoreConfig(lowercase=False, granularity="document")).evaluate(c)
+    sa, sb = a.doc_stats("sys"), b.stats["sys"]
+    np.testing.assert_array_equal(sa[..., 1:], sb[..., 1:])  # totals are the same
+    assert (sb[..., 0] >= sa[..., 0]).all()
+
+
+def test_sum_aggregation_is_micro_average_over_references():
+    c = Corpus(["d"], {"r1": [["he ran"]], "r2": [["she ran"]]}, {"sys": [["he ran"]]})
+    res = fake_metric(ScoreConfig(lowercase=False, aggregation="sum")).evaluate(c).scores("sys")
+    # pronouns: ref1 matched 1 of 1 (masculine), ref2 0 of 1 (feminine); system 1 pronoun seen twice
+    assert res["categories"]["pronoun"]["R"] == 0.5
+    assert res["categories"]["pronoun"]["P"] == 0.5
