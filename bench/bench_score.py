@@ -1,0 +1,123 @@
+"""Benchmark: score the 13 TED zh-en MT systems and refB against ref, cold and warm.
+
+Prints wall time, peak memory and sentences per second for
+  floor  the spaCy floor: load the pipeline (same components) and annotate the
+         distinct sentences once with nlp.pipe on both cores (n_process=2);
+  cold   `python -m blonde_core score ... --per-doc --format json` with an empty cache;
+  warm   the same command again (every sentence cached).
+Targets (2-core machine): cold <= 1.15 x floor, warm <= 1 s, peak memory <= 600 MB.
+
+    .venv/bin/python bench/bench_score.py [--repeat N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TED = ROOT.parent / "shared" / "data" / "ted-zhen"
+
+FLOOR = r"""
+import sys, time
+t0 = time.perf_counter()
+from blonde_core.annotate import find_pipeline, load_pipeline
+from blonde_core.langpack import load_pack
+pack = load_pack("en")
+files = sys.argv[1:]
+texts = sorted({l.strip().lower() for f in files for l in open(f, encoding="utf-8").read().splitlines()})
+nlp = load_pipeline(pack)
+n = 0
+for d in nlp.pipe(texts, n_process=2, batch_size=128):
+    n += 1
+print(n, time.perf_counter() - t0)
+"""
+
+
+def tree_rss_kb(pid: int) -> int:
+    """RSS of a process and all its descendants (kB), from /proc."""
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    stack.extend(int(c) for c in f.read().split())
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def measure(cmd, env) -> dict:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    peak = [0]
+
+    def sample():
+        while proc.poll() is None:
+            peak[0] = max(peak[0], tree_rss_kb(proc.pid))
+            time.sleep(0.02)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - t0
+    th.join()
+    if proc.returncode != 0:
+        sys.exit(f"command failed ({proc.returncode}): {err.decode()[-2000:]}")
+    return {"wall": wall, "peak_mb": peak[0] / 1024, "out": out}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=1, help="repeat each measurement, report the best")
+    a = ap.parse_args()
+    systems = sorted(str(p) for p in (TED / "systems").glob("*.txt"))
+    ref, refb = str(TED / "refs" / "ref.txt"), str(TED / "refs" / "refB.txt")
+    all_files = systems + [ref, refb]
+    n_segments = sum(len(open(f, encoding="utf-8").read().splitlines()) for f in all_files)
+    py = sys.executable
+    score_cmd = [py, "-m", "blonde_core", "score", "-r", ref, "-s", *systems, refb,
+                 "--docids", str(TED / "docids.txt"), "--format", "json", "--per-doc"]
+    env = dict(os.environ)
+
+    def best(fn):
+        runs = [fn() for _ in range(a.repeat)]
+        return min(runs, key=lambda r: r["wall"])
+
+    floor = best(lambda: measure([py, "-c", FLOOR, *all_files], env))
+    n_distinct = int(floor["out"].split()[0])
+
+    def cold():
+        with tempfile.TemporaryDirectory() as d:
+            return measure(score_cmd, dict(env, BLONDE_CACHE_DIR=d))
+
+    cold_r = best(cold)
+    with tempfile.TemporaryDirectory() as d:
+        e = dict(env, BLONDE_CACHE_DIR=d)
+        measure(score_cmd, e)
+        warm_r = best(lambda: measure(score_cmd, e))
+
+    print(f"TED zh-en: {len(systems)} systems + refB vs ref, {n_segments} segments in "
+          f"{len(all_files)} files, {n_distinct} distinct (lowercased) sentences; {os.cpu_count()} cores")
+    print(f"{'run':<8}{'wall s':>9}{'peak MB':>10}{'segments/s':>12}{'distinct/s':>12}")
+    for name, r in (("floor", floor), ("cold", cold_r), ("warm", warm_r)):
+        print(f"{name:<8}{r['wall']:>9.2f}{r['peak_mb']:>10.0f}{n_segments / r['wall']:>12.0f}"
+              f"{n_distinct / r['wall']:>12.0f}")
+    ratio = cold_r["wall"] / floor["wall"]
+    print(f"cold / floor = {ratio:.3f} (target <= 1.15); warm = {warm_r['wall']:.2f} s (target <= 1); "
+          f"peak = {max(cold_r['peak_mb'], warm_r['peak_mb']):.0f} MB (target <= 600)")
+
+
+if __name__ == "__main__":
+    main()

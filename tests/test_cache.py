@@ -1,0 +1,102 @@
+"""The on-disk annotation cache: warm runs skip spaCy; corruption is rebuilt; concurrency."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from conftest import ROOT, SAMPLE, sample_paths
+
+CMD = [sys.executable, "-m", "blonde_core", "score", "-r", str(SAMPLE / "reference.txt"), "-s",
+       *sample_paths(), "--docids", str(SAMPLE / "docids.txt"), "--format", "json", "--per-doc"]
+
+
+def run(cache_dir, *extra, probe=False):
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir))
+    code = CMD + list(extra)
+    if probe:  # report whether spaCy was imported, after the normal output
+        code = [sys.executable, "-c",
+                "import sys, runpy; sys.argv = ['blonde_core'] + sys.argv[1:];\n"
+                "try:\n    runpy.run_module('blonde_core', run_name='__main__')\n"
+                "except SystemExit: pass\n"
+                "print('SPACY_LOADED=' + str('spacy' in sys.modules), file=sys.stderr)", *CMD[3:], *extra]
+    p = subprocess.run(code, capture_output=True, text=True, env=env, cwd=ROOT)
+    return p
+
+
+def test_warm_run_does_not_load_spacy(tmp_path):
+    cold = run(tmp_path, probe=True)
+    assert cold.returncode == 0, cold.stderr
+    assert "SPACY_LOADED=True" in cold.stderr
+    warm = run(tmp_path, probe=True)
+    assert warm.returncode == 0, warm.stderr
+    assert "SPACY_LOADED=False" in warm.stderr
+    assert json.loads(warm.stdout) == json.loads(cold.stdout)
+
+
+def test_corrupt_cache_file_is_rebuilt(tmp_path):
+    first = run(tmp_path)
+    db = tmp_path / "annotations.sqlite3"
+    assert db.exists()
+    db.write_bytes(b"this is not a database" * 100)
+    for extra in ("-wal", "-shm"):
+        Path(str(db) + extra).unlink(missing_ok=True)
+    again = run(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "corrupt" in again.stderr and "Traceback" not in again.stderr
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+    # and the rebuilt cache is used by the next run
+    third = run(tmp_path, probe=True)
+    assert "SPACY_LOADED=False" in third.stderr
+
+
+def test_truncated_cache_file_is_rebuilt(tmp_path):
+    first = run(tmp_path)
+    db = tmp_path / "annotations.sqlite3"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 3])
+    again = run(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Traceback" not in again.stderr
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+
+
+def test_bad_records_are_annotated_again(tmp_path):
+    first = run(tmp_path)
+    con = sqlite3.connect(tmp_path / "annotations.sqlite3")
+    con.execute("UPDATE ann SET v = ?", (b'{"w": [1, 2], "i": [0]',))
+    con.commit()
+    con.close()
+    again = run(tmp_path, probe=True)
+    assert again.returncode == 0, again.stderr
+    assert "SPACY_LOADED=True" in again.stderr
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+
+
+def test_two_processes_at_once(tmp_path):
+    with ThreadPoolExecutor(2) as ex:
+        a, b = ex.map(lambda _: run(tmp_path), range(2))
+    assert a.returncode == 0 and b.returncode == 0, (a.stderr, b.stderr)
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    con = sqlite3.connect(tmp_path / "annotations.sqlite3")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+
+
+def test_no_cache_writes_nothing(tmp_path):
+    p = run(tmp_path / "c", "--no-cache")
+    assert p.returncode == 0, p.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_unwritable_cache_dir_degrades_to_no_cache(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    p = run(blocker / "sub")  # a directory below a file cannot be created
+    assert p.returncode == 0, p.stderr
+    assert "continuing without it" in p.stderr

@@ -1,0 +1,223 @@
+"""The command line: every flag family, every output format, and bad input."""
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from blonde_core.cli import main
+from conftest import ROOT, SAMPLE, sample_paths
+
+REF = str(SAMPLE / "reference.txt")
+DOCIDS = str(SAMPLE / "docids.txt")
+ANN = str(SAMPLE / "blonde_plus_annotation.txt")
+
+
+def score(capsys, *args, systems=None, fmt="json"):
+    argv = ["score", "-r", REF, "-s", *(systems or sample_paths()), "--docids", DOCIDS, "--format", fmt, *args]
+    code = main(argv)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out) if fmt == "json" else out.out
+
+
+def fail(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    assert code == 2
+    assert out.out == ""
+    assert "Traceback" not in out.err and out.err.count("\n") == 1
+    return out.err
+
+
+def test_json_shape(capsys):
+    d = score(capsys, "--per-doc")
+    assert d["signature"].startswith("BlonDe|preset:blonde-0.1.4|")
+    assert list(d["systems"]) == ["consistent", "names", "tense", "pronouns", "markers"]
+    e = d["systems"]["names"]
+    assert set(e) == {"BlonDe", "BlonD-d", "categories", "documents"}
+    assert list(e["categories"]) == ["tense", "pronoun", "entity", "dm", "1", "2", "3", "4"]
+    assert set(e["documents"]) == {"lab", "market", "trip"}
+    for v in (e["BlonDe"], e["BlonD-d"], *e["categories"].values()):
+        assert set(v) == {"R", "P", "F1"}
+        assert all(x is None or 0 <= x <= 1 for x in v.values())
+    # each sample system breaks exactly its own category
+    cats = {n: s["categories"] for n, s in d["systems"].items()}
+    assert cats["names"]["entity"]["F1"] < 0.5 and cats["consistent"]["entity"]["F1"] == 1
+    assert cats["tense"]["tense"]["F1"] < 0.5 and cats["pronouns"]["pronoun"]["F1"] < 0.5
+    assert cats["markers"]["dm"]["F1"] < 0.5 and cats["names"]["dm"]["F1"] == 1
+
+
+def test_csv_and_text_and_output_file(capsys, tmp_path):
+    text = score(capsys, "--per-doc", fmt="csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 5 * 4  # corpus row + 3 documents per system
+    assert {"system", "document", "BlonDe.F1", "BlonD-d.R", "entity.P", "4.F1", "signature"} <= set(rows[0])
+    d = score(capsys)
+    assert float(rows[0]["BlonDe.F1"]) == d["systems"]["consistent"]["BlonDe"]["F1"]
+    t = score(capsys, fmt="text")
+    assert "BlonDe|preset:blonde-0.1.4" in t and "consistent" in t
+    out = tmp_path / "o.json"
+    assert main(["score", "-r", REF, "-s", sample_paths()[0], "--docids", DOCIDS, "--format", "json",
+                 "-o", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    assert json.loads(out.read_text())["systems"]["consistent"]["BlonDe"]["F1"] == \
+        d["systems"]["consistent"]["BlonDe"]["F1"]
+
+
+def test_category_subset_and_average(capsys):
+    d = score(capsys, "-c", "tense", "pronoun")
+    e = d["systems"]["tense"]
+    assert list(e["categories"]) == ["tense", "pronoun"]
+    assert "|c:tense,pronoun|" in d["signature"]
+    assert e["BlonDe"] == e["BlonD-d"]
+    a = score(capsys, "-c", "tense", "pronoun", "-aver", "arithmetic")
+    ea = a["systems"]["tense"]
+    assert "|avg:arith|" in a["signature"]
+    assert ea["BlonDe"]["R"] == pytest.approx((ea["categories"]["tense"]["R"] + ea["categories"]["pronoun"]["R"]) / 2)
+
+
+def test_smoothing_flags(capsys):
+    d = score(capsys, "-sm", "floor", "-sv", "0.2")
+    assert "|smooth:floor(0.2)|" in d["signature"]
+    n = score(capsys, "-sm", "none")
+    assert "|smooth:none|" in n["signature"]
+
+
+def test_lowercase_flags(capsys):
+    assert "|case:lc|" in score(capsys)["signature"]
+    assert "|case:lc|" in score(capsys, "-lc")["signature"]
+    a = score(capsys, "-lc", "no")
+    b = score(capsys, "--case-sensitive")
+    assert "|case:mixed|" in a["signature"] and a == b
+
+
+def test_weights_need_override_flag(capsys):
+    d = score(capsys, "-w", "-wp", "1", "1", "1", "1", "-we", "1", "1")
+    assert "pronoun=1,1,1,1" in d["signature"] and "entity=1,1" in d["signature"]
+    base = score(capsys)
+    # NON-PERSON entities (Bremen, Lyon, Paris) now count: the names system keeps them all
+    assert d["systems"]["names"]["categories"]["entity"]["R"] > base["systems"]["names"]["categories"]["entity"]["R"]
+    err = fail(capsys, "score", "-r", REF, "-s", REF, "-wt", *["1"] * 7)
+    assert "-w" in err
+    rw = score(capsys, "-rw")
+    assert rw["systems"]["tense"]["BlonD-d"] == pytest.approx(base["systems"]["tense"]["BlonD-d"])
+    bad = fail(capsys, "score", "-r", REF, "-s", REF, "-w", "-wp", "1", "1")
+    assert "-wp" in bad or "expected 4" in bad
+
+
+def test_blonde_plus(capsys):
+    d = score(capsys, "-p", "-an", ANN)
+    assert "|plus:1,1|" in d["signature"]
+    e = d["systems"]["pronouns"]
+    assert e["categories"]["ellipsis"]["R"] < 0.2 and "BlonD+" in e
+    assert d["systems"]["consistent"]["categories"]["ellipsis"]["F1"] == 1
+    assert "Traceback" not in fail(capsys, "score", "-r", REF, "-s", REF, "-p")
+    assert "-p" in fail(capsys, "score", "-r", REF, "-s", REF, "-an", ANN)
+    only = score(capsys, "-p", "-an", ANN, "-pc", "ellipsis", "-pw", "2")
+    assert "|plus:0,2|" in only["signature"]
+
+
+def test_refined_named_entities(capsys, tmp_path):
+    ner = tmp_path / "ner.txt"
+    lines = ["PERSON: (Maria Lopez: 1; )\tNONPERSON: ()", "PERSON: ()\tNONPERSON: ()",
+             "PERSON: ()\tNONPERSON: ()", "PERSON: (Maria Lopez: 1; Tom Becker: 1; )\tNONPERSON: ()",
+             "PERSON: (Anna Weber: 1; )\tNONPERSON: (Bremen: 1; )", "PERSON: ()\tNONPERSON: ()",
+             "PERSON: (Paul Weber: 1; )\tNONPERSON: ()", "PERSON: (Jacques Martin: 1; )\tNONPERSON: (Lyon: 1; )",
+             "PERSON: ()\tNONPERSON: ()", "PERSON: ()\tNONPERSON: (Paris: 1; )"]
+    ner.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    d = score(capsys, "-ner", str(ner))
+    assert "|ner:refined|" in d["signature"]
+    ent = {n: s["categories"]["entity"] for n, s in d["systems"].items()}
+    assert ent["consistent"]["R"] == 1.0
+    # names.txt keeps Maria Lopez (segment 1) only: 1 of 6 refined PERSON mentions
+    assert ent["names"]["R"] == pytest.approx(1 / 6)
+    ner.write_text("PERSON: (Maria: x; )\n" * 10, encoding="utf-8")
+    err = fail(capsys, "score", "-r", REF, "-s", REF, "--docids", DOCIDS, "-ner", str(ner))
+    assert "line 1" in err and "whole number" in err
+
+
+def test_granularity_and_preset(capsys):
+    doc = score(capsys, "--granularity", "document", "--per-doc")
+    assert "|gran:doc|" in doc["signature"]
+    paper = score(capsys, "--preset", "paper")
+    assert "|preset:paper|" in paper["signature"] and "|zero:delta|" in paper["signature"]
+    # uniform weights count NON-PERSON entities, which the names system keeps
+    assert paper["systems"]["names"]["categories"]["entity"]["R"] > \
+        score(capsys)["systems"]["names"]["categories"]["entity"]["R"]
+
+
+def test_document_granularity_accepts_split_sentences():
+    from blonde_core.config import ScoreConfig
+    from blonde_core.errors import InputError
+    from blonde_core.metric import BlonDe
+    from blonde_core.readers import plain_corpus
+
+    c = plain_corpus([REF], [str(SAMPLE / "consistent.txt")], docids=DOCIDS)
+    lab = c.systems["consistent"][0]
+    # the system splits segment 3 of document "lab" into two sentences
+    c.systems["consistent"][0] = lab[:2] + ["However, the freezer had broken.", "So the cells were ruined."] + lab[3:]
+    with pytest.raises(InputError) as e:
+        BlonDe().evaluate(c)
+    msg = str(e.value)
+    assert "'consistent'" in msg and "'lab'" in msg and "5 segments" in msg and "has 4" in msg
+    assert "document-level matching" in msg
+    res = BlonDe(ScoreConfig(granularity="document")).evaluate(c)
+    assert "|gran:doc|" in res.signature
+    assert res.scores("consistent")["categories"]["dm"]["F1"] == 1.0  # "However" and "so" both kept
+
+
+def test_bad_input_messages(capsys, tmp_path):
+    err = fail(capsys, "score", "-r", str(tmp_path / "nope.txt"), "-s", REF)
+    assert "nope.txt: no such file" in err
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    err = fail(capsys, "score", "-r", REF, "-s", str(short), "--docids", DOCIDS)
+    assert "short.txt" in err and "1 lines" in err and "10" in err
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"abc\x00def\n")
+    assert "binary" in fail(capsys, "score", "-r", REF, "-s", str(binary))
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("caf\u00e9\n".encode("latin-1"))
+    err = fail(capsys, "score", "-r", REF, "-s", str(latin))
+    assert "latin.txt" in err and "offset 3" in err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert "empty" in fail(capsys, "score", "-r", REF, "-s", str(empty))
+    assert "unknown category" in fail(capsys, "score", "-r", REF, "-s", REF, "-c", "tense", "verbs")
+    assert "--help" in fail(capsys, "score", "-r", REF)
+
+
+def test_line_count_mismatch_with_docids_names_both_files(capsys, tmp_path):
+    lines = (SAMPLE / "names.txt").read_text(encoding="utf-8").splitlines()
+    sys_file = tmp_path / "merged.txt"
+    sys_file.write_text("\n".join(lines[:3] + lines[4:]) + "\n", encoding="utf-8")
+    err = fail(capsys, "score", "-r", REF, "-s", str(sys_file), "--docids", DOCIDS)
+    assert "merged.txt" in err and "9 lines" in err and "docids.txt" in err and "has 10" in err
+
+
+def test_equivalent_encodings_give_identical_scores(capsys, tmp_path):
+    text = (SAMPLE / "names.txt").read_text(encoding="utf-8")
+    variants = {
+        "bom": b"\xef\xbb\xbf" + text.encode("utf-8"),
+        "crlf": text.replace("\n", "\r\n").encode("utf-8"),
+        "utf16": text.encode("utf-16"),
+    }
+    base = score(capsys, systems=[str(SAMPLE / "names.txt")])["systems"]["names"]
+    for name, data in variants.items():
+        d = tmp_path / name
+        d.mkdir()
+        f = d / "names.txt"
+        f.write_bytes(data)
+        assert score(capsys, systems=[str(f)])["systems"]["names"] == base, name
+
+
+def test_subprocess_exit_code_and_console_entry(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "blonde_core", "score", "-r", str(tmp_path / "x.txt"), "-s", REF],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("blonde-studio: error: ") and "Traceback" not in p.stderr
+    v = subprocess.run([sys.executable, "-m", "blonde_core", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert v.returncode == 0 and "0.1.0" in v.stdout

@@ -1,0 +1,140 @@
+"""The real spaCy pipeline on real TED zh-en text (read in place from ../shared)."""
+import json
+import math
+
+import pytest
+
+import package_oracle as oracle
+from blonde_core.annotate import Annotator, load_pipeline
+from blonde_core.cache import AnnotationCache
+from blonde_core.cli import main
+from blonde_core.features import dense_counts, spans
+from blonde_core.langpack import load_pack
+from blonde_core.readers import read_docids, read_lines
+
+PACK = load_pack("en")
+
+
+def annotate(text, lowercase=False):
+    a = Annotator(PACK, lowercase, AnnotationCache())
+    t = text.strip().lower() if lowercase else text.strip()
+    return t, a.annotate([t])[t]
+
+
+def counts_by_name(rec):
+    vals = dense_counts(rec, PACK)
+    names = [("tense", t) for t in PACK.tense_tags] + [("pronoun", p) for p in PACK.pronoun_classes] + \
+        [("dm", d) for d in PACK.dm_types]
+    return {k: v for k, v in zip(names, vals) if v}
+
+
+def test_hand_checked_counts_on_ted_reference_sentences(ted):
+    ref = read_lines(ted / "refs" / "ref.txt")
+    # "I want to ask you all to consider ... most of what we know about the universe comes to us from light."
+    _, r0 = annotate(ref[0])
+    assert counts_by_name(r0) == {("tense", "VBP"): 2, ("tense", "VB"): 2, ("tense", "VBZ"): 1}
+    # "And while we've never heard the sounds from space, we really should, in the next few years, ..."
+    t10, r10 = annotate(ref[10])
+    assert counts_by_name(r10) == {
+        ("tense", "VBN"): 1, ("tense", "VBP"): 2, ("tense", "VBZ"): 1, ("tense", "VBG"): 1, ("tense", "VB"): 1,
+        ("tense", "MD"): 1, ("dm", "comparison"): 1, ("dm", "asynchronous"): 1}
+    dm = [(s["text"], s["feature"]) for s in spans(r10, t10, PACK) if s["category"] == "dm"]
+    assert dm == [("while", "comparison"), ("next", "asynchronous")]
+    # "The light from the Earth, some of it falls in, but some of it gets lensed around and brought back to us."
+    _, r40 = annotate(ref[40])
+    assert counts_by_name(r40) == {("tense", "VBZ"): 2, ("tense", "VBN"): 1, ("tense", "VBD"): 1,
+                                   ("pronoun", "neuter"): 2, ("dm", "comparison"): 1}
+
+
+def test_spans_point_at_their_text(ted):
+    for line in read_lines(ted / "refs" / "refB.txt")[:60]:
+        t, rec = annotate(line)
+        for s in spans(rec, t, PACK):
+            assert t[s["start"]:s["end"]] == s["text"]
+            assert s["category"] in ("tense", "pronoun", "entity", "dm")
+
+
+def test_minimal_components_match_the_package_pipeline(ted):
+    """tok2vec+tagger+ner give the tags and entities of the package's disable=['parser']."""
+    import spacy
+
+    from blonde_core.annotate import doc_to_record, find_pipeline
+
+    lines = [s.strip().lower() for s in read_lines(ted / "systems" / "SMU.txt")[:80]]
+    full = spacy.load(find_pipeline(PACK)[0])
+    ours = load_pipeline(PACK)
+    assert set(ours.pipe_names) == {"tok2vec", "tagger", "ner"}
+    a = [doc_to_record(d) for d in full.pipe(lines, disable=["parser"])]
+    b = [doc_to_record(d) for d in ours.pipe(lines)]
+    assert a == b
+
+
+@pytest.fixture(scope="module")
+def oracle_counts(ted, ted_systems):
+    """Package-style per-sentence counts of every TED file (full pipeline, lowercased as the package CLI)."""
+    import spacy
+
+    from blonde_core.annotate import find_pipeline
+
+    nlp = spacy.load(find_pipeline(PACK)[0])
+    files = list(ted_systems) + [ted / "refs" / "ref.txt", ted / "refs" / "refB.txt"]
+    texts = {f.stem: read_lines(f) for f in files}
+    distinct = sorted({s.strip().lower() for v in texts.values() for s in v})
+    by_text = dict(zip(distinct, (oracle.sentence_counts(d) for d in nlp.pipe(distinct, disable=["parser"]))))
+    return {name: [by_text[s.strip().lower()] for s in v] for name, v in texts.items()}
+
+
+def run_json(args, capsys):
+    assert main(args) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def assert_same(ours, want, tol=1e-4):
+    for key in ("BlonDe", "BlonD-d"):
+        for m in ("R", "P", "F1"):
+            w = want[key][m]
+            if math.isnan(w):
+                assert ours[key][m] is None
+            else:
+                assert ours[key][m] == pytest.approx(w, abs=tol), (key, m)
+    for cat, v in want["categories"].items():
+        for m in ("R", "P", "F1"):
+            if math.isnan(v[m]):
+                assert ours["categories"][cat][m] is None, (cat, m)
+            else:
+                assert ours["categories"][cat][m] == pytest.approx(v[m], abs=tol), (cat, m)
+
+
+@pytest.mark.parametrize("refs", [["ref"], ["refB"], ["ref", "refB"]])
+def test_ted_scores_equal_the_package_algorithm(ted, ted_systems, oracle_counts, capsys, refs):
+    """System and per-document scores of the 13 systems (and the other human
+    translation) equal the package's algorithm to 1e-4 (in fact to ~1e-12)."""
+    others = [r for r in ("ref", "refB") if r not in refs]
+    systems = [str(p) for p in ted_systems] + [str(ted / "refs" / f"{o}.txt") for o in others]
+    data = run_json(["score", "-r", *[str(ted / "refs" / f"{r}.txt") for r in refs], "-s", *systems,
+                     "--docids", str(ted / "docids.txt"), "--format", "json", "--per-doc"], capsys)
+    assert f"nrefs:{len(refs)}" in data["signature"]
+    docids = read_docids(ted / "docids.txt")
+    maxed = [oracle.max_refs(list(per)) for per in zip(*[oracle_counts[r] for r in refs])]
+    assert set(data["systems"]) == {p.split("/")[-1][:-4] for p in systems}
+    for name, entry in data["systems"].items():
+        sc = oracle_counts[name]
+        assert_same(entry, oracle.score(sc, maxed), tol=1e-9)
+        for doc in dict.fromkeys(docids):
+            idx = [i for i, d in enumerate(docids) if d == doc]
+            assert_same(entry["documents"][doc], oracle.score([sc[i] for i in idx], [maxed[i] for i in idx]),
+                        tol=1e-9)
+
+
+def test_ted_scores_are_stable(ted, capsys):
+    """Values computed once with this pipeline (en_core_web_sm 3.8.0) and reviewed."""
+    data = run_json(["score", "-r", str(ted / "refs" / "ref.txt"), "-s", str(ted / "systems" / "Online-W.txt"),
+                     str(ted / "refs" / "refB.txt"), "--docids", str(ted / "docids.txt"), "--format", "json",
+                     "--per-doc"], capsys)
+    ow, rb = data["systems"]["Online-W"], data["systems"]["refB"]
+    assert ow["BlonDe"]["F1"] == pytest.approx(0.4875673630163617, abs=1e-9)
+    assert ow["BlonD-d"]["F1"] == pytest.approx(0.7368637159160699, abs=1e-9)
+    assert ow["categories"]["entity"] == pytest.approx({"R": 0.75, "P": 9 / 14, "F1": 0.6923076923076924})
+    assert ow["documents"]["talk.5"]["BlonDe"]["F1"] == pytest.approx(0.16136792734384905, abs=1e-9)
+    assert rb["BlonDe"]["F1"] == pytest.approx(0.43156878233542495, abs=1e-9)
+    assert rb["BlonD-d"]["F1"] == pytest.approx(0.6525419498975984, abs=1e-9)
