@@ -13,4 +13,4 @@ fi
 if [ "${1:-}" = "--dev" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
