@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TED = ROOT.parent / "shared" / "data" / "ted-zhen"
+SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
+TED = SHARED / "data" / "ted-zhen"
 
 FLOOR = r"""
 import sys, time

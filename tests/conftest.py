@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TED = ROOT.parent / "shared" / "data" / "ted-zhen"
+SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
+TED = SHARED / "data" / "ted-zhen"
 SAMPLE = ROOT / "sample_data"
 SAMPLE_SYSTEMS = ["consistent", "names", "tense", "pronouns", "markers"]
 
