@@ -33,10 +33,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def add_corpus_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-r", "--reference", nargs="+", required=True, metavar="FILE",
+    p.add_argument("-r", "--reference", nargs="+", metavar="FILE",
                    help="reference file(s), one segment per line")
-    p.add_argument("-s", "--system", nargs="+", required=True, metavar="FILE",
+    p.add_argument("-s", "--system", nargs="+", metavar="FILE",
                    help="system output file(s); a system's name is its file stem")
+    p.add_argument("--input", metavar="FILE",
+                   help="one structured file carrying references and systems (MQM TSV)")
+    p.add_argument("--reference-systems", nargs="+", metavar="NAME", default=[],
+                   help="with --input: which systems of the file are human references")
     p.add_argument("--docids", metavar="FILE",
                    help="one document id per line; consecutive equal ids form a document")
     p.add_argument("--blank-line-docs", action="store_true",
@@ -147,13 +151,32 @@ def _progress(stream):
     return cb
 
 
-def run_score(a) -> str:
+def load_corpus(a):
+    from .readers import plain_corpus
+
+    if a.input:
+        from .human import is_mqm, mqm_corpus, read_mqm
+
+        if a.reference or a.system:
+            raise InputError("give either --input or -r/-s, not both")
+        if not is_mqm(a.input):
+            raise InputError("is not an MQM TSV (expected the header system doc doc_id seg_id rater source "
+                             "target category severity)", file=a.input)
+        return mqm_corpus(read_mqm(a.input), a.reference_systems, a.input)
+    if not a.reference:
+        raise InputError("no reference given (-r FILE ... or --input FILE)")
+    if not a.system:
+        raise InputError("no system output given (-s FILE ...)")
+    return plain_corpus(a.reference, a.system, docids=a.docids,
+                        boundaries="blank-lines" if a.blank_line_docs else None)
+
+
+def evaluate(a):
     from .metric import BlonDe
-    from .readers import plain_corpus, read_lines
+    from .readers import read_lines
 
     cfg = config_from_args(a)
-    corpus = plain_corpus(a.reference, a.system, docids=a.docids,
-                          boundaries="blank-lines" if a.blank_line_docs else None)
+    corpus = load_corpus(a)
     annotation = ner = None
     if a.plus and not a.annotation:
         raise InputError("-p/--plus needs an annotation file (-an FILE)")
@@ -165,14 +188,93 @@ def run_score(a) -> str:
         ner = read_lines(a.ner_refined, allow_empty=True)
     metric = BlonDe(cfg, cache=not a.no_cache, cache_dir=a.cache_dir, n_process=a.jobs,
                     progress=_progress(sys.stderr))
-    res = metric.evaluate(corpus, annotation=annotation, ner_refined=ner,
-                          annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
+    return metric.evaluate(corpus, annotation=annotation, ner_refined=ner,
+                           annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
+
+
+def dump_json(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def run_score(a) -> str:
+    res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
     if a.format == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return dump_json(data)
     if a.format == "csv":
         return to_csv(data)
     return to_text(data)
+
+
+def run_compare(a) -> str:
+    from .stats import compare
+
+    res = evaluate(a)
+    if len(res.names) < 2:
+        raise InputError("compare needs at least two systems (-s A B ...)")
+    out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed)
+    sig = f"{res.signature}|test:{a.test}|unit:{a.unit}|metric:{out['metric']}|seed:{a.seed}"
+    if a.test in ("bootstrap", "ar"):
+        sig += f"|n:{a.n or (1000 if a.test == 'bootstrap' else 10000)}"
+    out = {"signature": sig, **out}
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
+    for q in out["pairs"]:
+        ci = q["ci"]
+        cis = "-" if ci[0] is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+        diff = q["corpus_diff"] if a.test in ("bootstrap", "ar") else q["mean_diff"]
+        lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.4f'):>9} {cis:>21} "
+                     f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}  "
+                     f"{q['n_units']}")
+    lines += ["", f"{out['metric']} per {a.unit}, {a.test}; diff = A - B "
+              + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)"), sig]
+    return "\n".join(lines) + "\n"
+
+
+def _num(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def run_correlate(a) -> str:
+    from .human import read_human
+    from .stats import correlate
+
+    res = evaluate(a)
+    human = read_human(a.human, a.score_column, not a.lower_is_better)
+    metrics = a.metrics.split(",") if a.metrics else None
+    out = correlate(res, human, a.level, metrics)
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'metric':<12} {'pearson':>8} {'95% CI':>18} {'spearman':>9} {'kendall':>8}"]
+    for m, v in out["metrics"].items():
+        ci = v["pearson_ci"]
+        cis = "-" if ci[0] is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+        lines.append(f"{m:<12} {_num(v['pearson'], '+.4f'):>8} {cis:>18} {_num(v['spearman'], '+.4f'):>9} "
+                     f"{_num(v['kendall'], '+.4f'):>8}")
+    lines += ["", f"{a.level} level, n = {out['n']}, human: {out['human']} ({out['human_direction']})",
+              out["signature"]]
+    return "\n".join(lines) + "\n"
+
+
+def run_human(a) -> str:
+    from .human import read_human, read_mqm
+
+    if a.mqm:
+        hs = read_mqm(a.mqm).scores
+    elif a.file:
+        hs = read_human(a.file, a.score_column, not a.lower_is_better)
+    else:
+        raise InputError("give a judgments file or --mqm FILE")
+    data = hs.to_dict()
+    if a.format == "json":
+        return dump_json(data)
+    better = "higher" if hs.higher_is_better else "lower"
+    lines = [f"{'system':<20} {hs.name:>10} {'segments':>9}"]
+    for s, v in sorted(hs.system_scores.items(), key=lambda kv: kv[1], reverse=hs.higher_is_better):
+        lines.append(f"{s[:20]:<20} {v:>10.3f} {hs.n_segments.get(s, 0):>9}")
+    lines.append(f"({better} is better)")
+    return "\n".join(lines) + "\n"
 
 
 def _rows(data: dict):
@@ -239,6 +341,35 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--per-doc", action="store_true", help="also score every document on its own")
     s.add_argument("--format", choices=("text", "json", "csv"), default="text")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    c = sub.add_parser("compare", help="paired significance tests between every pair of systems")
+    add_corpus_args(c)
+    add_config_args(c)
+    c.add_argument("--test", choices=("ttest", "wilcoxon", "bootstrap", "ar"), default="ttest")
+    c.add_argument("--unit", default="doc", help="doc (default), block:N (N consecutive segments) or segment")
+    c.add_argument("--metric", default="BlonDe",
+                   help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4); F1 unless "
+                        "suffixed .R or .P")
+    c.add_argument("--n", type=int, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
+    c.add_argument("--seed", type=int, default=12345)
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("-o", "--output", metavar="FILE")
+    r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
+    add_corpus_args(r)
+    add_config_args(r)
+    r.add_argument("--human", required=True, metavar="FILE", help="MQM TSV or a judgments table")
+    r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
+    r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
+    r.add_argument("--level", choices=("system", "document"), default="system")
+    r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category)")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument("-o", "--output", metavar="FILE")
+    h = sub.add_parser("human", help="human scores per system and document (MQM or a judgments table)")
+    h.add_argument("file", nargs="?", help="judgments table (TSV/CSV) or MQM TSV")
+    h.add_argument("--mqm", metavar="FILE", help="Google's MQM TSV")
+    h.add_argument("--score-column")
+    h.add_argument("--lower-is-better", action="store_true")
+    h.add_argument("--format", choices=("text", "json"), default="text")
+    h.add_argument("-o", "--output", metavar="FILE")
     from . import __version__
     p.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -251,10 +382,8 @@ def main(argv=None) -> int:
         if a.command is None:
             parser.print_help()
             return 0
-        if a.command == "score":
-            text = run_score(a)
-        else:  # pragma: no cover
-            raise InputError(f"unknown command {a.command}")
+        runners = {"score": run_score, "compare": run_compare, "correlate": run_correlate, "human": run_human}
+        text = runners[a.command](a)
         if getattr(a, "output", None):
             try:
                 with open(a.output, "w", encoding="utf-8", newline="") as f:

@@ -1,0 +1,231 @@
+"""Human judgments: Google's MQM TSV and plain judgment tables.
+
+MQM (the WMT MQM release): segment penalty = mean over the raters of the
+segment of the summed error weights (Major 5, Minor 1, Minor
+Fluency/Punctuation 0.1, any Non-translation 25, Neutral / No-error 0).
+System and document MQM = mean segment penalty (lower is better, as the
+release reports it).  For correlations the score is oriented so that higher
+is better (penalties are negated).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .corpus import Corpus
+from .errors import InputError
+from .readers import decode_bytes, read_bytes, split_lines
+
+MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
+_V = re.compile(r"</?v>")
+
+
+def mqm_weight(category: str, severity: str) -> float:
+    cat = category.strip()
+    sev = severity.strip().lower()
+    if cat.lower().startswith("non-translation"):
+        return 25.0
+    if sev == "major":
+        return 5.0
+    if sev == "minor":
+        return 0.1 if cat == "Fluency/Punctuation" else 1.0
+    return 0.0
+
+
+@dataclass
+class HumanScores:
+    name: str  # "MQM" or the table's score column
+    higher_is_better: bool
+    segments: dict = field(default_factory=dict)  # (system, doc, seg_id) -> score
+    doc_scores: dict = field(default_factory=dict)  # system -> {doc: score}
+    system_scores: dict = field(default_factory=dict)  # system -> score
+    n_segments: dict = field(default_factory=dict)  # system -> count
+    rater_scores: dict = field(default_factory=dict)  # (system, doc, seg_id) -> {rater: score}
+
+    def oriented(self, value: float) -> float:
+        """Higher is better."""
+        return value if self.higher_is_better else -value
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name, "higher_is_better": self.higher_is_better,
+            "systems": {s: {self.name: v, "segments": self.n_segments.get(s)} for s, v in self.system_scores.items()},
+            "documents": {s: dict(d) for s, d in self.doc_scores.items()},
+        }
+
+
+@dataclass
+class MqmFile:
+    scores: HumanScores
+    corpus_docs: dict  # system -> list of docs (segment texts, markers removed)
+    source_docs: list
+    doc_ids: list
+    seg_ids: list  # per document, segment ids
+
+
+def _rows(path, expected: list[str] | None = None):
+    text = decode_bytes(read_bytes(path), str(path))
+    lines = split_lines(text)
+    if not lines:
+        raise InputError("is empty", file=str(path))
+    return lines
+
+
+def read_mqm(path) -> MqmFile:
+    lines = _rows(path)
+    header = [h.strip().lower() for h in lines[0].split("\t")]
+    missing = [c for c in MQM_COLUMNS if c not in header]
+    if missing:
+        raise InputError(f"line 1 is not an MQM header: missing column(s) {', '.join(missing)} "
+                         f"(expected {' '.join(MQM_COLUMNS)}, tab-separated)", file=str(path), line=1)
+    col = {c: header.index(c) for c in MQM_COLUMNS}
+    per_rater = defaultdict(lambda: defaultdict(float))
+    targets, sources, doc_of = {}, {}, {}
+    doc_order: list[str] = []
+    seg_first: dict = {}
+    for i, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        f = line.split("\t")
+        if len(f) != len(header):
+            raise InputError(f"has {len(f)} tab-separated fields, expected {len(header)}", file=str(path), line=i)
+        system, doc, seg, rater = f[col["system"]], f[col["doc"]], f[col["seg_id"]], f[col["rater"]]
+        if not system or not seg:
+            raise InputError("empty system or seg_id", file=str(path), line=i)
+        try:
+            seg_num = int(seg)
+        except ValueError:
+            raise InputError(f"seg_id '{seg}' is not a whole number", file=str(path), line=i) from None
+        if seg_num in doc_of and doc_of[seg_num] != doc:
+            raise InputError(f"segment {seg} is in document '{doc}' here but '{doc_of[seg_num]}' before",
+                             file=str(path), line=i)
+        doc_of[seg_num] = doc
+        if doc not in doc_order:
+            doc_order.append(doc)
+        seg_first.setdefault(seg_num, i)
+        per_rater[(system, seg_num)][rater] += mqm_weight(f[col["category"]], f[col["severity"]])
+        targets.setdefault((system, seg_num), _V.sub("", f[col["target"]]))
+        sources.setdefault(seg_num, _V.sub("", f[col["source"]]))
+    if not per_rater:
+        raise InputError("has a header but no rows", file=str(path))
+    systems = sorted({s for s, _ in per_rater})
+    segs_by_doc = {d: sorted(s for s, dd in doc_of.items() if dd == d) for d in doc_order}
+    hs = HumanScores("MQM", higher_is_better=False)
+    docs_text = {}
+    for s in systems:
+        docs_text[s] = []
+        hs.doc_scores[s] = {}
+        vals_all = []
+        for d in doc_order:
+            vals = []
+            texts = []
+            for seg in segs_by_doc[d]:
+                if (s, seg) not in per_rater:
+                    raise InputError(f"system '{s}' has no row for segment {seg} of document '{d}'; "
+                                     "every system must be rated on every segment", file=str(path))
+                raters = per_rater[(s, seg)]
+                v = sum(raters.values()) / len(raters)
+                hs.segments[(s, d, str(seg))] = v
+                hs.rater_scores[(s, d, str(seg))] = dict(raters)
+                vals.append(v)
+                texts.append(targets[(s, seg)])
+            hs.doc_scores[s][d] = sum(vals) / len(vals)
+            vals_all += vals
+            docs_text[s].append(texts)
+        hs.system_scores[s] = sum(vals_all) / len(vals_all)
+        hs.n_segments[s] = len(vals_all)
+    src = [[sources[seg] for seg in segs_by_doc[d]] for d in doc_order]
+    return MqmFile(hs, docs_text, src, doc_order, [[str(x) for x in segs_by_doc[d]] for d in doc_order])
+
+
+def mqm_corpus(m: MqmFile, reference_systems: list[str], path: str = "MQM file") -> Corpus:
+    unknown = [r for r in reference_systems if r not in m.corpus_docs]
+    if unknown:
+        raise InputError(f"reference system '{unknown[0]}' is not in the file (systems: "
+                         f"{', '.join(m.corpus_docs)})", file=path)
+    if not reference_systems:
+        raise InputError("say which systems are human references (--reference-systems NAME ...)", file=path)
+    refs = {r: m.corpus_docs[r] for r in reference_systems}
+    syss = {s: d for s, d in m.corpus_docs.items() if s not in refs}
+    return Corpus(doc_ids=list(m.doc_ids), references=refs, systems=syss, source=m.source_docs,
+                  seg_ids=m.seg_ids, boundaries="structured", files={s: path for s in m.corpus_docs})
+
+
+ALIASES = {"system": ("system", "sys", "model"), "doc_id": ("doc_id", "doc", "document", "docid"),
+           "seg_id": ("seg_id", "seg", "segment", "segid", "segment_id")}
+
+
+def read_judgments(path, score_column: str | None = None, higher_is_better: bool = True) -> HumanScores:
+    """A table (TSV, CSV) with system, doc_id, optional seg_id and a numeric score column."""
+    lines = _rows(path)
+    delim = "\t" if "\t" in lines[0] else ","
+    reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=delim)
+    rows = list(reader)
+    header = [h.strip() for h in rows[0]]
+    low = [h.lower() for h in header]
+
+    def find(key, required=True):
+        for a in ALIASES[key]:
+            if a in low:
+                return low.index(a)
+        if required:
+            raise InputError(f"line 1 has no '{key}' column (found: {', '.join(header)})", file=str(path), line=1)
+        return None
+
+    ci_sys, ci_doc, ci_seg = find("system"), find("doc_id"), find("seg_id", required=False)
+    used = {ci_sys, ci_doc, ci_seg}
+    if score_column is not None:
+        if score_column.lower() not in low:
+            raise InputError(f"no score column '{score_column}' (found: {', '.join(header)})", file=str(path), line=1)
+        ci_score = low.index(score_column.lower())
+    else:
+        rest = [i for i in range(len(header)) if i not in used]
+        if len(rest) != 1:
+            raise InputError(f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
+                             "name it (--score-column)", file=str(path), line=1)
+        ci_score = rest[0]
+    name = header[ci_score]
+    hs = HumanScores(name, higher_is_better)
+    seg_vals = defaultdict(list)
+    doc_vals = defaultdict(lambda: defaultdict(list))
+    for i, r in enumerate(rows[1:], start=2):
+        if not any(x.strip() for x in r):
+            continue
+        if len(r) != len(header):
+            raise InputError(f"has {len(r)} fields, expected {len(header)}", file=str(path), line=i)
+        try:
+            v = float(r[ci_score])
+        except ValueError:
+            raise InputError(f"score '{r[ci_score]}' in column '{name}' is not a number", file=str(path),
+                             line=i) from None
+        s, d = r[ci_sys].strip(), r[ci_doc].strip()
+        if ci_seg is not None:
+            seg_vals[(s, d, r[ci_seg].strip())].append(v)
+        doc_vals[s][d].append(v)
+    for key, vs in seg_vals.items():
+        hs.segments[key] = sum(vs) / len(vs)
+    for s, docs in doc_vals.items():
+        hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in docs.items()}
+        allv = [x for v in docs.values() for x in v]
+        hs.system_scores[s] = sum(allv) / len(allv)
+        hs.n_segments[s] = len(allv)
+    if not hs.system_scores:
+        raise InputError("has a header but no rows", file=str(path))
+    return hs
+
+
+def read_human(path, score_column: str | None = None, higher_is_better: bool = True) -> HumanScores:
+    """MQM TSV (recognised by its header) or a judgments table."""
+    first = split_lines(decode_bytes(read_bytes(path), str(path)))[:1]
+    if first and all(c in [h.strip().lower() for h in first[0].split("\t")] for c in MQM_COLUMNS):
+        return read_mqm(path).scores
+    return read_judgments(path, score_column, higher_is_better)
+
+
+def is_mqm(path) -> bool:
+    first = split_lines(decode_bytes(read_bytes(path), str(Path(path))))[:1]
+    return bool(first) and all(c in [h.strip().lower() for h in first[0].split("\t")] for c in MQM_COLUMNS)

@@ -1,0 +1,129 @@
+"""MQM and judgment readers; the compare, correlate and human commands on TED zh-en."""
+import json
+
+import pytest
+
+from blonde_core.cli import main
+from blonde_core.errors import InputError
+from blonde_core.human import mqm_corpus, read_judgments, read_mqm
+from blonde_core.readers import read_lines
+from conftest import SAMPLE
+
+
+@pytest.fixture(scope="module")
+def mqm(ted):
+    return read_mqm(ted / "raw" / "mqm_ted_zhen.tsv")
+
+
+def test_mqm_reproduces_the_published_system_table(mqm, ted):
+    s = mqm.scores.system_scores
+    assert round(s["refB"], 2) == 0.42 and round(s["ref"], 2) == 5.52
+    assert min(s, key=s.get) == "refB" and max(s, key=s.get) == "ref"
+    assert all(n == 529 for n in mqm.scores.n_segments.values())
+    # the per-segment file of shared/ (minus the mean penalty) agrees segment by segment
+    rows = [line.split("\t") for line in read_lines(ted / "mqm_seg_scores.tsv")[1:]]
+    for system, doc, seg, value in rows[::97]:
+        assert -mqm.scores.segments[(system, doc, seg)] == pytest.approx(float(value))
+
+
+def test_mqm_texts_are_the_system_outputs_without_markers(mqm, ted):
+    for name in ("SMU", "Online-W"):
+        flat = [s for d in mqm.corpus_docs[name] for s in d]
+        assert flat == read_lines(ted / "systems" / f"{name}.txt")
+        assert not any("<v>" in s for s in flat)
+    assert mqm.doc_ids == ["talk.2", "talk.5", "talk.6", "talk.7", "talk.9"]
+    assert [s for d in mqm.source_docs for s in d] == read_lines(ted / "source.zh.txt")
+
+
+def test_mqm_corpus_needs_known_reference_systems(mqm):
+    c = mqm_corpus(mqm, ["ref"])
+    assert list(c.references) == ["ref"] and "refB" in c.systems and len(c.systems) == 14
+    with pytest.raises(InputError, match="'nobody'"):
+        mqm_corpus(mqm, ["nobody"])
+    with pytest.raises(InputError, match="reference"):
+        mqm_corpus(mqm, [])
+
+
+def test_mqm_bad_rows(tmp_path):
+    f = tmp_path / "m.tsv"
+    f.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                 "A\td\t1\t1\tr1\tsrc\ttgt\tNo-error\tno-error\nA\td\t1\t2\tr1\tsrc\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_mqm(f)
+    assert "line 3" in str(e.value) and "9" in str(e.value)
+    f.write_text("system\tdoc\nA\td\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1"):
+        read_mqm(f)
+
+
+def test_judgments_table():
+    h = read_judgments(SAMPLE / "human_judgments.tsv")
+    assert h.name == "score" and h.higher_is_better
+    assert h.system_scores["consistent"] == pytest.approx((4.8 + 4.7 + 4.9) / 3)
+    assert h.doc_scores["markers"]["trip"] == 3.3
+
+
+def test_human_command_on_mqm(ted, capsys):
+    assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert round(d["systems"]["refB"]["MQM"], 2) == 0.42 and round(d["systems"]["ref"]["MQM"], 2) == 5.52
+    assert d["systems"]["ref"]["segments"] == 529
+    assert set(d["documents"]["SMU"]) == {"talk.2", "talk.5", "talk.6", "talk.7", "talk.9"}
+
+
+def _ted_args(ted, systems):
+    return ["-r", str(ted / "refs" / "ref.txt"), "-s", *[str(ted / "systems" / f"{s}.txt") for s in systems],
+            str(ted / "refs" / "refB.txt"), "--docids", str(ted / "docids.txt")]
+
+
+def test_compare_command(ted, capsys):
+    args = ["compare", *_ted_args(ted, ["Online-W", "SMU", "DIDI-NLP"]), "--format", "json"]
+    assert main(args + ["--test", "ttest"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert "|test:ttest|unit:doc|metric:BlonDe|seed:12345" in d["signature"]
+    assert len(d["pairs"]) == 6 and set(d["systems"]) == {"Online-W", "SMU", "DIDI-NLP", "refB"}
+    q = d["pairs"][0]
+    assert {"a", "b", "metric", "mean_diff", "ci", "t", "p", "p_holm", "p_bh", "n_units"} <= set(q)
+    assert q["n_units"] == 5
+    for s in d["systems"].values():
+        assert s["ci"][0] <= s["score"] <= s["ci"][1]
+    assert main(args + ["--test", "bootstrap", "--n", "300", "--metric", "dm.R", "--unit", "block:5"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    q = b["pairs"][0]
+    blocks = sum((n + 4) // 5 for n in (140, 31, 129, 70, 159))
+    assert b["metric"] == "dm.R" and b["n_units"] == blocks and "|n:300" in b["signature"]
+    assert q["n_units"] + q["n_nan_units"] == blocks and q["n_nan_units"] > 0
+    # the same seed gives the same answer
+    assert main(args + ["--test", "bootstrap", "--n", "300", "--metric", "dm.R", "--unit", "block:5"]) == 0
+    assert json.loads(capsys.readouterr().out) == b
+    assert main(args + ["--test", "ar", "--n", "500", "--metric", "tense"]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"][0]["p"] > 0
+    assert main(["compare", *_ted_args(ted, ["SMU"]), "--metric", "nonsense"]) == 2
+    assert "unknown metric" in capsys.readouterr().err
+
+
+def test_correlate_command(ted, capsys):
+    args = ["correlate", *_ted_args(ted, ["Online-W", "SMU", "DIDI-NLP", "NiuTrans", "MiSS"]),
+            "--human", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--format", "json"]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["n"] == 6 and d["level"] == "system" and "negated" in d["human_direction"]
+    m = d["metrics"]["BlonDe"]
+    assert {"pearson", "pearson_ci", "spearman", "spearman_ci", "kendall", "kendall_ci"} <= set(m)
+    assert -1 <= m["pearson"] <= 1 and m["pearson_ci"][0] <= m["pearson"] <= m["pearson_ci"][1]
+    assert d["williams"] and {"a", "b", "t", "p"} <= set(d["williams"][0])
+    assert d["matrix"]["BlonDe"]["BlonDe"] == pytest.approx(1.0)
+    assert main(args + ["--level", "document"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 30
+
+
+def test_score_input_mqm(ted, capsys):
+    assert main(["score", "--input", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--reference-systems", "ref",
+                 "--format", "json"]) == 0
+    via_mqm = json.loads(capsys.readouterr().out)
+    assert main(["score", *_ted_args(ted, ["SMU"]), "--format", "json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert via_mqm["systems"]["SMU"] == plain["systems"]["SMU"]
+    assert via_mqm["systems"]["refB"] == plain["systems"]["refB"]
+    assert main(["score", "--input", str(ted / "raw" / "mqm_ted_zhen.tsv")]) == 2
+    assert "--reference-systems" in capsys.readouterr().err
