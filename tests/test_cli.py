@@ -187,7 +187,8 @@ def test_bad_input_messages(capsys, tmp_path):
     empty.write_text("")
     assert "empty" in fail(capsys, "score", "-r", REF, "-s", str(empty))
     assert "unknown category" in fail(capsys, "score", "-r", REF, "-s", REF, "-c", "tense", "verbs")
-    assert "--help" in fail(capsys, "score", "-r", REF)
+    assert "no system output given" in fail(capsys, "score", "-r", REF)
+    assert "--help" in fail(capsys, "score", "-r", REF, "--granularity", "paragraph")
 
 
 def test_line_count_mismatch_with_docids_names_both_files(capsys, tmp_path):
