@@ -75,20 +75,36 @@ def test_identical_system_scores_one_in_every_present_category(c):
 
 
 @SETTINGS
-@given(corpora(n_refs=2))
-def test_second_reference_never_lowers_max_aggregated_precision(c):
+@given(corpora(n_refs=2), st.sampled_from(["blonde-0.1.4", "paper"]))
+def test_second_reference_never_lowers_max_aggregated_precision(c, preset):
     """Under max aggregation a second reference can only add matches: precision
-    (per category, BlonDe.P, BlonD-d.P) never drops.  Recall may drop (the
-    reference total grows too), see the test below."""
+    (per discourse category and BlonD-d.P; BlonDe.P too with uniform weights)
+    never drops.  Recall may drop (the reference total grows too), and with the
+    package's n-gram weights 0.25 BlonDe.P may drop: see the two tests below."""
+    cfg = ScoreConfig(preset=preset, lowercase=False)
     one = Corpus(c.doc_ids, {"ref0": c.references["ref0"]}, c.systems)
-    a = fake_metric().evaluate(one).scores("sys")
-    b = fake_metric().evaluate(c).scores("sys")
-    for key in ("BlonDe", "BlonD-d"):
+    a = fake_metric(cfg).evaluate(one).scores("sys")
+    b = fake_metric(cfg).evaluate(c).scores("sys")
+    for key in ("BlonD-d",) + (("BlonDe",) if preset == "paper" else ()):
         if a[key]["P"] is not None:
             assert b[key]["P"] >= a[key]["P"] - 1e-12, key
     for cat, v in a["categories"].items():
-        if v["P"] is not None and cat in ("tense", "pronoun", "entity", "dm"):
+        if v["P"] is not None and (cat in ("tense", "pronoun", "entity", "dm") or preset == "paper"):
             assert b["categories"][cat]["P"] >= v["P"] - 1e-12, cat
+
+
+def test_package_exp_smoothing_uses_weighted_totals_and_can_exceed_one():
+    """A quirk of blonde 0.1.4 that the preset reproduces: n-gram totals are
+    weighted (0.25), so a zero-match order gets 1 / (2 * 0.25 * total), which is
+    2.0 for one unmatched unigram - and adding a reference that matches it
+    lowers the precision to 1.0."""
+    c = Corpus(["d"], {"r0": [["the"]]}, {"sys": [["Paris"]]})
+    a = fake_metric().evaluate(c).scores("sys")
+    assert a["categories"]["1"]["P"] == 2.0
+    c.references["r1"] = [["Paris"]]
+    b = fake_metric().evaluate(c).scores("sys")
+    assert b["categories"]["1"]["P"] == 1.0
+    assert b["BlonDe"]["P"] < a["BlonDe"]["P"]
 
 
 def test_second_reference_can_lower_recall():
