@@ -38,7 +38,8 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-s", "--system", nargs="+", metavar="FILE",
                    help="system output file(s); a system's name is its file stem")
     p.add_argument("--input", metavar="FILE",
-                   help="one structured file carrying references and systems (MQM TSV)")
+                   help="one structured file carrying references and systems: WMT XML, MQM TSV, "
+                        "a TSV/CSV table or JSON Lines (doc_id, seg_id, text, system, ref... columns)")
     p.add_argument("--reference-systems", nargs="+", metavar="NAME", default=[],
                    help="with --input: which systems of the file are human references")
     p.add_argument("--docids", metavar="FILE",
@@ -155,14 +156,11 @@ def load_corpus(a):
     from .readers import plain_corpus
 
     if a.input:
-        from .human import is_mqm, mqm_corpus, read_mqm
+        from .readers import read_structured
 
         if a.reference or a.system:
             raise InputError("give either --input or -r/-s, not both")
-        if not is_mqm(a.input):
-            raise InputError("is not an MQM TSV (expected the header system doc doc_id seg_id rater source "
-                             "target category severity)", file=a.input)
-        return mqm_corpus(read_mqm(a.input), a.reference_systems, a.input)
+        return read_structured(a.input, a.reference_systems)
     if not a.reference:
         raise InputError("no reference given (-r FILE ... or --input FILE)")
     if not a.system:

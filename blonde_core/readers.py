@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from pathlib import Path
 
 from .corpus import Corpus
@@ -157,3 +158,273 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
         _, src = read(source)
     return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
                   boundaries=mode, files=files)
+
+
+# --- structured files: tables, JSON Lines, WMT XML ------------------------------
+
+TEXT_ALIASES = ("text", "hyp", "hypothesis", "target", "translation", "output", "mt")
+DOC_ALIASES = ("doc_id", "doc", "document", "docid", "document_id")
+SEG_ALIASES = ("seg_id", "seg", "segment", "segid", "segment_id", "line")
+SYS_ALIASES = ("system", "sys", "model", "system_name")
+SRC_ALIASES = ("source", "src")
+
+
+def _is_ref_column(name: str) -> bool:
+    """ref, reference, ref_B, reference-2, refB ... (but not 'refinement')."""
+    if name.lower() in ("ref", "reference"):
+        return True
+    return bool(re.match(r"^(ref|reference)[_-]", name, re.IGNORECASE) or re.match(r"^ref[A-Z0-9]", name))
+
+
+def _pick(header_low: list[str], aliases) -> int | None:
+    for a in aliases:
+        if a in header_low:
+            return header_low.index(a)
+    return None
+
+
+def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corpus:
+    """records: list of (row number, dict with keys system, doc, seg, text, refs{}, src)."""
+    docs_order: list[str] = []
+    seg_order: dict[str, list] = {}
+    texts: dict[str, dict] = {}  # system -> {(doc, seg): text}
+    refs: dict[str, dict] = {}
+    src: dict = {}
+    first_row: dict = {}
+    for row, r in records:
+        doc, seg = r["doc"], r["seg"]
+        if doc not in seg_order:
+            docs_order.append(doc)
+            seg_order[doc] = []
+        if seg not in seg_order[doc]:
+            seg_order[doc].append(seg)
+        if r.get("text") is not None:
+            sysname = r.get("system") or stem
+            store = texts.setdefault(sysname, {})
+            if (doc, seg) in store:
+                raise InputError(f"segment '{seg}' of document '{doc}' appears twice for system '{sysname}' "
+                                 f"(first on row {first_row[(sysname, doc, seg)]})", file=path, line=row)
+            store[(doc, seg)] = r["text"]
+            first_row[(sysname, doc, seg)] = row
+        for rname, rtext in r.get("refs", {}).items():
+            refs.setdefault(rname, {}).setdefault((doc, seg), rtext)
+        if r.get("src") is not None:
+            src.setdefault((doc, seg), r["src"])
+    if not docs_order:
+        raise InputError("has no segments", file=path)
+    # segment order: numeric seg ids sort numerically, others keep file order
+    for d, segs in seg_order.items():
+        if all(str(s).strip().lstrip("-").isdigit() for s in segs):
+            segs.sort(key=lambda s: int(s))
+    for name in reference_systems:
+        if name not in texts:
+            raise InputError(f"reference system '{name}' is not in the file (systems: {', '.join(texts) or 'none'})",
+                             file=path)
+        refs[name] = texts.pop(name)
+
+    def docs_of(name, store, role):
+        out = []
+        for d in docs_order:
+            missing = [s for s in seg_order[d] if (d, s) not in store]
+            if missing:
+                have = len(seg_order[d]) - len(missing)
+                raise InputError(f"{role} '{name}' has {have} of the {len(seg_order[d])} segments of document "
+                                 f"'{d}' (missing segment '{missing[0]}')", file=path)
+            out.append([store[(d, s)] for s in seg_order[d]])
+        return out
+
+    refs_docs = {n: docs_of(n, st, "reference") for n, st in refs.items()}
+    sys_docs = {n: docs_of(n, st, "system") for n, st in texts.items()}
+    source = [[src.get((d, s), "") for s in seg_order[d]] for d in docs_order] if src else None
+    return Corpus(doc_ids=docs_order, references=refs_docs, systems=sys_docs, source=source,
+                  seg_ids=[list(map(str, seg_order[d])) for d in docs_order], boundaries="structured",
+                  files={n: path for n in list(refs_docs) + list(sys_docs)})
+
+
+def _table_records(header: list[str], rows, path: str):
+    low = [h.strip().lower() for h in header]
+    ci_doc = _pick(low, DOC_ALIASES)
+    if ci_doc is None:
+        raise InputError(f"has no document column (one of {', '.join(DOC_ALIASES)}); found {', '.join(header)}",
+                         file=path, line=1)
+    ci_text = _pick(low, TEXT_ALIASES)
+    ci_seg = _pick(low, SEG_ALIASES)
+    ci_sys = _pick(low, SYS_ALIASES)
+    ci_src = _pick(low, SRC_ALIASES)
+    ref_cols = [i for i, h in enumerate(header) if _is_ref_column(h.strip())]
+    if ci_text is None and not ref_cols:
+        raise InputError(f"has no text column (one of {', '.join(TEXT_ALIASES)}) and no reference column; "
+                         f"found {', '.join(header)}", file=path, line=1)
+    counters: dict = {}
+    for row, fields in rows:
+        if len(fields) != len(header):
+            raise InputError(f"has {len(fields)} fields, expected {len(header)} as in the header", file=path,
+                             line=row)
+        doc = str(fields[ci_doc]).strip()
+        if not doc:
+            raise InputError("empty document id", file=path, line=row)
+        sysname = str(fields[ci_sys]).strip() if ci_sys is not None else None
+        if ci_sys is not None and not sysname:
+            raise InputError("empty system name", file=path, line=row)
+        if ci_seg is not None:
+            seg = str(fields[ci_seg]).strip()
+            if not seg:
+                raise InputError("empty segment id", file=path, line=row)
+        else:  # file order within (system, document)
+            k = (sysname, doc)
+            counters[k] = counters.get(k, 0) + 1
+            seg = str(counters[k])
+        rec = {"doc": doc, "seg": seg, "system": sysname,
+               "text": None if ci_text is None else _cell(fields[ci_text]),
+               "refs": {header[i].strip(): _cell(fields[i]) for i in ref_cols},
+               "src": None if ci_src is None else _cell(fields[ci_src])}
+        yield row, rec
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        return str(v)
+    return v
+
+
+def read_table(path, reference_systems=()) -> Corpus:
+    """TSV or CSV with doc_id / seg_id / text columns (aliases accepted),
+    optionally a system column and ref / source columns."""
+    import csv
+
+    name = str(path)
+    text = decode_bytes(read_bytes(path), name)
+    lines = split_lines(text)
+    if not lines:
+        raise InputError("is empty", file=name)
+    delim = "\t" if ("\t" in lines[0] or name.lower().endswith(".tsv")) else ","
+    if delim == "\t":
+        header = lines[0].split("\t")
+        rows = [(i, line.split("\t")) for i, line in enumerate(lines[1:], start=2) if line.strip()]
+    else:
+        try:
+            parsed = list(csv.reader(lines, strict=True))
+        except csv.Error as exc:
+            raise InputError(f"is not valid CSV ({exc})", file=name) from None
+        header = parsed[0]
+        rows = [(i, r) for i, r in enumerate(parsed[1:], start=2) if any(c.strip() for c in r)]
+    return _records_to_corpus(list(_table_records(header, rows, name)), name, list(reference_systems),
+                              Path(name).stem)
+
+
+def read_jsonl(path, reference_systems=()) -> Corpus:
+    import json
+
+    name = str(path)
+    lines = split_lines(decode_bytes(read_bytes(path), name))
+    objs = []
+    keys: list[str] = []
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            o = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, line=i) from None
+        if not isinstance(o, dict):
+            raise InputError("expected a JSON object per line", file=name, line=i)
+        for k in o:
+            if k not in keys:
+                keys.append(k)
+        objs.append((i, o))
+    if not objs:
+        raise InputError("is empty", file=name)
+    rows = []
+    for i, o in objs:
+        vals = []
+        for k in keys:
+            v = o.get(k, "")
+            if isinstance(v, (dict, list)):
+                raise InputError(f"field '{k}' holds a {type(v).__name__}, expected text", file=name, line=i)
+            vals.append("" if v is None else v)
+        rows.append((i, vals))
+    return _records_to_corpus(list(_table_records(keys, rows, name)), name, list(reference_systems),
+                              Path(name).stem)
+
+
+def read_wmt_xml(path, reference_systems=()) -> Corpus:
+    """WMT XML test sets: <dataset><collection><doc id> with <src>, <ref translator>,
+    <hyp system> blocks of <p><seg id>.  References are named after their
+    translator attribute (ref, or ref-A, ref-B when there are several)."""
+    import xml.etree.ElementTree as ET
+
+    name = str(path)
+    text = decode_bytes(read_bytes(path), name)
+    try:
+        root = ET.fromstring(text.encode("utf-8"))
+    except ET.ParseError as exc:
+        line = exc.position[0] if hasattr(exc, "position") else None
+        raise InputError(f"is not well-formed XML ({exc})", file=name, line=line) from None
+    docs = root.findall(".//doc")
+    if not docs:
+        raise InputError("has no <doc> elements (expected <dataset><collection><doc id=...>)", file=name)
+
+    def segs(block):
+        return [("".join(s.itertext())) for s in block.iter("seg")]
+
+    doc_ids, src_docs = [], []
+    ref_docs: dict[str, list] = {}
+    hyp_docs: dict[str, list] = {}
+    all_refs, all_hyps = set(), set()
+    for d in docs:
+        all_refs |= {r.get("translator") or "ref" for r in d.findall("ref")}
+        all_hyps |= {h.get("system") or "hyp" for h in d.findall("hyp")}
+    for n, d in enumerate(docs):
+        did = d.get("id") or f"doc{n + 1}"
+        if did in doc_ids:
+            raise InputError(f"document id '{did}' appears twice", file=name)
+        doc_ids.append(did)
+        src = d.find("src")
+        src_segs = segs(src) if src is not None else None
+        src_docs.append(src_segs or [])
+        n_segs = len(src_segs) if src_segs is not None else None
+        seen_r = {}
+        for r in d.findall("ref"):
+            seen_r[r.get("translator") or "ref"] = segs(r)
+        seen_h = {}
+        for h in d.findall("hyp"):
+            seen_h[h.get("system") or "hyp"] = segs(h)
+        for role, seen, everyone, store in (("reference", seen_r, all_refs, ref_docs),
+                                            ("system", seen_h, all_hyps, hyp_docs)):
+            for who in sorted(everyone):
+                if who not in seen:
+                    raise InputError(f"{role} '{who}' has no translation of document '{did}'", file=name)
+                s = seen[who]
+                if n_segs is not None and len(s) != n_segs:
+                    raise InputError(f"{role} '{who}' has {len(s)} segments in document '{did}' but the source "
+                                     f"has {n_segs}", file=name)
+                store.setdefault(who, []).append(s)
+    refs = {(f"ref-{k}" if len(ref_docs) > 1 or k != "ref" else "ref"): v for k, v in ref_docs.items()}
+    for r in reference_systems:
+        if r not in hyp_docs:
+            raise InputError(f"reference system '{r}' is not in the file", file=name)
+        refs[r] = hyp_docs.pop(r)
+    if not refs:
+        raise InputError("has no <ref> block; say which systems are references", file=name)
+    has_src = any(src_docs)
+    return Corpus(doc_ids=doc_ids, references=refs, systems=hyp_docs, source=src_docs if has_src else None,
+                  boundaries="structured", files={n: name for n in list(refs) + list(hyp_docs)})
+
+
+def read_structured(path, reference_systems=()) -> Corpus:
+    """Dispatch by content: WMT XML, MQM TSV, JSON Lines, or a TSV/CSV table."""
+    from .human import is_mqm, mqm_corpus, read_mqm
+
+    name = str(path)
+    data = read_bytes(path)
+    text = decode_bytes(data, name)
+    head = text.lstrip()[:200].lower()
+    if head.startswith("<?xml") or head.startswith("<dataset") or name.lower().endswith(".xml"):
+        return read_wmt_xml(path, reference_systems)
+    if is_mqm(path):
+        return mqm_corpus(read_mqm(path), list(reference_systems), name)
+    if name.lower().endswith((".jsonl", ".ndjson")) or head.startswith("{"):
+        return read_jsonl(path, reference_systems)
+    return read_table(path, reference_systems)

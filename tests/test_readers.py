@@ -1,0 +1,284 @@
+"""Readers: every format gives the same corpus and the same scores; every bad
+input gets its message; fuzzing finds no exception but InputError."""
+import csv
+import io
+import json
+from xml.sax.saxutils import escape
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from blonde_core.cli import main
+from blonde_core.errors import InputError
+from blonde_core.human import read_human, read_judgments, read_mqm
+from blonde_core.plus import parse_annotation, parse_ner_line
+from blonde_core.readers import (plain_corpus, read_jsonl, read_lines, read_structured, read_table,
+                                 read_wmt_xml)
+from conftest import SAMPLE, SAMPLE_SYSTEMS, sample_paths
+
+REF = SAMPLE / "reference.txt"
+DOCIDS = SAMPLE / "docids.txt"
+
+
+def sample_plain():
+    return plain_corpus([REF], sample_paths(), docids=DOCIDS)
+
+
+def sample_records():
+    c = sample_plain()
+    for name, docs in c.systems.items():
+        for d, segs in zip(c.doc_ids, docs):
+            for i, s in enumerate(segs, 1):
+                yield {"system": name, "doc_id": d, "seg_id": str(i), "text": s,
+                       "ref": c.references["reference"][c.doc_ids.index(d)][i - 1]}
+
+
+def write_tsv(path):
+    rows = list(sample_records())
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write("system\tdoc_id\tseg_id\ttext\treference\n")
+        for r in rows:
+            f.write("\t".join([r["system"], r["doc_id"], r["seg_id"], r["text"], r["ref"]]) + "\n")
+
+
+def write_csv(path):
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["Doc", "Segment", "System", "Translation", "reference"])
+        for r in sample_records():
+            w.writerow([r["doc_id"], r["seg_id"], r["system"], r["text"], r["ref"]])
+
+
+def write_jsonl(path):
+    with open(path, "w", encoding="utf-8") as f:
+        for r in sample_records():
+            f.write(json.dumps({"doc": r["doc_id"], "seg": r["seg_id"], "system": r["system"], "hyp": r["text"],
+                                "reference": r["ref"]}) + "\n")
+
+
+def write_xml(path, corpus, drop_hyp=None, extra_seg=None):
+    out = ['<?xml version="1.0" encoding="utf-8"?>', '<dataset id="sample">', '<collection id="general">']
+    for di, d in enumerate(corpus.doc_ids):
+        out.append(f'<doc id="{escape(d)}" origlang="en">')
+        src = corpus.source[di] if corpus.source else corpus.references["reference"][di]
+        out.append('<src lang="en"><p>' + "".join(f'<seg id="{i + 1}">{escape(s)}</seg>' for i, s in enumerate(src))
+                   + "</p></src>")
+        for rname, docs in corpus.references.items():
+            out.append(f'<ref lang="en" translator="{escape(rname)}"><p>' + "".join(
+                f'<seg id="{i + 1}">{escape(s)}</seg>' for i, s in enumerate(docs[di])) + "</p></ref>")
+        for sname, docs in corpus.systems.items():
+            if drop_hyp == (sname, d):
+                continue
+            segs = list(docs[di]) + (["one more"] if extra_seg == (sname, d) else [])
+            out.append(f'<hyp lang="en" system="{escape(sname)}"><p>' + "".join(
+                f'<seg id="{i + 1}">{escape(s)}</seg>' for i, s in enumerate(segs)) + "</p></hyp>")
+        out.append("</doc>")
+    out += ["</collection>", "</dataset>"]
+    path.write_text("\n".join(out), encoding="utf-8")
+
+
+def same_corpus(a, b, ref_name="reference"):
+    assert a.doc_ids == b.doc_ids
+    assert a.systems == b.systems
+    assert list(a.references.values())[0] == list(b.references.values())[0]
+
+
+def test_every_format_reads_into_the_same_corpus(tmp_path):
+    base = sample_plain()
+    files = {"t.tsv": write_tsv, "t.csv": write_csv, "t.jsonl": write_jsonl}
+    for fname, writer in files.items():
+        p = tmp_path / fname
+        writer(p)
+        c = read_structured(p)
+        same_corpus(base, c)
+        assert list(c.references) == ["reference"]
+    x = tmp_path / "t.xml"
+    write_xml(x, base)
+    c = read_structured(x)
+    same_corpus(base, c)
+
+
+def test_every_format_gives_identical_scores(tmp_path, capsys):
+    assert main(["score", "-r", str(REF), "-s", *sample_paths(), "--docids", str(DOCIDS), "--format", "json"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    write_tsv(tmp_path / "t.tsv")
+    write_jsonl(tmp_path / "t.jsonl")
+    write_xml(tmp_path / "t.xml", sample_plain())
+    for f in ("t.tsv", "t.jsonl", "t.xml"):
+        assert main(["score", "--input", str(tmp_path / f), "--format", "json"]) == 0, f
+        assert json.loads(capsys.readouterr().out) == base, f
+
+
+def test_ted_as_wmt_xml_equals_plain_text(ted, tmp_path):
+    systems = sorted((ted / "systems").glob("*.txt"))[:3]
+    c = plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt")
+    c.references = {"reference": c.references["ref"]}
+    src = read_lines(ted / "source.zh.txt")
+    it = iter(src)
+    c.source = [[next(it) for _ in d] for d in c.references["reference"]]
+    write_xml(tmp_path / "ted.xml", c)
+    x = read_wmt_xml(tmp_path / "ted.xml")
+    same_corpus(c, x)
+    assert x.source == c.source
+
+
+def test_table_reference_systems_and_ordering(tmp_path):
+    p = tmp_path / "t.tsv"
+    # segments delivered out of order and a human translation as a "system"
+    p.write_text("system\tdoc\tseg\ttext\nA\td1\t2\tsecond\nA\td1\t1\tfirst\nH\td1\t1\tone\nH\td1\t2\ttwo\n",
+                 encoding="utf-8")
+    c = read_table(p, reference_systems=["H"])
+    assert c.references == {"H": [["one", "two"]]} and c.systems == {"A": [["first", "second"]]}
+    with pytest.raises(InputError, match="'Z' is not in the file"):
+        read_table(p, reference_systems=["Z"])
+
+
+def test_table_errors_name_file_row_and_problem(tmp_path):
+    p = tmp_path / "bad.tsv"
+    p.write_text("system\tdoc\tseg\ttext\nA\td1\t1\tx\nA\td1\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_table(p)
+    assert "bad.tsv, line 3" in str(e.value) and "2 fields" in str(e.value)
+    p.write_text("system\tdoc\tseg\ttext\nA\td1\t1\tx\nA\td1\t1\ty\n", encoding="utf-8")
+    with pytest.raises(InputError, match="appears twice"):
+        read_table(p)
+    p.write_text("system\tdoc\tseg\ttext\nA\td1\t1\tx\nA\td1\t2\ty\nB\td1\t1\tz\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_table(p)
+    assert "'B' has 1 of the 2 segments of document 'd1'" in str(e.value)
+    p.write_text("who\twhat\n1\t2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no document column"):
+        read_table(p)
+    j = tmp_path / "bad.jsonl"
+    j.write_text('{"doc": "d", "text": "x"}\n{"doc": "d", "text": \n', encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_jsonl(j)
+    assert "bad.jsonl, line 2" in str(e.value)
+
+
+def test_xml_errors(tmp_path):
+    base = sample_plain()
+    p = tmp_path / "x.xml"
+    write_xml(p, base, drop_hyp=("names", "market"))
+    with pytest.raises(InputError, match="system 'names' has no translation of document 'market'"):
+        read_wmt_xml(p)
+    write_xml(p, base, extra_seg=("tense", "trip"))
+    with pytest.raises(InputError) as e:
+        read_wmt_xml(p)
+    assert "'tense' has 4 segments in document 'trip'" in str(e.value) and "has 3" in str(e.value)
+    text = p.read_text(encoding="utf-8")
+    p.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_wmt_xml(p)
+    assert "not well-formed XML" in str(e.value) and "line" in str(e.value)
+
+
+def test_blank_line_documents(tmp_path):
+    r = tmp_path / "r.txt"
+    s = tmp_path / "s.txt"
+    r.write_text("a b\nc d\n\ne f\n", encoding="utf-8")
+    s.write_text("a b\nc x\n\ne f\n", encoding="utf-8")
+    c = plain_corpus([r], [s], boundaries="blank-lines")
+    assert c.doc_ids == ["doc1", "doc2"] and c.systems["s"] == [["a b", "c x"], ["e f"]]
+    s.write_text("a b\nc x\ne f\n", encoding="utf-8")
+    with pytest.raises(InputError, match="1 documents"):
+        plain_corpus([r], [s], boundaries="blank-lines")
+    one = plain_corpus([r], [r])
+    assert one.boundaries == "single" and one.doc_ids == ["doc1"]
+
+
+def test_docids_must_be_consecutive(tmp_path):
+    d = tmp_path / "ids"
+    d.write_text("a\na\nb\na\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        plain_corpus([REF], [REF], docids=d)
+    assert "line 4" in str(e.value) and "consecutive" in str(e.value)
+
+
+def test_readers_never_modify_or_write(tmp_path):
+    import os
+
+    write_tsv(tmp_path / "t.tsv")
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    read_structured(tmp_path / "t.tsv")
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()} == before
+    assert os.listdir(tmp_path) == ["t.tsv"]
+
+
+def test_blonde_plus_and_ner_parsers_take_phrases_literally():
+    cps = parse_annotation(["text\t1,c++ (v2), x <pos/1,2>;a.b*, y <pos/3,4>\t3,he, she <pos/0,2>", "text\t0"])
+    assert cps[0] == (["c++ (v2)", "a.b*"], ["he"]) and cps[1] == ([], [])
+    from blonde_core.plus import count_phrase
+
+    assert count_phrase("c++ (v2)", "we use C++ (v2) and c++ (v2).") == 2
+    assert count_phrase("a.b*", "axb a.b* a.bbb") == 1
+    assert parse_ner_line("PERSON: (Zhang Gong: 1; Qiao Lian's: 2; )\tNONPERSON: (Tianwu: 2; )", "f", 1) == \
+        [{"zhang gong": 1, "qiao lian": 2}, {"tianwu": 2}]
+
+
+# --- fuzzing -------------------------------------------------------------------
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                        HealthCheck.function_scoped_fixture])
+
+
+def _valid_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("valid")
+    write_tsv(d / "t.tsv")
+    write_jsonl(d / "t.jsonl")
+    write_xml(d / "t.xml", sample_plain())
+    write_csv(d / "t.csv")
+    return {p.suffix: p.read_bytes() for p in d.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def valid_files(tmp_path_factory):
+    return _valid_files(tmp_path_factory)
+
+
+READERS = [read_structured, read_table, read_jsonl, read_wmt_xml, read_mqm, read_judgments, read_human,
+           lambda p: plain_corpus([p], [p]), lambda p: plain_corpus([REF], [p], docids=DOCIDS),
+           lambda p: plain_corpus([p], [p], boundaries="blank-lines"), read_lines]
+
+
+def _check_all(path):
+    for reader in READERS:
+        try:
+            reader(path)
+        except InputError as exc:
+            assert str(exc)  # a message, never a traceback
+
+
+@FUZZ
+@given(data=st.binary(max_size=400))
+def test_fuzz_random_bytes(tmp_path_factory, data):
+    d = tmp_path_factory.mktemp("fz")
+    for suffix in (".tsv", ".xml", ".jsonl", ".csv", ".txt"):
+        p = d / f"f{suffix}"
+        p.write_bytes(data)
+        _check_all(p)
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_mutated_valid_files(tmp_path_factory, valid_files, data):
+    suffix = data.draw(st.sampled_from(sorted(valid_files)))
+    raw = bytearray(valid_files[suffix])
+    for _ in range(data.draw(st.integers(1, 6))):
+        op = data.draw(st.sampled_from(["flip", "delete", "insert", "truncate", "dup"]))
+        pos = data.draw(st.integers(0, max(len(raw) - 1, 0)))
+        if op == "flip" and raw:
+            raw[pos] = data.draw(st.integers(0, 255))
+        elif op == "delete" and raw:
+            del raw[pos:pos + data.draw(st.integers(1, 40))]
+        elif op == "insert":
+            raw[pos:pos] = data.draw(st.sampled_from([b"\t", b"\n", b"<", b'"', b"\x00", b"\xff", b"{", b"</doc>",
+                                                      "\u00e9".encode(), b"\r\n", b","]))
+        elif op == "truncate":
+            raw = raw[:pos]
+        elif op == "dup" and raw:
+            raw[pos:pos] = raw[pos:pos + 80]
+    p = tmp_path_factory.mktemp("mut") / f"m{suffix}"
+    p.write_bytes(bytes(raw))
+    _check_all(p)
