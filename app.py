@@ -1,10 +1,40 @@
-"""BlonDe Studio - Streamlit entry point.  All pages are routed here with
-st.navigation (Streamlit's legacy auto-discovery of pages/ never applies)."""
+"""BlonDe Studio - Streamlit entry point.
+
+Every page is routed here with st.navigation (Streamlit's legacy
+auto-discovery of pages/ never applies); the sidebar settings are built here
+so they apply to every page.  Run with `bash scripts/run.sh`.
+"""
 import streamlit as st
 
-st.set_page_config(page_title="BlonDe Studio", page_icon="📄", layout="wide")
+from blonde_core.errors import InputError
 
-PAGES = [
-    st.Page("pages/overview.py", title="Overview", icon="🏁", default=True),
-]
-st.navigation(PAGES).run()
+from pages._shared import config, data, sidebar_settings
+
+st.set_page_config(page_title="BlonDe Studio", page_icon=":material/translate:", layout="wide")
+
+PAGES = {
+    "Evaluate": [
+        st.Page("pages/data.py", title="Data", icon=":material/folder_open:", default=True),
+        st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:"),
+        st.Page("pages/categories.py", title="Categories", icon=":material/category:"),
+        st.Page("pages/documents.py", title="Documents", icon=":material/article:"),
+        st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
+        st.Page("pages/correlation.py", title="Human correlation", icon=":material/scatter_plot:"),
+    ],
+}
+nav = st.navigation(PAGES)
+sidebar_settings()
+d = data()
+if d is not None:
+    st.sidebar.caption(f"Loaded: {d.origin} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
+    from blonde_core.annotate import pipeline_id
+    from blonde_core.langpack import load_pack
+
+    try:
+        sig = config().signature(len(d.corpus.references), pipeline_id(load_pack(config().lang)),
+                                 plus=d.annotation is not None, refined_ner=d.ner is not None)
+        st.sidebar.caption("Signature")
+        st.sidebar.code(sig, language=None, wrap_lines=True)
+    except InputError as exc:
+        st.sidebar.warning(str(exc))
+nav.run()

@@ -194,9 +194,26 @@ def dump_json(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def standard_for(a, res):
+    from .standard import StandardResult
+
+    wanted = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
+    if not wanted:
+        return None
+    return StandardResult(res.corpus, wanted, res.config.granularity)
+
+
 def run_score(a) -> str:
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
+    std = standard_for(a, res)
+    if std is not None:
+        data["metric_signatures"] = std.signatures
+        for name, vals in std.to_dict(per_doc=a.per_doc).items():
+            docs = vals.pop("documents", {})
+            data["systems"][name].update(vals)
+            for d, v in docs.items():
+                data["systems"][name]["documents"][d].update(v)
     if a.format == "json":
         return dump_json(data)
     if a.format == "csv":
@@ -239,9 +256,14 @@ def run_correlate(a) -> str:
     from .stats import correlate
 
     res = evaluate(a)
+    from .standard import STANDARD, StandardResult
+
     human = read_human(a.human, a.score_column, not a.lower_is_better)
-    metrics = a.metrics.split(",") if a.metrics else None
-    out = correlate(res, human, a.level, metrics)
+    metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
+    std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
+    blonde_names = [m for m in metrics if m not in STANDARD] if metrics else None
+    extra = standard_extra(res, std_names, a.level) if std_names else None
+    out = correlate(res, human, a.level, blonde_names if metrics else None, extra)
     if a.format == "json":
         return dump_json(out)
     lines = [f"{'metric':<12} {'pearson':>8} {'95% CI':>18} {'spearman':>9} {'kendall':>8}"]
@@ -253,6 +275,22 @@ def run_correlate(a) -> str:
     lines += ["", f"{a.level} level, n = {out['n']}, human: {out['human']} ({out['human_direction']})",
               out["signature"]]
     return "\n".join(lines) + "\n"
+
+
+def standard_extra(res, names, level):
+    """Standard metrics for correlation, oriented so that higher is better (TER negated)."""
+    from .standard import HIGHER_IS_BETTER, StandardResult
+
+    std = StandardResult(res.corpus, names, res.config.granularity)
+    extra = {}
+    for m in names:
+        sign = 1.0 if HIGHER_IS_BETTER[m] else -1.0
+        key = m if HIGHER_IS_BETTER[m] else f"-{m}"
+        if level == "system":
+            extra[key] = {s: sign * std.score(m, s) for s in res.names}
+        else:
+            extra[key] = {s: {d: sign * v for d, v in std.doc_scores(m, s).items()} for s in res.names}
+    return extra
 
 
 def run_human(a) -> str:
@@ -337,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_args(s)
     add_config_args(s)
     s.add_argument("--per-doc", action="store_true", help="also score every document on its own")
+    s.add_argument("--metrics", default="",
+                   help="comma-separated standard metrics to add through sacrebleu: BLEU,chrF,TER")
     s.add_argument("--format", choices=("text", "json", "csv"), default="text")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     c = sub.add_parser("compare", help="paired significance tests between every pair of systems")

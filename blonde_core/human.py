@@ -14,7 +14,6 @@ import io
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .corpus import Corpus
 from .errors import InputError
@@ -227,5 +226,5 @@ def read_human(path, score_column: str | None = None, higher_is_better: bool = T
 
 
 def is_mqm(path) -> bool:
-    first = split_lines(decode_bytes(read_bytes(path), str(Path(path))))[:1]
+    first = split_lines(decode_bytes(read_bytes(path), str(path)))[:1]
     return bool(first) and all(c in [h.strip().lower() for h in first[0].split("\t")] for c in MQM_COLUMNS)

@@ -100,9 +100,14 @@ class BlonDe:
     """
 
     def __init__(self, config: ScoreConfig | None = None, *, cache: bool = True, cache_dir=None,
-                 n_process: int | None = None, progress=None):
+                 n_process: int | None = None, progress=None, annotator: Annotator | None = None):
         self.config = config or ScoreConfig()
         self.pack = load_pack(self.config.lang)
+        if annotator is not None:  # shared (e.g. by the dashboard's sessions)
+            if annotator.lowercase != self.config.lowercase or annotator.pack is not self.pack:
+                raise ValueError("the annotator's lowercase flag or language differs from the config")
+            self.cache, self.annotator = annotator.cache, annotator
+            return
         self.cache = AnnotationCache(cache_dir) if cache else None
         self.annotator = Annotator(self.pack, self.config.lowercase, self.cache,
                                    n_process if n_process is not None else default_n_process(), progress)

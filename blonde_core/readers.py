@@ -41,7 +41,23 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
+class NamedBytes:
+    """An uploaded file: its name and its bytes (never written to disk).
+    Every reader accepts one wherever it accepts a path."""
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self.data = name, bytes(data)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"NamedBytes({self.name!r}, {len(self.data)} bytes)"
+
+
+def read_bytes(path) -> bytes:
+    if isinstance(path, NamedBytes):
+        return path.data
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", file=str(path))
@@ -116,7 +132,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     names: dict[str, str] = {}
 
     def name_of(path, role):
-        stem = Path(path).stem
+        stem = Path(str(path)).stem
         key = (role, stem)
         if key in names:
             raise InputError(f"two {role} files are both named '{stem}' ({names[key]} and {path}); "

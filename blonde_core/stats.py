@@ -324,7 +324,10 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
     det = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
     rbar = (r12 + r13) / 2
     cube = (1 - r23) ** 3
-    t = diff * math.sqrt((n - 1) * (1 + r23) / (2 * ((n - 1) / (n - 3)) * det + rbar ** 2 * cube))
+    denom = 2 * ((n - 1) / (n - 3)) * det + rbar ** 2 * cube
+    if denom <= 0 or 1 + r23 < 0:  # degenerate (e.g. the two metrics are perfectly correlated)
+        return float("nan"), float("nan")
+    t = diff * math.sqrt((n - 1) * (1 + r23) / denom)
     p = float(sps.t.sf(abs(t), n - 3))
     return float(t), p
 
@@ -414,6 +417,8 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
 
 def correlate(result, human, level: str = "system", metrics: list[str] | None = None, extra: dict | None = None,
               confidence: float = 0.95) -> dict:
+    """Correlation of every metric with the human scores.  `extra` metrics must
+    already be oriented so that higher is better (e.g. "-TER")."""
     keys, vals, hum = metric_table(result, human, level, metrics, extra)
     out = {"signature": result.signature, "level": level, "human": human.name,
            "human_direction": "higher is better" if human.higher_is_better else
@@ -440,6 +445,40 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                 continue
             first, second, ra, rb = (a, b, r12, r13) if r12 >= r13 else (b, a, r13, r12)
             t, p = williams_test(ra, rb, r23, n)
+            if math.isnan(t):
+                continue
             out["williams"].append({"a": first, "b": second, "r_a": ra, "r_b": rb, "r_ab": r23, "t": t, "p": p,
                                     "n": n})
     return out
+
+
+def bootstrap_cis(result, metrics: list[str], n: int = 1000, seed: int = DEFAULT_SEED, unit: str = "doc",
+                  level: float = 0.95, names: list[str] | None = None) -> dict:
+    """{metric: {system: {"score", "ci"}}}: percentile intervals over the same
+    resampled units for every system and metric."""
+    names = list(names or result.names)
+    ids, _ = unit_stats(result, names[0], unit)
+    w = resample_weights(len(ids), n, seed)
+    out = {m: {} for m in metrics}
+    fns = {m: metric_fn(result, m) for m in metrics}
+    for nm in names:
+        _, st = unit_stats(result, nm, unit)
+        rs = _resampled(st, w)
+        for m, fn in fns.items():
+            out[m][nm] = {"score": _f(fn(st.sum(0))), "ci": percentile_ci(fn(rs), level)}
+    return out
+
+
+def significance_clusters(ranked: list[str], pairs: list[dict], alpha: float = 0.05, key: str = "p_bh") -> dict:
+    """Group systems (best first) into clusters: a system starts a new cluster
+    when it is significantly different from the best system of the current one."""
+    p = {}
+    for q in pairs:
+        p[(q["a"], q["b"])] = p[(q["b"], q["a"])] = q.get(key, q["p"])
+    clusters, head, k = {}, None, 0
+    for s in ranked:
+        if head is None or (p.get((head, s)) is not None and p[(head, s)] < alpha):
+            k += 1
+            head = s
+        clusters[s] = k
+    return clusters

@@ -1,47 +1,83 @@
-"""Overview: the leaderboard of the bundled sample data (the full dashboard is issue #5)."""
-import html
-from pathlib import Path
-
+"""Overview: the leaderboard with confidence intervals and significance clusters."""
+import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.config import ScoreConfig
-from blonde_core.metric import BlonDe
-from blonde_core.readers import plain_corpus
+from blonde_core.stats import bootstrap_cis, resample_weights, significance_clusters
+from blonde_core.standard import HIGHER_IS_BETTER
+from pages._shared import compare, config, downloads, need_data, result, signature_box, standard
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_data"
-SYSTEMS = ["consistent", "names", "tense", "pronouns", "markers"]
+st.title("Overview")
+d = need_data("the leaderboard")
+if d is None:
+    st.stop()
+cfg = config()
+res = result(d, cfg)
+if res is None:
+    st.stop()
 
-
-@st.cache_data(show_spinner=False)
-def sample_scores(lowercase: bool) -> tuple[pd.DataFrame, str]:
-    corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SYSTEMS],
-                          docids=SAMPLE / "docids.txt")
-    ann = (SAMPLE / "blonde_plus_annotation.txt").read_text(encoding="utf-8").splitlines()
-    res = BlonDe(ScoreConfig(lowercase=lowercase)).evaluate(corpus, annotation=ann)
-    rows = []
-    for name in res.names:
-        s = res.scores(name)
-        row = {"system": name}
-        for key in ("BlonDe", "BlonD-d", "BlonD+"):
-            for m in ("F1", "R", "P"):
-                row[f"{key} {m}"] = s[key][m]
-        for cat, v in s["categories"].items():
-            row[f"{cat} F1"] = v["F1"]
-        rows.append(row)
-    return pd.DataFrame(rows), res.signature
+c1, c2 = st.columns([1, 3])
+n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
+tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if res.plus else [])
 
 
-st.title("BlonDe Studio")
-st.caption("Document-level MT evaluation: named entities, tense, gendered pronouns and discourse markers.")
-lc = st.sidebar.toggle("Lowercase before annotation", value=True,
-                       help="The blonde package's command line lowercases by default.")
-with st.spinner("Scoring the sample data..."):
-    df, signature = sample_scores(lc)
-st.subheader("Sample data leaderboard")
-st.dataframe(df.sort_values("BlonDe F1", ascending=False), hide_index=True,
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in df.columns if c != "system"})
-st.download_button("Download CSV", df.to_csv(index=False), file_name="blonde_leaderboard.csv", mime="text/csv")
-st.code(signature, language=None)
-st.caption(html.escape("Each system of the sample differs from the reference in one phenomenon; "
-                       "see sample_data/README.md."))
+@st.cache_data(show_spinner="Bootstrapping confidence intervals...", max_entries=32)
+def cis(key, cfgkey, n, _res):
+    return bootstrap_cis(_res, tops, n=n)
+
+
+ci = cis(d.key, repr(cfg), n_boot, res)
+std = standard(d, cfg)
+w = resample_weights(len(d.corpus.doc_ids), n_boot, 12345)
+rows = []
+for name in res.names:
+    s = res.scores(name)
+    row = {"system": name}
+    for t in tops:
+        row[f"{t} F1"] = 100 * ci[t][name]["score"] if ci[t][name]["score"] is not None else np.nan
+        lo, hi = ci[t][name]["ci"]
+        row[f"{t} CI low"] = np.nan if lo is None else 100 * lo
+        row[f"{t} CI high"] = np.nan if hi is None else 100 * hi
+        if t == "BlonDe":
+            row["BlonDe R"] = 100 * s["BlonDe"]["R"] if s["BlonDe"]["R"] is not None else np.nan
+            row["BlonDe P"] = 100 * s["BlonDe"]["P"] if s["BlonDe"]["P"] is not None else np.nan
+    for m in std.metrics:
+        row[m] = std.score(m, name)
+        bs = std.bootstrap(m, name, w)
+        row[f"{m} CI low"], row[f"{m} CI high"] = np.nanquantile(bs, 0.025), np.nanquantile(bs, 0.975)
+    rows.append(row)
+df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
+sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
+clusters = significance_clusters(list(df["system"]), sig["pairs"])
+df.insert(1, "cluster", [clusters[s] for s in df["system"]])
+df.insert(0, "rank", np.arange(1, len(df) + 1))
+
+st.subheader("Leaderboard")
+st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over documents; "
+           "BLEU, chrF and TER from sacrebleu (TER: lower is better). Systems in the same **cluster** are not "
+           "significantly different from the cluster's best (paired bootstrap, Benjamini-Hochberg, p < 0.05). "
+           "Click a column header to sort.")
+fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}
+st.dataframe(df, hide_index=True, column_config=fmt, width="stretch")
+downloads(df, "leaderboard", latex=True)
+
+metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
+metric = metric or "BlonDe"
+col = f"{metric} F1" if metric in tops else metric
+order = df.sort_values(col, ascending=not HIGHER_IS_BETTER.get(metric, True))
+fig = go.Figure(go.Bar(
+    x=order["system"], y=order[col],
+    error_y=dict(type="data", symmetric=False, array=order[f"{metric} CI high"] - order[col],
+                 arrayminus=order[col] - order[f"{metric} CI low"]),
+    marker_color=[f"hsl({(k * 67) % 360},45%,55%)" for k in order["cluster"]],
+    hovertemplate="%{x}: %{y:.2f}<extra></extra>"))
+fig.update_layout(yaxis_title=metric + (" (lower is better)" if metric == "TER" else ""), height=420,
+                  margin=dict(t=30, b=10), xaxis_tickangle=-35)
+st.plotly_chart(fig, width="stretch")
+if d.human is None:
+    st.caption("Upload human judgments on the Data page to see metric-human correlation.")
+signature_box(res.signature, f"|ci:bootstrap|n:{n_boot}|unit:doc|seed:12345")
+with st.expander("sacrebleu signatures"):
+    for m, s in std.signatures.items():
+        st.code(s, language=None)

@@ -1,0 +1,76 @@
+"""Span highlighting as HTML, in the manner of spaCy's displaCy span renderer:
+spans are data (start, end, category, feature, status), the renderer turns
+text plus spans into HTML.  Every piece of text, label and attribute is
+escaped; overlapping spans stay legible as stacked underlines.
+"""
+from __future__ import annotations
+
+from html import escape
+
+COLORS = {"entity": "#f4a259", "tense": "#5b8e7d", "pronoun": "#bc4b51", "dm": "#4a6fa5"}
+LABELS = {"entity": "named entity", "tense": "verb tense", "pronoun": "gendered pronoun",
+          "dm": "discourse marker"}
+STATUS_HELP = {"matched": "matched", "missed": "missed by the system", "extra": "not in the reference",
+               "neutral": ""}
+
+CSS = """
+<style>
+.bl-doc{font-size:1.02rem;line-height:2.1;}
+.bl-seg{padding:1px 0;border-radius:3px;}
+.bl-miss{background-image:repeating-linear-gradient(135deg,rgba(0,0,0,.10) 0 3px,transparent 3px 7px);}
+.bl-legend span{display:inline-block;margin-right:14px;}
+.bl-chip{display:inline-block;width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
+</style>
+"""
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def render_text(text: str, spans: list[dict], categories=None) -> str:
+    """HTML for one sentence.  spans: dicts with start, end, category, feature,
+    optional status (matched / missed / extra) and text."""
+    cats = set(categories) if categories is not None else set(COLORS)
+    use = [s for s in spans if s["category"] in cats and 0 <= s["start"] < s["end"] <= len(text)]
+    if not use:
+        return escape(text)
+    cuts = sorted({0, len(text)} | {s["start"] for s in use} | {s["end"] for s in use})
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = text[a:b]
+        cover = [s for s in use if s["start"] <= a and b <= s["end"]]
+        if not cover:
+            out.append(escape(piece))
+            continue
+        cover.sort(key=lambda s: (s["end"] - s["start"]), reverse=True)
+        outer = cover[0]
+        status = outer.get("status", "neutral")
+        alpha = 0.45 if status in ("matched", "neutral") else 0.14
+        shadows = []
+        for depth, s in enumerate(cover):
+            st = s.get("status", "neutral")
+            thick = 3 if st in ("matched", "neutral") else 2
+            shadows.append(f"inset 0 -{(depth + 1) * 3}px 0 {_rgba(COLORS[s['category']], 1 if thick == 3 else .55)}")
+        style = f"background:{_rgba(COLORS[outer['category']], alpha)};box-shadow:{','.join(shadows)};"
+        if status in ("missed", "extra"):
+            style += f"outline:1px dashed {COLORS[outer['category']]};"
+        title = "; ".join(
+            f"{LABELS[s['category']]}: {s['feature']}" + (f" ({STATUS_HELP[s.get('status', 'neutral')]})"
+                                                          if STATUS_HELP.get(s.get('status', 'neutral')) else "")
+            for s in cover)
+        klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else "")
+        out.append(f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
+                   f"{escape(piece)}</span>")
+    return "".join(out)
+
+
+def legend(categories=None) -> str:
+    cats = [c for c in COLORS if categories is None or c in categories]
+    chips = "".join(f'<span><i class="bl-chip" style="background:{_rgba(COLORS[c], .45)};'
+                    f'box-shadow:inset 0 -3px 0 {COLORS[c]}"></i>{escape(LABELS[c])}</span>' for c in cats)
+    chips += ('<span><i class="bl-chip bl-miss" style="outline:1px dashed #555"></i>'
+              'hatched, dashed: missed (reference) or not in the reference (system)</span>')
+    return f'<div class="bl-legend">{chips}</div>'

@@ -1,0 +1,112 @@
+"""Categories: BlonD-d broken down per category, per feature, per entity string and per document."""
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from blonde_core.diagnostics import collapse_notes, entity_strings, feature_breakdown
+from blonde_core.scoring import score
+from pages._shared import config, downloads, need_data, result, signature_box
+
+st.title("Categories")
+d = need_data("the category breakdown")
+if d is None:
+    st.stop()
+cfg = config()
+res = result(d, cfg)
+if res is None:
+    st.stop()
+names = res.names
+part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
+
+# systems x categories
+cats = list(res.scores(names[0])["categories"])
+z = [[(res.scores(n)["categories"][c][part] if res.scores(n)["categories"][c][part] is not None else np.nan) * 100
+      for c in cats] for n in names]
+heat = pd.DataFrame(z, index=names, columns=cats)
+st.subheader(f"Systems x categories ({part} x 100)")
+fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats], y=names,
+                           colorscale="RdYlGn", zmin=0, zmax=100, text=np.round(heat.values, 1),
+                           texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))
+fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10))
+st.plotly_chart(fig, width="stretch")
+downloads(heat.reset_index(names="system"), "categories", key="cat")
+
+# per feature
+st.subheader("Per feature")
+c1, c2 = st.columns([1, 2])
+cat = c1.selectbox("Category", [c for c in ("tense", "pronoun", "entity", "dm", "ngram") if c in cfg.categories],
+                   format_func={"tense": "verb tense (tags)", "pronoun": "pronoun gender", "entity": "entity group",
+                                "dm": "discourse-marker type", "ngram": "n-gram order"}.get)
+chosen = c2.multiselect("Systems", names, default=names[: min(5, len(names))], key="feat_systems")
+frames = []
+for n in chosen:
+    fb = pd.DataFrame([r for r in feature_breakdown(res, n) if r["category"] == cat])
+    fb = fb.rename(columns={"system": "in system", "reference": "in reference"})
+    fb.insert(0, "system", n)
+    frames.append(fb)
+if frames:
+    feats = pd.concat(frames, ignore_index=True)
+    fig = go.Figure()
+    for n in chosen:
+        sub = feats[feats.system == n]
+        fig.add_bar(x=sub["feature"], y=sub[part] * 100, name=n,
+                    customdata=np.stack([sub["matched"], sub["in system"], sub["in reference"]], -1),
+                    hovertemplate="%{x}: %{y:.1f}<br>matched %{customdata[0]:.0f}, system %{customdata[1]:.0f}, "
+                                  "reference %{customdata[2]:.0f}<extra>" + n.replace("<", "&lt;") + "</extra>")
+    fig.update_layout(barmode="group", yaxis_title=f"{part} x 100", height=380, margin=dict(t=10))
+    st.plotly_chart(fig, width="stretch")
+    st.caption("Unweighted counts per feature. Features with weight 0 in the current preset (e.g. neuter and "
+               "epicene pronouns, NON-PERSON entities in blonde-0.1.4) are shown but do not enter the score.")
+    st.dataframe(feats, hide_index=True, column_config={
+        c: st.column_config.NumberColumn(format="%.3f") for c in ("R", "P", "F1", "weight")})
+    downloads(feats, f"features_{cat}", key="feat")
+
+# entity strings
+st.subheader("Entity strings")
+who = st.selectbox("System", names, key="ent_system")
+ents = pd.DataFrame(entity_strings(res, who))
+if ents.empty:
+    st.info("No named entity of the counted groups in this system or the reference.")
+else:
+    ents["documents"] = ents["documents"].map(", ".join)
+    st.caption("How often each entity string occurs in the reference and in the system, and how many "
+               "occurrences match in the same sentence; strings the system renders differently show up as "
+               "missed (reference side) and extra (system side).")
+    st.dataframe(ents[["group", "entity", "reference", "system", "matched", "missed", "extra", "documents"]],
+                 hide_index=True)
+    downloads(ents, f"entities_{who}", key="ent")
+
+# systems x documents
+st.subheader("Systems x documents")
+doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric")
+vals = []
+for n in names:
+    per = score(res.doc_stats(n), res.config, res.layout, res.plus)
+    block = per[doc_metric] if doc_metric in ("BlonD-d", "BlonDe") else per["categories"][doc_metric]
+    vals.append(np.asarray(block[part], dtype=float) * 100)
+docs = res.corpus.doc_ids
+fig = go.Figure(go.Heatmap(z=vals, x=docs, y=names, colorscale="RdYlGn", zmin=0, zmax=100,
+                           hovertemplate="%{y} / %{x}: %{z:.2f}<extra>click to open</extra>"))
+fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10))
+event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat")
+pts = (event or {}).get("selection", {}).get("points", []) if event else []
+if pts:
+    st.session_state["doc_pick"] = pts[0]["x"]
+    st.session_state["sys_pick"] = [pts[0]["y"]]
+    st.switch_page("pages/documents.py")
+st.caption("Click a cell to open that document for that system on the Documents page.")
+pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
+if st.button("Open in Documents"):
+    st.session_state["doc_pick"] = pick_doc
+    st.switch_page("pages/documents.py")
+
+notes = {n: collapse_notes(res, n) for n in names}
+flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() for doc, msgs in nd.items()
+        for msg in msgs]
+with st.expander(f"Collapsed geometric means ({len(flat)})", expanded=bool(flat) and len(flat) <= 8):
+    if flat:
+        st.dataframe(pd.DataFrame(flat), hide_index=True)
+    else:
+        st.write("No document has a category that matched nothing.")
+signature_box(res.signature)

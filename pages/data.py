@@ -1,0 +1,192 @@
+"""Data: upload references, system outputs and extras, or load the bundled sample."""
+import re
+
+import pandas as pd
+import streamlit as st
+
+from blonde_core.errors import InputError
+from blonde_core.human import read_human
+from blonde_core.readers import NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured, split_lines
+from pages._shared import SAMPLE, SAMPLE_SYSTEMS, TED, LoadedData, data, esc
+
+st.title("Data")
+limit = st.get_option("server.maxUploadSize")
+st.caption(f"Files stay in memory and are never written to disk (only spaCy's annotations of the sentences go "
+           f"into the annotation cache). Upload limit: {limit} MB per file.")
+
+
+def load_sample():
+    corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
+                          docids=SAMPLE / "docids.txt")
+    human = read_human(SAMPLE / "human_judgments.tsv")
+    ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
+    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann)
+
+
+def load_ted():
+    systems = sorted((TED / "systems").glob("*.txt")) + [TED / "refs" / "refB.txt"]
+    corpus = plain_corpus([TED / "refs" / "ref.txt"], systems, docids=TED / "docids.txt")
+    src = read_lines(TED / "source.zh.txt")
+    it = iter(src)
+    corpus.source = [[next(it) for _ in d] for d in corpus.references["ref"]]
+    human = read_human(TED / "raw" / "mqm_ted_zhen.tsv")
+    st.session_state["data"] = LoadedData(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human)
+
+
+c1, c2, _ = st.columns([1, 1, 2])
+if c1.button("Load sample data", type="primary", icon=":material/science:"):
+    load_sample()
+if TED.exists() and c2.button("Load TED zh-en demo", icon=":material/record_voice_over:"):
+    load_ted()
+
+
+def nb(f) -> NamedBytes:
+    return NamedBytes(f.name, f.getvalue())
+
+
+tab_files, tab_struct = st.tabs(["Plain-text files", "One structured file"])
+upload_errors: dict = st.session_state.setdefault("upload_errors", {})
+
+
+def show_errors(label: str, container=st) -> None:
+    """Messages of the last analysis that concern this uploader's file(s)."""
+    for msg in upload_errors.get(label, []):
+        container.error(msg, icon=":material/error:")
+
+
+def owner(exc: InputError, uploads: dict) -> str:
+    """The uploader whose file the message names (else the form as a whole)."""
+    for label, files in uploads.items():
+        for f in files:
+            if f is not None and exc.file is not None and exc.file == f.name:
+                return label
+    return "_form"
+with tab_files:
+    with st.form("files"):
+        a, b = st.columns(2)
+        refs = a.file_uploader("References", accept_multiple_files=True, key="up_refs",
+                               help="one segment per line; several files = several references")
+        syss = b.file_uploader("System outputs", accept_multiple_files=True, key="up_sys",
+                               help="one segment per line; a system's name is its file name")
+        docids = a.file_uploader("Document ids (optional)", key="up_docids",
+                                 help="one id per line; consecutive equal ids form a document")
+        blank = a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
+        source = b.file_uploader("Source (optional)", key="up_src")
+        human = a.file_uploader("Human judgments (optional, MQM TSV or a table)", key="up_human")
+        lower_better = a.checkbox("In the judgments table, lower scores are better", key="up_lower")
+        plus = b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
+                               help="the blonde package's annotation format, one line per reference segment")
+        ner = b.file_uploader("Refined named entities (optional)", key="up_ner")
+        for label, col in (("refs", a), ("syss", b), ("docids", a), ("source", b), ("human", a), ("plus", b),
+                           ("ner", b), ("_form", st)):
+            show_errors(label, col)
+        go = st.form_submit_button("Analyse these files", type="primary")
+    if go:
+        uploads = {"refs": refs or [], "syss": syss or [], "docids": [docids], "source": [source],
+                   "human": [human], "plus": [plus], "ner": [ner]}
+        upload_errors.clear()
+        try:
+            if not refs:
+                raise InputError("upload at least one reference")
+            if not syss:
+                raise InputError("upload at least one system output")
+            # plain_corpus reads NamedBytes exactly like files on disk
+            corpus = plain_corpus([nb(f) for f in refs], [nb(f) for f in syss],
+                                  docids=nb(docids) if docids else None,
+                                  boundaries="blank-lines" if blank else None)
+            if source is not None:
+                lines = split_lines(decode_bytes(source.getvalue(), source.name))
+                n = sum(len(d) for d in next(iter(corpus.references.values())))
+                if len(lines) != n:
+                    raise InputError(f"has {len(lines)} lines but the reference has {n} segments", file=source.name)
+                it = iter(lines)
+                corpus.source = [[next(it) for _ in d] for d in next(iter(corpus.references.values()))]
+            hs = read_human(nb(human), None, not lower_better) if human is not None else None
+            ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
+            ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
+            st.session_state["data"] = LoadedData(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines)
+        except InputError as exc:
+            upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
+        st.rerun()
+with tab_struct:
+    with st.form("structured"):
+        sf = st.file_uploader("WMT XML, MQM TSV, TSV/CSV table or JSON Lines", key="up_struct",
+                              help="columns doc_id, seg_id, text, system, ref... (aliases accepted)")
+        refsys = st.text_input("Systems of the file that are human references (comma-separated)", key="up_refsys",
+                               help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
+        show_errors("struct")
+        go2 = st.form_submit_button("Analyse this file", type="primary")
+    if go2:
+        upload_errors.clear()
+        try:
+            if sf is None:
+                raise InputError("upload a file first")
+            names = [x.strip() for x in refsys.split(",") if x.strip()]
+            f = nb(sf)
+            corpus = read_structured(f, names)
+            hs = None
+            from blonde_core.human import is_mqm
+
+            if is_mqm(f):
+                hs = read_human(f)
+            st.session_state["data"] = LoadedData(corpus, f"structured file {sf.name}", human=hs)
+        except InputError as exc:
+            upload_errors.setdefault("struct", []).append(str(exc))
+        st.rerun()
+
+d = data()
+st.divider()
+if d is None:
+    st.info("Nothing loaded yet. Upload files above or press **Load sample data**.")
+    st.stop()
+
+c = d.corpus
+st.subheader("What was understood")
+st.write(f"Loaded from **{esc(d.origin)}**.")
+boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
+                 "single": "no document ids: the whole file is **one document**",
+                 "structured": "documents from the structured file"}[c.boundaries]
+st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
+         f"{c.n_segments} segments; {boundary_note}.")
+
+
+def guess_language(docs) -> str:
+    text = " ".join(s for d in docs[:3] for s in d[:20])
+    if not text:
+        return "?"
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    if cjk / max(len(text), 1) > 0.2:
+        return "zh"
+    if re.search(r"[äöüß]", text) and not re.search(r"\bthe\b", text):
+        return "de"
+    return "en" if re.search(r"\b(the|and|of|to)\b", text, re.I) else "?"
+
+
+rows = [{"name": n, "role": "reference", "language (guess)": guess_language(v), "segments": sum(map(len, v))}
+        for n, v in c.references.items()]
+rows += [{"name": n, "role": "system", "language (guess)": guess_language(v), "segments": sum(map(len, v))}
+         for n, v in c.systems.items()]
+if c.source:
+    rows.append({"name": "source", "role": "source", "language (guess)": guess_language(c.source),
+                 "segments": sum(map(len, c.source))})
+st.dataframe(pd.DataFrame(rows), hide_index=True)
+ref0 = next(iter(c.references.values()))
+st.dataframe(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), hide_index=True)
+try:
+    c.check("sentence")
+    st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
+               icon=":material/check_circle:")
+except InputError as exc:
+    st.warning(f"{exc}. Switch **Matching** to *document* in the sidebar.", icon=":material/warning:")
+extras = []
+if d.human is not None:
+    extras.append(f"human judgments ({esc(d.human.name)}, "
+                  f"{'higher' if d.human.higher_is_better else 'lower'} is better) for "
+                  f"{len(d.human.system_scores)} systems")
+if d.annotation is not None:
+    extras.append(f"BlonD+ annotations ({len(d.annotation)} lines)")
+if d.ner is not None:
+    extras.append(f"refined named entities ({len(d.ner)} lines)")
+if extras:
+    st.write("Also loaded: " + "; ".join(extras) + ".")
+st.page_link("pages/overview.py", label="See the leaderboard", icon=":material/leaderboard:")

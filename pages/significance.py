@@ -1,0 +1,88 @@
+"""Significance: paired tests between every pair of systems over documents, blocks or segments."""
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from blonde_core.errors import InputError
+from blonde_core.stats import metric_names
+from pages._shared import compare, config, downloads, need_data, result, signature_box
+
+st.title("Significance")
+d = need_data("significance tests")
+if d is None:
+    st.stop()
+cfg = config()
+res = result(d, cfg)
+if res is None:
+    st.stop()
+if len(res.names) < 2:
+    st.info("Significance needs at least two systems.")
+    st.stop()
+metrics = metric_names(res)
+c1, c2, c3, c4 = st.columns(4)
+metric = c1.selectbox("Metric", metrics, key="sig_metric")
+part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part")
+test = c2.selectbox("Test", ["ttest", "wilcoxon", "bootstrap", "ar"], key="sig_test",
+                    format_func={"ttest": "paired t-test", "wilcoxon": "Wilcoxon signed-rank",
+                                 "bootstrap": "paired bootstrap", "ar": "approximate randomization"}.get)
+unit_kind = c3.selectbox("Units", ["documents", "blocks of N segments", "segments"], key="sig_unit",
+                         disabled=cfg.granularity == "document")
+block = c3.number_input("N", 1, 100, 5, key="sig_block") if unit_kind.startswith("blocks") else None
+unit = "doc" if unit_kind == "documents" or cfg.granularity == "document" else (
+    f"block:{block}" if block else "segment")
+n = c4.select_slider("Resamples / trials", [200, 500, 1000, 2000, 5000, 10000],
+                     value=1000 if test != "ar" else 2000, key="sig_n", disabled=test in ("ttest", "wilcoxon"))
+corr = c4.radio("p-values", ["p_bh", "p_holm", "p"], horizontal=True, key="sig_corr",
+                format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
+full = metric if part == "F1" else f"{metric}.{part}"
+try:
+    out = compare(d, cfg, res, full, test, unit, n)
+except InputError as exc:
+    st.error(str(exc))
+    st.stop()
+names = list(out["systems"])
+k = len(names)
+mat = np.full((k, k), np.nan)
+diff = np.full((k, k), np.nan)
+for q in out["pairs"]:
+    i, j = names.index(q["a"]), names.index(q["b"])
+    p = q[corr]
+    mat[i, j] = mat[j, i] = np.nan if p is None else p
+    dv = q["corpus_diff"] if test in ("bootstrap", "ar") else q["mean_diff"]
+    if dv is not None:
+        diff[i, j], diff[j, i] = dv, -dv
+text = [["" if i == j or np.isnan(mat[i, j]) else f"{mat[i, j]:.3f}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
+        for i in range(k)]
+st.subheader(f"All pairs: {out['metric']} over {out['n_units']} units ({unit})")
+st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
+fig = go.Figure(go.Heatmap(z=mat, x=names, y=names, text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
+                           colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],
+                           hovertemplate="%{y} vs %{x}: p = %{z:.4f}<extra></extra>", showscale=False))
+fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="reversed")
+st.plotly_chart(fig, width="stretch")
+pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
+                       "ci_low": q["ci"][0], "ci_high": q["ci"][1]} for q in out["pairs"]])
+st.dataframe(pairs, hide_index=True, column_config={
+    c: st.column_config.NumberColumn(format="%.4f") for c in pairs.columns if pairs[c].dtype.kind == "f"})
+downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
+sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
+                      for s, v in out["systems"].items()])
+with st.expander("Scores and bootstrap intervals"):
+    st.dataframe(sysdf, hide_index=True)
+
+st.subheader("Every category at once")
+cats = [m for m in metrics]
+rows = []
+with st.spinner("Testing every category..."):
+    for m in cats:
+        o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n)
+        for q in o["pairs"]:
+            rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr]})
+allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr)[cats].reset_index()
+st.caption(f"{corr} per pair and metric; count of significant pairs (< 0.05) per metric: " +
+           ", ".join(f"{m}: {int((allcat[m] < 0.05).sum())}" for m in cats))
+st.dataframe(allcat, hide_index=True, column_config={m: st.column_config.NumberColumn(format="%.3f") for m in cats})
+downloads(allcat, f"significance_all_{test}", latex=True, key="sigall")
+signature_box(res.signature, f"|test:{test}|unit:{unit}|metric:{out['metric']}|seed:{out['seed']}" +
+              (f"|n:{n}" if test in ("bootstrap", "ar") else ""))
