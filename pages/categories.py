@@ -30,7 +30,11 @@ fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gra
                            texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))
 fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10))
 st.plotly_chart(fig, width="stretch")
-downloads(heat.reset_index(names="system"), "categories", key="cat")
+heat_table = heat.reset_index(names="system")
+with st.expander("As a table", expanded=False):
+    st.dataframe(heat_table, hide_index=True,
+                 column_config={c: st.column_config.NumberColumn(format="%.2f") for c in cats})
+downloads(heat_table, "categories", key="cat")
 
 # per feature
 st.subheader("Per feature")
