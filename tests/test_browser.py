@@ -1,0 +1,152 @@
+"""End to end in a real browser: Playwright drives Debian's Chromium against
+`streamlit run app.py`.  Uploads TED zh-en files, walks every page through
+the navigation, checks the leaderboard and a highlighted document, and checks
+that uploaded text with <script> and <img onerror> runs no script in any frame.
+Screenshots go to test-artifacts/ (look at them)."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+XSS_LINES = ['<script>window.__xss = "script"</script> The light arrived.',
+             '<img src=x onerror="window.__xss = \'img\'"> She saw it.',
+             '"><svg onload="window.__xss = \'svg\'"></svg> He left & came back.']
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    assert Path(CHROMIUM).exists(), "Chromium is missing: scripts/test.sh installs Debian's chromium package"
+    port = free_port()
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(tmp_path_factory.mktemp("browser-cache")))
+    log = open(tmp_path_factory.mktemp("log") / "streamlit.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
+                             str(port), "--server.address", "127.0.0.1", "--server.headless", "true"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).status == 200:
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not start")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        pg = browser.new_page(viewport={"width": 1500, "height": 1000})
+        pg.set_default_timeout(180_000)
+        pg.goto(server)
+        yield pg
+        browser.close()
+
+
+def shot(page, name):
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def goto(page, title):
+    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    page.get_by_role("heading", name=title, exact=True).first.wait_for()
+    page.wait_for_load_state("networkidle")
+
+
+def no_exception(page):
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def uploader(page, label):
+    return page.locator('[data-testid="stFileUploader"]', has_text=label).locator('input[type="file"]')
+
+
+def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
+    page.get_by_role("heading", name="Data").first.wait_for()
+    ted_lines = (ted / "systems" / "SMU.txt").read_text(encoding="utf-8").splitlines()
+    hostile = tmp_path / "hostile.txt"
+    hostile.write_text("\n".join(XSS_LINES + ted_lines[len(XSS_LINES):]) + "\n", encoding="utf-8")
+    systems = [hostile] + sorted((ted / "systems").glob("*.txt")) + [ted / "refs" / "refB.txt"]
+    uploader(page, "References").set_input_files(str(ted / "refs" / "ref.txt"))
+    uploader(page, "System outputs").set_input_files([str(p) for p in systems])
+    uploader(page, "Document ids").set_input_files(str(ted / "docids.txt"))
+    uploader(page, "Human judgments").set_input_files(str(ted / "raw" / "mqm_ted_zhen.tsv"))
+    page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Analyse these files").click()
+    page.get_by_text("What was understood").wait_for()
+    page.get_by_text("15 system(s)").wait_for()
+    no_exception(page)
+    shot(page, "1-data")
+
+    goto(page, "Overview")
+    page.get_by_text("Leaderboard").first.wait_for()
+    page.locator(".js-plotly-plot").first.wait_for()
+    labels = page.locator(".js-plotly-plot .xtick text").evaluate_all("els => els.map(e => e.textContent)")
+    assert "Online-W" in labels and "hostile" in labels
+    no_exception(page)
+    shot(page, "2-overview")
+
+    goto(page, "Categories")
+    page.locator(".js-plotly-plot").first.wait_for()
+    no_exception(page)
+    shot(page, "3-categories")
+
+    goto(page, "Documents")
+    page.locator(".bl-seg").first.wait_for()
+    assert page.locator(".bl-seg").count() > 50
+    body = page.content()
+    assert "&lt;script&gt;window.__xss" in body  # shown as text, escaped
+    no_exception(page)
+    shot(page, "4-documents")
+
+    goto(page, "Significance")
+    page.locator(".js-plotly-plot").first.wait_for()
+    no_exception(page)
+    shot(page, "5-significance")
+
+    goto(page, "Human correlation")
+    page.locator(".js-plotly-plot").first.wait_for()
+    page.get_by_text("Williams tests").first.wait_for()
+    no_exception(page)
+    shot(page, "6-correlation")
+
+    # no uploaded markup ran in any frame
+    for frame in page.frames:
+        assert frame.evaluate("typeof window.__xss") == "undefined", frame.url
+    assert page.locator("img[src=x]").count() == 0
+
+    # a sidebar setting changes the signature on every page
+    page.locator('[data-testid="stSidebar"] label', has_text="Lowercase before annotation").click()
+    page.get_by_text("case:mixed").first.wait_for()
+    goto(page, "Documents")
+    page.get_by_text("case:mixed").first.wait_for()
+    page.locator(".bl-seg").first.wait_for()
+    no_exception(page)
+    shot(page, "7-documents-case-sensitive")
