@@ -43,13 +43,20 @@ def _warn(msg: str) -> None:
 
 
 class AnnotationCache:
-    """A key -> JSON record store.  `get_many` returns only valid records."""
+    """A key -> JSON record store.  `get_many` returns only valid records.
 
-    def __init__(self, directory: str | os.PathLike | None = None):
+    The same file holds other tables of per-segment results (e.g. sacrebleu
+    statistics, `table="segstats"`), each with its own validator."""
+
+    def __init__(self, directory: str | os.PathLike | None = None, table: str = "ann", validate=None):
         self.dir = Path(directory) if directory is not None else default_cache_dir()
         self.path = self.dir / "annotations.sqlite3"
         self._conn: sqlite3.Connection | None = None
         self.disabled = False
+        if not table.isidentifier():
+            raise ValueError("bad table name")
+        self.table = table
+        self.validate = validate or _decode
 
     # -- connection management -------------------------------------------
     def _open(self) -> sqlite3.Connection | None:
@@ -63,8 +70,8 @@ class AnnotationCache:
                 conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute("CREATE TABLE IF NOT EXISTS ann (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
-                conn.execute("SELECT count(*) FROM (SELECT k FROM ann LIMIT 1)").fetchone()
+                conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
+                conn.execute(f"SELECT count(*) FROM (SELECT k FROM {self.table} LIMIT 1)").fetchone()
                 self._conn = conn
                 return conn
             except sqlite3.DatabaseError as exc:
@@ -110,9 +117,9 @@ class AnnotationCache:
         try:
             for i in range(0, len(keys), 900):
                 chunk = keys[i:i + 900]
-                q = "SELECT k, v FROM ann WHERE k IN (%s)" % ",".join("?" * len(chunk))
+                q = f"SELECT k, v FROM {self.table} WHERE k IN (%s)" % ",".join("?" * len(chunk))
                 for k, v in conn.execute(q, chunk):
-                    rec = _decode(v)
+                    rec = self.validate(v)
                     if rec is not None:
                         out[bytes(k)] = rec
         except sqlite3.DatabaseError as exc:
@@ -134,7 +141,7 @@ class AnnotationCache:
             return
         try:
             conn.execute("BEGIN IMMEDIATE")
-            conn.executemany("INSERT OR REPLACE INTO ann (k, v) VALUES (?, ?)", rows)
+            conn.executemany(f"INSERT OR REPLACE INTO {self.table} (k, v) VALUES (?, ?)", rows)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             try:
@@ -160,5 +167,16 @@ def _decode(v) -> dict | None:
     if not (isinstance(w, list) and isinstance(i, list) and isinstance(t, list) and isinstance(e, list)):
         return None
     if not (len(w) == len(i) == len(t)):
+        return None
+    return rec
+
+
+def decode_numbers(v) -> list | None:
+    """Validator for tables of per-segment statistics (a JSON list of numbers)."""
+    try:
+        rec = json.loads(bytes(v).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(rec, list) or not all(isinstance(x, (int, float)) for x in rec):
         return None
     return rec

@@ -200,7 +200,7 @@ def standard_for(a, res):
     wanted = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
     if not wanted:
         return None
-    return StandardResult(res.corpus, wanted, res.config.granularity)
+    return StandardResult(res.corpus, wanted, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
 
 
 def run_score(a) -> str:
@@ -262,7 +262,7 @@ def run_correlate(a) -> str:
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
     std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
     blonde_names = [m for m in metrics if m not in STANDARD] if metrics else None
-    extra = standard_extra(res, std_names, a.level) if std_names else None
+    extra = standard_extra(res, std_names, a.level, a) if std_names else None
     out = correlate(res, human, a.level, blonde_names if metrics else None, extra)
     if a.format == "json":
         return dump_json(out)
@@ -277,11 +277,11 @@ def run_correlate(a) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standard_extra(res, names, level):
+def standard_extra(res, names, level, a):
     """Standard metrics for correlation, oriented so that higher is better (TER negated)."""
     from .standard import HIGHER_IS_BETTER, StandardResult
 
-    std = StandardResult(res.corpus, names, res.config.granularity)
+    std = StandardResult(res.corpus, names, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
     extra = {}
     for m in names:
         sign = 1.0 if HIGHER_IS_BETTER[m] else -1.0

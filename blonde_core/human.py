@@ -162,8 +162,13 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     """A table (TSV, CSV) with system, doc_id, optional seg_id and a numeric score column."""
     lines = _rows(path)
     delim = "\t" if "\t" in lines[0] else ","
-    reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=delim)
-    rows = list(reader)
+    try:
+        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delim))
+    except csv.Error as exc:
+        raise InputError(f"is not a valid table ({exc})", file=str(path)) from None
+    if not rows or not any(h.strip() for h in rows[0]):
+        raise InputError("line 1 should be a header (system, doc_id, optional seg_id, a score column)",
+                         file=str(path), line=1)
     header = [h.strip() for h in rows[0]]
     low = [h.lower() for h in header]
 

@@ -27,7 +27,8 @@ def _metric(name: str):
 class StandardResult:
     """Per system and metric: corpus score, per-document scores, per-document stats."""
 
-    def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence"):
+    def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
+                 cache_dir=None, progress=None):
         bad = [m for m in metrics if m not in STANDARD]
         if bad:
             raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})")
@@ -44,17 +45,44 @@ class StandardResult:
             return [" ".join(s.strip() for s in d) for d in docs], np.arange(len(docs))
 
         refs = [units(corpus.references[r])[0] for r in ref_names]
+        store = None
+        if cache:
+            from .cache import AnnotationCache, decode_numbers
+
+            store = AnnotationCache(cache_dir, table="segstats", validate=decode_numbers)
+        total = len(self._objs) * sum(len(units(d)[0]) for d in corpus.systems.values())
+        done = 0
         for m, obj in self._objs.items():
             self.doc_stats[m] = {}
+            obj.num_refs = len(ref_names)  # what sacrebleu records after reading the references
+            obj_sig = obj.get_signature()
+            self.signatures[m] = f"{m}|{obj_sig.format()}"
             for name, docs in corpus.systems.items():
                 hyps, doc_of = units(docs)
-                st = np.asarray(obj._extract_corpus_statistics(hyps, refs), dtype=float)
+                st = self._segment_stats(obj, self.signatures[m], hyps, refs, store)
+                done += len(hyps)
+                if progress:
+                    progress(done, total)
                 per_doc = np.zeros((len(self.doc_ids), st.shape[1]))
                 np.add.at(per_doc, doc_of, st)
                 self.doc_stats[m][name] = per_doc
-            obj_sig = obj.get_signature()
-            obj_sig.update("nrefs", len(ref_names))
-            self.signatures[m] = f"{m}|{obj_sig.format()}"
+
+    @staticmethod
+    def _segment_stats(obj, signature: str, hyps: list, refs: list, store) -> np.ndarray:
+        """sacrebleu's per-segment statistics, from the disk cache where possible."""
+        if store is None:
+            return np.asarray(obj._extract_corpus_statistics(hyps, refs), dtype=float)
+        from .cache import cache_key
+
+        keys = [cache_key(signature, False, "\x1e".join([h] + [r[i] for r in refs])) for i, h in enumerate(hyps)]
+        found = store.get_many(keys)
+        missing = [i for i, k in enumerate(keys) if k not in found]
+        if missing:
+            new = obj._extract_corpus_statistics([hyps[i] for i in missing], [[r[i] for i in missing] for r in refs])
+            store.put_many((keys[i], [float(x) for x in row]) for i, row in zip(missing, new))
+            for i, row in zip(missing, new):
+                found[keys[i]] = row
+        return np.asarray([found[k] for k in keys], dtype=float)
 
     def score_stats(self, metric: str, stats) -> float:
         s = self._objs[metric]._compute_score_from_stats(np.asarray(stats).tolist()).score

@@ -170,7 +170,8 @@ def result(d: LoadedData | None = None, cfg: ScoreConfig | None = None):
         return None
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@st.cache_resource(show_spinner="Computing BLEU, chrF and TER with sacrebleu (cached on disk after the first time)...",
+                   max_entries=8)
 def _standard(data_key: str, granularity: str, _d: LoadedData):
     from blonde_core.standard import StandardResult
 
