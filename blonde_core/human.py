@@ -49,12 +49,40 @@ class HumanScores:
         """Higher is better."""
         return value if self.higher_is_better else -value
 
+    def rater_agreement(self) -> list[dict]:
+        """Cohen's kappa (unweighted, linear, quadratic) for every pair of raters
+        over the segments both rated, on penalties binned as 0 / <=1 / <=5 / >5."""
+        from .stats import cohen_kappa
+
+        def band(v):
+            return 0 if v == 0 else 1 if v <= 1 else 2 if v <= 5 else 3
+
+        pairs: dict = defaultdict(lambda: ([], []))
+        for raters in self.rater_scores.values():
+            names = sorted(raters)
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    pairs[(a, b)][0].append(band(raters[a]))
+                    pairs[(a, b)][1].append(band(raters[b]))
+        out = []
+        for (a, b), (x, y) in sorted(pairs.items()):
+            if len(x) >= 2:
+                out.append({"a": a, "b": b, "segments": len(x), "kappa": cohen_kappa(x, y),
+                            "kappa_linear": cohen_kappa(x, y, "linear"),
+                            "kappa_quadratic": cohen_kappa(x, y, "quadratic")})
+        return out
+
     def to_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name, "higher_is_better": self.higher_is_better,
             "systems": {s: {self.name: v, "segments": self.n_segments.get(s)} for s, v in self.system_scores.items()},
             "documents": {s: dict(d) for s, d in self.doc_scores.items()},
         }
+        if self.rater_scores:
+            out["rater_agreement"] = self.rater_agreement()
+            if not out["rater_agreement"]:
+                out["rater_agreement_note"] = "every segment has a single rater: no agreement to compute"
+        return out
 
 
 @dataclass

@@ -127,3 +127,29 @@ def test_score_input_mqm(ted, capsys):
     assert via_mqm["systems"]["refB"] == plain["systems"]["refB"]
     assert main(["score", "--input", str(ted / "raw" / "mqm_ted_zhen.tsv")]) == 2
     assert "--reference-systems" in capsys.readouterr().err
+
+
+def test_rater_agreement_kappa(tmp_path):
+    rows = ["system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"]
+    # two raters on four segments: penalties 0/1/5/25 vs 0/1/1/25 -> bands 0,1,2,3 vs 0,1,1,3
+    cats = {"r1": [("No-error", "No-error"), ("Fluency/Grammar", "Minor"), ("Accuracy/Mistranslation", "Major"),
+                   ("Non-translation!", "Major")],
+            "r2": [("No-error", "No-error"), ("Fluency/Grammar", "Minor"), ("Fluency/Grammar", "Minor"),
+                   ("Non-translation!", "Major")]}
+    for rater, items in cats.items():
+        for seg, (cat, sev) in enumerate(items, 1):
+            rows.append(f"A\td\t1\t{seg}\t{rater}\tsrc\ttgt\t{cat}\t{sev}")
+    f = tmp_path / "m.tsv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    hs = read_mqm(f).scores
+    assert hs.system_scores["A"] == pytest.approx((0 + 1 + (5 + 1) / 2 + 25) / 4)
+    agr = hs.rater_agreement()
+    assert len(agr) == 1 and agr[0]["segments"] == 4
+    from blonde_core.stats import cohen_kappa
+
+    assert agr[0]["kappa"] == pytest.approx(cohen_kappa([0, 1, 2, 3], [0, 1, 1, 3]))
+
+
+def test_ted_mqm_has_one_rater_per_segment(mqm):
+    d = mqm.scores.to_dict()
+    assert d["rater_agreement"] == [] and "single rater" in d["rater_agreement_note"]
