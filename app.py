@@ -21,6 +21,10 @@ PAGES = {
         st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
         st.Page("pages/correlation.py", title="Human correlation", icon=":material/scatter_plot:"),
     ],
+    "Teach and explore": [
+        st.Page("pages/sandbox.py", title="Sandbox", icon=":material/edit_note:"),
+        st.Page("pages/gallery.py", title="Phenomenon gallery", icon=":material/school:"),
+    ],
 }
 nav = st.navigation(PAGES)
 sidebar_settings()

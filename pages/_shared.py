@@ -240,3 +240,49 @@ def esc(s) -> str:
 
 def pct(x) -> float:
     return float("nan") if x is None else 100.0 * x
+
+
+# --- sandbox and gallery ----------------------------------------------------------
+
+GALLERY_FILE = SAMPLE / "gallery.json"
+
+
+@st.cache_data(show_spinner=False)
+def gallery() -> list[dict]:
+    return json.loads(GALLERY_FILE.read_text(encoding="utf-8"))
+
+
+def lines_of(text: str) -> list[str]:
+    return [ln for ln in text.replace("\r\n", "\n").split("\n") if ln.strip()]
+
+
+def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig):
+    """Score free text (one document, a sentence per line) with the shared annotator.
+    Returns (result, note); document-level matching when line counts differ."""
+    ref = lines_of(reference)
+    cands = {k: lines_of(v) for k, v in candidates.items() if lines_of(v)}
+    if not ref or not cands:
+        return None, "Type a reference and at least one candidate, one sentence per line."
+    note = ""
+    if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
+        cfg = cfg.with_(granularity="document")
+        note = ("The candidates do not have one line per reference line, so sentences are matched within the "
+                "whole document (document-level matching).")
+    if annotation is not None and len(annotation) != len(ref):
+        annotation = None
+        note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
+    corpus = Corpus(["sandbox"], {"reference": [ref]}, {k: [v] for k, v in cands.items()}, boundaries="single")
+    tmp = LoadedData(corpus, "sandbox", annotation=annotation)
+    ensure_annotated(tmp, cfg)
+    metric = BlonDe(cfg, annotator=shared_annotator(cfg.lowercase, cfg.lang))
+    with annotation_lock():
+        return metric.evaluate(corpus, annotation=annotation), note.strip()
+
+
+def shown_f1(block: dict) -> float:
+    """F1 for display: the package reports NaN when nothing matched (R = P = 0);
+    the pages show that as 0 (and NaN only where the category is absent)."""
+    r, p, f = block.get("R"), block.get("P"), block.get("F1")
+    if r == 0 and p == 0:
+        return 0.0
+    return float("nan") if f is None else float(f)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.diagnostics import collapse_notes, entity_strings, feature_breakdown
 from blonde_core.scoring import score
-from pages._shared import config, downloads, need_data, result, signature_box
+from pages._shared import config, downloads, need_data, result, shown_f1, signature_box
 
 st.title("Categories")
 d = need_data("the category breakdown")
@@ -21,10 +21,19 @@ part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_
 
 # systems x categories
 cats = list(res.scores(names[0])["categories"])
-z = [[(res.scores(n)["categories"][c][part] if res.scores(n)["categories"][c][part] is not None else np.nan) * 100
-      for c in cats] for n in names]
+
+
+def cell(block):
+    if part == "F1":
+        return 100 * shown_f1(block)
+    return np.nan if block[part] is None else 100 * block[part]
+
+
+z = [[cell(res.scores(n)["categories"][c]) for c in cats] for n in names]
 heat = pd.DataFrame(z, index=names, columns=cats)
 st.subheader(f"Systems x categories ({part} x 100)")
+st.caption("Blank: the category has no span in reference or system. F1 is 0 where nothing matched "
+           "(the blonde package reports NaN there).")
 fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats], y=names,
                            colorscale="RdYlGn", zmin=0, zmax=100, text=np.round(heat.values, 1),
                            texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))

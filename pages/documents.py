@@ -1,11 +1,13 @@
 """Documents: one document sentence by sentence, spans highlighted as in the paper's Figure 3."""
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.diagnostics import collapse_notes, sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
 from blonde_core.scoring import score
-from pages._shared import config, esc, need_data, result, signature_box
+from blonde_core.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
+from pages._shared import config, esc, need_data, result, shown_f1, signature_box
 
 st.title("Documents")
 d = need_data("highlighted documents")
@@ -33,7 +35,7 @@ for n in systems:
     per = score(res.doc_stats(n)[di], res.config, res.layout, res.plus)
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
-        row[f"{c} F1"] = v["F1"] * 100
+        row[f"{c} F1"] = shown_f1(v) * 100
     rows.append(row)
 if rows:
     st.dataframe(pd.DataFrame(rows), hide_index=True,
@@ -42,9 +44,11 @@ for n in systems:
     for note in collapse_notes(res, n).get(doc, []):
         st.warning(f"{n}: {note}", icon=":material/warning:")
 
-st.html(CSS + legend(cats))
+tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(["Highlighted spans", "Entity threads", "Pronoun threads",
+                                                 "Tense timeline"])
+tab_hl.html(CSS + legend(cats))
 if not res.config.granularity == "sentence":
-    st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
+    tab_hl.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
                "reference document.")
 src = res.corpus.source[di] if res.corpus.source else None
 cols = (["source"] if src else []) + [f"reference: {ref}"] + [f"system: {s}" for s in systems]
@@ -74,8 +78,83 @@ for i in range(n_rows):
         tds.append(f"<td>{cell(view['rows'][s], i)}</td>")
     html.append(f"<tr style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>{''.join(tds)}</tr>")
 html.append("</tbody></table>")
-st.html("".join(html))
-st.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) are "
+tab_hl.html("".join(html))
+tab_hl.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) are "
            "hatched with a dashed outline. Reference spans are marked against the first chosen system. Hover a "
            "span for its feature.")
+
+with tab_ent:
+    st.caption("Each entity of the reference and the string each system used for it, sentence by sentence. "
+               "Alignment is heuristic: in the same sentence (the whole document under document-level matching), "
+               "an identical entity of the same group, else the most similar system entity (word overlap or "
+               f"character similarity of at least {MIN_SIMILARITY}); none means missing.")
+    for n in systems:
+        ths = entity_threads(res, di, n, ref)
+        st.markdown(f"**{esc(n)}**")
+        if not ths:
+            st.write("No counted entity in the reference of this document.")
+            continue
+        out = ["<table style='width:100%;border-collapse:collapse'><tr><th style='text-align:left'>reference entity"
+               "</th><th style='text-align:left'>system, sentence by sentence</th><th>renderings</th></tr>"]
+        for th in ths:
+            chips = []
+            for o in th["occurrences"]:
+                if o["system"] is None:
+                    chips.append(f"<span style='background:#eee;color:#777;padding:1px 5px;border-radius:3px'>"
+                                 f"s{o['sentence']}: missing</span>")
+                else:
+                    colour = "#dff0d8" if o["exact"] else "#f8d7da"
+                    chips.append(f"<span style='background:{colour};padding:1px 5px;border-radius:3px'>"
+                                 f"s{o['sentence']}: {esc(o['system'])}</span>")
+            flag = "" if th["consistent"] else " &#9888;"
+            out.append(f"<tr style='border-top:1px solid #ddd'><td>{esc(th['entity'])} <small>({esc(th['group'])})"
+                       f"</small>{flag}</td><td>{' '.join(chips)}</td><td style='text-align:center'>"
+                       f"{len(th['renderings'])}</td></tr>")
+        out.append("</table>")
+        st.html("".join(out))
+
+with tab_pron:
+    rows_p = pronoun_threads(res, di, systems, ref)
+    gender_colour = {"masculine": "#4a6fa5", "feminine": "#bc4b51", "neuter": "#888", "epicene": "#5b8e7d"}
+    names_p = [ref] + [s for s in systems if s != ref]
+    out = ["<table style='width:100%;border-collapse:collapse'><tr><th>#</th>" +
+           "".join(f"<th style='text-align:left'>{esc(x)}</th>" for x in names_p) + "</tr>"]
+    for row in rows_p:
+        tds = []
+        for x in names_p:
+            items = " ".join(f"<span style='color:{gender_colour[c]};font-weight:600'>{esc(w)}</span>"
+                             f"<small style='color:{gender_colour[c]}'> {esc(c[:4])}</small>"
+                             for w, c in row["pronouns"][x]) or "<span style='color:#bbb'>-</span>"
+            bad = row["mismatch"].get(x, False)
+            tds.append(f"<td style='background:{'#f8d7da' if bad else 'transparent'}'>{items}</td>")
+        out.append(f"<tr style='border-top:1px solid #ddd'><td>{row['sentence']}</td>{''.join(tds)}</tr>")
+    out.append("</table>")
+    st.caption("Gendered pronouns per sentence; red cells: the masculine/feminine pronouns differ from the "
+               "reference's.")
+    st.html("".join(out))
+
+with tab_tense:
+    tl = tense_timeline(res, di, systems, ref)
+    labels = GROUP_ORDER[:3] + ["base form", "gerund", "other verbs", "no verb"]
+    codes = {g: i for i, g in enumerate(["past", "present", "modal/future", "other verbs", "no verb"])}
+    palette = ["#5b8e7d", "#f4a259", "#4a6fa5", "#d9d9d9", "#ffffff"]
+    ys = list(tl)
+    n_max = max(len(v) for v in tl.values())
+    z = [[codes.get(seq[i]["dominant"], 3) if i < len(seq) else None for i in range(n_max)] for seq in tl.values()]
+    hover = [[(", ".join(f"{k} {v}" for k, v in seq[i]["counts"].items()) or "no verb") if i < len(seq) else ""
+              for i in range(n_max)] for seq in tl.values()]
+    scale = []
+    for i, col in enumerate(palette):
+        scale += [[i / len(palette), col], [(i + 1) / len(palette), col]]
+    fig = go.Figure(go.Heatmap(z=z, x=list(range(1, n_max + 1)), y=ys, zmin=-0.5, zmax=len(palette) - 0.5,
+                               colorscale=scale, text=hover, xgap=2, ygap=2,
+                               hovertemplate="%{y}, sentence %{x}: %{text}<extra></extra>",
+                               colorbar=dict(tickvals=list(range(len(palette))),
+                                             ticktext=["past", "present", "modal/future", "other verbs", "no verb"])))
+    fig.update_layout(height=120 + 40 * len(ys), xaxis_title="sentence", yaxis_autorange="reversed",
+                      margin=dict(t=10))
+    st.caption("Dominant tense of every sentence (past: VBD/VBN, present: VBP/VBZ, modal/future: MD); "
+               "a colour change across a row is tense drift.")
+    st.plotly_chart(fig, width="stretch")
+
 signature_box(res.signature)

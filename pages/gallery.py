@@ -1,0 +1,57 @@
+"""Phenomenon gallery: short worked examples, one per phenomenon, ready for a classroom."""
+import pandas as pd
+import streamlit as st
+
+from blonde_core.render import COLORS, CSS, legend, render_text
+from blonde_core.diagnostics import sentence_view
+from pages._shared import config, esc, evaluate_texts, gallery, lines_of, shown_f1
+
+st.title("Phenomenon gallery")
+st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
+           "say? Open any example in the Sandbox to edit it live.")
+st.html(CSS + "<style>.bl-doc{font-size:1.2rem;}</style>" + legend())
+cfg = config()
+from sacrebleu.metrics import BLEU  # noqa: E402
+
+for ex in gallery():
+    with st.container(border=True):
+        st.subheader(f"{ex['phenomenon']}: {ex['title']}")
+        st.markdown(esc(ex["explanation"]))
+        ann = ex.get("annotation")
+        res, note = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg)
+        if res is None:
+            st.warning(note)
+            continue
+        view = sentence_view(res, 0, res.names, "reference")
+        cols = st.columns((1 if ex.get("source") else 0) + 1 + len(res.names))
+        k = 0
+        if ex.get("source"):
+            cols[0].markdown("**source**")
+            cols[0].html("".join(f'<div class="bl-doc">{esc(s)}</div>' for s in lines_of(ex["source"])))
+            k = 1
+        for col, n in zip(cols[k:], ["reference"] + res.names):
+            col.markdown(f"**{esc(n)}**")
+            col.html("".join(f'<div class="bl-doc">{render_text(r["text"], r["spans"])}</div>'
+                             for r in view["rows"][n]))
+        rows = []
+        for n in res.names:
+            s = res.scores(n)
+            hyp, ref = lines_of(ex["candidates"][n]), lines_of(ex["reference"])
+            b = BLEU().corpus_score(hyp, [ref]).score if len(hyp) == len(ref) else \
+                BLEU().corpus_score([" ".join(hyp)], [[" ".join(ref)]]).score
+            row = {"candidate": n, "BLEU": b, "BlonDe": 100 * s["BlonDe"]["F1"], "BlonD-d": 100 * s["BlonD-d"]["F1"]}
+            if "BlonD+" in s:
+                row["BlonD+"] = 100 * s["BlonD+"]["F1"]
+            for c in ("entity", "tense", "pronoun", "dm", "ambiguity", "ellipsis"):
+                if c in s["categories"] and s["categories"][c]["R"] is not None:
+                    row[c] = 100 * shown_f1(s["categories"][c])
+            rows.append(row)
+        st.dataframe(pd.DataFrame(rows), hide_index=True,
+                     column_config={c: st.column_config.NumberColumn(format="%.1f") for c in rows[0] if c != "candidate"})
+        if note:
+            st.caption(note)
+        if st.button("Open in sandbox", key=f"open_{ex['id']}", icon=":material/edit:"):
+            st.session_state["sandbox"] = {"reference": ex["reference"], "A": ex["candidates"].get("A", ""),
+                                           "B": ex["candidates"].get("B", ""), "annotation": ann,
+                                           "title": ex["title"]}
+            st.switch_page("pages/sandbox.py")
