@@ -14,6 +14,7 @@ import sys
 from .config import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, ScoreConfig
 from .errors import InputError
 
+COMPANION_NAMES = ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC")
 PKG_CATEGORY = {"n-gram": "ngram", "ngram": "ngram", "tense": "tense", "pronoun": "pronoun",
                 "entity": "entity", "dm": "dm"}
 
@@ -194,10 +195,20 @@ def dump_json(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def standard_for(a, res):
-    from .standard import StandardResult
+def _wanted(a) -> list[str]:
+    return [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
 
-    wanted = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
+
+def standard_for(a, res):
+    from .companion import COMPANIONS
+    from .standard import STANDARD, StandardResult
+
+    wanted = _wanted(a)
+    bad = [m for m in wanted if m not in STANDARD and m not in COMPANIONS]
+    if bad:
+        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(STANDARD + COMPANIONS)}; LC needs "
+                         "WordNet, which no registry package here ships)")
+    wanted = [m for m in wanted if m in STANDARD]
     if not wanted:
         return None
     return StandardResult(res.corpus, wanted, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
@@ -207,13 +218,32 @@ def run_score(a) -> str:
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
     std = standard_for(a, res)
+    extra = {}
     if std is not None:
         data["metric_signatures"] = std.signatures
-        for name, vals in std.to_dict(per_doc=a.per_doc).items():
+        extra = std.to_dict(per_doc=a.per_doc)
+    comp = [m for m in _wanted(a) if m in COMPANION_NAMES]
+    if comp:
+        from .companion import LOWER_IS_BETTER, companion_scores
+
+        for name, vals in companion_scores(res, metrics=comp, per_doc=a.per_doc, otem_n=a.otem_n,
+                                           utem_n=a.utem_n, alpha=a.alpha).items():
             docs = vals.pop("documents", {})
-            data["systems"][name].update(vals)
+            extra.setdefault(name, {}).update(vals)
             for d, v in docs.items():
-                data["systems"][name]["documents"][d].update(v)
+                extra[name].setdefault("documents", {}).setdefault(d, {}).update(v)
+        data["metric_directions"] = {m: "lower is better" if LOWER_IS_BETTER[m] else "higher is better"
+                                     for m in comp}
+        data["metric_settings"] = {"Otem": f"n<={a.otem_n}", "Utem": f"n<={a.utem_n}", "alpha": a.alpha,
+                                   "scale": "0-100"}
+    if std is not None:
+        data.setdefault("metric_directions", {}).update(
+            {m: "higher is better" if m != "TER" else "lower is better" for m in std.metrics})
+    for name, vals in extra.items():
+        docs = vals.pop("documents", {})
+        data["systems"][name].update(vals)
+        for d, v in docs.items():
+            data["systems"][name]["documents"][d].update(v)
     if a.format == "json":
         return dump_json(data)
     if a.format == "csv":
@@ -376,7 +406,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_args(s)
     s.add_argument("--per-doc", action="store_true", help="also score every document on its own")
     s.add_argument("--metrics", default="",
-                   help="comma-separated standard metrics to add through sacrebleu: BLEU,chrF,TER")
+                   help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
+                        "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")
+    s.add_argument("--otem-n", type=int, default=2, help="Otem: largest n-gram order (default 2)")
+    s.add_argument("--utem-n", type=int, default=4, help="Utem: largest n-gram order (default 4)")
+    s.add_argument("--alpha", type=float, default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
     s.add_argument("--format", choices=("text", "json", "csv"), default="text")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     c = sub.add_parser("compare", help="paired significance tests between every pair of systems")

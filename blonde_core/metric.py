@@ -43,6 +43,7 @@ class Result:
     plus: bool = False
     table: FeatureTable | None = None
     annotation_stats: dict = field(default_factory=dict)
+    segments: dict = field(default_factory=dict)  # name -> (FeatureTable rows, unit of every segment)
 
     @property
     def names(self) -> list[str]:
@@ -164,11 +165,13 @@ class BlonDe:
         ref_flat = [flat(prep[r]) for r in ref_names]
         seg_unit = ref_units[0]
         stats = {}
+        segments = {r: (rows, units) for r, rows, units in zip(ref_names, ref_rows, ref_units)}
         for name in sys_names:
             docs = prep[name]
             s_flat = flat(docs)
             s_units = units_of(docs)
             rows = table.rows(s_flat)
+            segments[name] = (rows, s_units)
             plus_items = ent_items = None
             if plus_cps is not None:
                 plus_items = [self._literal(plus_cps, k, s_flat, s_units, ref_flat, seg_unit, n_units)
@@ -181,7 +184,7 @@ class BlonDe:
         sig = cfg.signature(len(ref_names), self.annotator.pipeline_id, plus=plus_cps is not None,
                             refined_ner=ner is not None)
         return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
-                      table=table, annotation_stats=dict(self.annotator.stats))
+                      table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
 
     @staticmethod
     def _literal(cps, k, s_flat, s_units, ref_flat, seg_unit, n_units):
