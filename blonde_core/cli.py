@@ -254,10 +254,16 @@ def run_score(a) -> str:
 def run_compare(a) -> str:
     from .stats import compare
 
+    from .standard import STANDARD, StandardResult
+
     res = evaluate(a)
     if len(res.names) < 2:
         raise InputError("compare needs at least two systems (-s A B ...)")
-    out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed)
+    std = None
+    if a.metric in STANDARD:
+        std = StandardResult(res.corpus, [a.metric], res.config.granularity, cache=not a.no_cache,
+                             cache_dir=a.cache_dir)
+    out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
     sig = f"{res.signature}|test:{a.test}|unit:{a.unit}|metric:{out['metric']}|seed:{a.seed}"
     if a.test in ("bootstrap", "ar"):
         sig += f"|n:{a.n or (1000 if a.test == 'bootstrap' else 10000)}"
@@ -272,7 +278,7 @@ def run_compare(a) -> str:
         lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.4f'):>9} {cis:>21} "
                      f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}  "
                      f"{q['n_units']}")
-    lines += ["", f"{out['metric']} per {a.unit}, {a.test}; diff = A - B "
+    lines += ["", f"{out['metric']} ({out['direction']}) per {a.unit}, {a.test}; diff = A - B "
               + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)"), sig]
     return "\n".join(lines) + "\n"
 
@@ -290,10 +296,14 @@ def run_correlate(a) -> str:
 
     human = read_human(a.human, a.score_column, not a.lower_is_better)
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
+    from .companion import COMPANIONS
+
     std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
-    blonde_names = [m for m in metrics if m not in STANDARD] if metrics else None
-    extra = standard_extra(res, std_names, a.level, a) if std_names else None
-    out = correlate(res, human, a.level, blonde_names if metrics else None, extra)
+    comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
+    blonde_names = [m for m in metrics if m not in STANDARD and m not in COMPANIONS] if metrics else None
+    extra = standard_extra(res, std_names, a.level, a) if std_names else {}
+    extra.update(companion_extra(res, comp_names, a.level))
+    out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None)
     if a.format == "json":
         return dump_json(out)
     lines = [f"{'metric':<12} {'pearson':>8} {'95% CI':>18} {'spearman':>9} {'kendall':>8}"]
@@ -320,6 +330,27 @@ def standard_extra(res, names, level, a):
             extra[key] = {s: sign * std.score(m, s) for s in res.names}
         else:
             extra[key] = {s: {d: sign * v for d, v in std.doc_scores(m, s).items()} for s in res.names}
+    return extra
+
+
+def companion_extra(res, names, level):
+    """Companion metrics for correlation, oriented so that higher is better ("-Otem")."""
+    from .companion import LOWER_IS_BETTER, companion_scores
+
+    if not names:
+        return {}
+    vals = companion_scores(res, metrics=names, per_doc=level == "document")
+    extra = {}
+    for m in names:
+        sign = -1.0 if LOWER_IS_BETTER[m] else 1.0
+        key = f"-{m}" if LOWER_IS_BETTER[m] else m
+
+        def o(x):
+            return float("nan") if x is None else sign * x
+        if level == "system":
+            extra[key] = {s: o(v[m]) for s, v in vals.items()}
+        else:
+            extra[key] = {s: {d: o(dv[m]) for d, dv in v["documents"].items()} for s, v in vals.items()}
     return extra
 
 
@@ -419,8 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--test", choices=("ttest", "wilcoxon", "bootstrap", "ar"), default="ttest")
     c.add_argument("--unit", default="doc", help="doc (default), block:N (N consecutive segments) or segment")
     c.add_argument("--metric", default="BlonDe",
-                   help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4); F1 unless "
-                        "suffixed .R or .P")
+                   help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4), F1 unless "
+                        "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
+                        "RC; or BLEU, chrF, TER (document units)")
     c.add_argument("--n", type=int, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
     c.add_argument("--seed", type=int, default=12345)
     c.add_argument("--format", choices=("text", "json"), default="text")

@@ -49,6 +49,22 @@ class Result:
     def names(self) -> list[str]:
         return list(self.stats)
 
+    COUNTING = ("lowercase", "granularity", "aggregation", "lang")
+
+    def with_config(self, config: ScoreConfig) -> "Result":
+        """The same counts scored with other settings (weights, preset, categories,
+        mean, smoothing): nothing is annotated or counted again."""
+        for f in self.COUNTING:
+            if getattr(config, f) != getattr(self.config, f):
+                raise ValueError(f"'{f}' changes the counts: evaluate again")
+        import dataclasses
+
+        parts = self.signature.split("|")
+        pipeline = next(p[len("spacy:"):] for p in parts if p.startswith("spacy:"))
+        nrefs = len(self.corpus.references)
+        sig = config.signature(nrefs, pipeline, plus=self.plus, refined_ner="ner:refined" in parts)
+        return dataclasses.replace(self, config=config, signature=sig)
+
     def doc_stats(self, name: str) -> np.ndarray:
         """(n_docs, n_columns, 3): statistics summed per document."""
         st = self.stats[name]

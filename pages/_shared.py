@@ -151,20 +151,27 @@ def ensure_annotated(d: LoadedData, cfg: ScoreConfig) -> None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _evaluate(data_key: str, config_key: str, _d: LoadedData, _cfg: ScoreConfig):
+def _evaluate(data_key: str, counting_key: str, _d: LoadedData, _cfg: ScoreConfig):
     metric = BlonDe(_cfg, annotator=shared_annotator(_cfg.lowercase, _cfg.lang))
     with annotation_lock():
         return metric.evaluate(_d.corpus, annotation=_d.annotation, ner_refined=_d.ner)
 
 
+def counting_key(cfg: ScoreConfig) -> str:
+    return repr(tuple(getattr(cfg, f) for f in ("lowercase", "granularity", "aggregation", "lang")))
+
+
 def result(d: LoadedData | None = None, cfg: ScoreConfig | None = None):
-    """The core's Result for the loaded data and current settings (None after showing an error)."""
+    """The core's Result for the loaded data and current settings (None after showing an error).
+    Counts are cached per counting settings; weights, preset, categories, mean and
+    smoothing only re-score them."""
     d = d or data()
     cfg = cfg or config()
     try:
         d.corpus.check(cfg.granularity)
         ensure_annotated(d, cfg)
-        return _evaluate(d.key, repr(cfg), d, cfg)
+        base = _evaluate(d.key, counting_key(cfg), d, cfg)
+        return base if base.config == cfg else base.with_config(cfg)
     except InputError as exc:
         st.error(str(exc))
         return None
@@ -182,16 +189,17 @@ def standard(d: LoadedData, cfg: ScoreConfig):
     return _standard(d.key, cfg.granularity, d)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _compare(data_key: str, config_key: str, metric: str, test: str, unit: str, n: int, seed: int,
-             _res) -> dict:
+@st.cache_data(show_spinner="Testing every pair of systems...", max_entries=64)
+def _compare(data_key: str, config_key: str, metric: str, test: str, unit: str, n: int, seed: int, cis: bool,
+             _res, _std) -> dict:
     from blonde_core.stats import compare
 
-    return compare(_res, metric=metric, test=test, unit=unit, n=n, seed=seed)
+    return compare(_res, metric=metric, test=test, unit=unit, n=n, seed=seed, standard=_std, system_cis=cis)
 
 
-def compare(d, cfg, res, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=12345) -> dict:
-    return _compare(d.key, repr(cfg), metric, test, unit, n, seed, res)
+def compare(d, cfg, res, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=12345, std=None,
+            cis: bool = True) -> dict:
+    return _compare(d.key, repr(cfg), metric, test, unit, n, seed, cis, res, std)
 
 
 # --- output helpers ------------------------------------------------------------
@@ -286,3 +294,16 @@ def shown_f1(block: dict) -> float:
     if r == 0 and p == 0:
         return 0.0
     return float("nan") if f is None else float(f)
+
+
+@st.cache_resource(show_spinner="Computing Otem, Utem, the early BlonD variants and RC...", max_entries=16)
+def _companions(data_key: str, counting: str, _res) -> dict:
+    from blonde_core.companion import companion_scores
+
+    return companion_scores(_res, per_doc=True)
+
+
+def companions(d, cfg, res) -> dict:
+    """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale
+    (they depend only on the counting settings)."""
+    return _companions(d.key, counting_key(cfg), res)

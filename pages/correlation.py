@@ -7,7 +7,8 @@ import streamlit as st
 from blonde_core.errors import InputError
 from blonde_core.standard import HIGHER_IS_BETTER
 from blonde_core.stats import correlate, metric_table
-from pages._shared import config, downloads, need_data, result, signature_box, standard
+from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
+from pages._shared import companions, config, downloads, need_data, result, signature_box, standard
 
 st.title("Human correlation")
 d = need_data("metric-human correlation")
@@ -35,6 +36,17 @@ def extra_metrics():
             out[key] = {s: sign * std.score(m, s) for s in res.names}
         else:
             out[key] = {s: {dd: sign * v for dd, v in std.doc_scores(m, s).items()} for s in res.names}
+    comp = companions(d, cfg, res)
+    for m in COMPANIONS:
+        sign = -1.0 if LOWER_IS_BETTER[m] else 1.0
+        key = f"-{m}" if LOWER_IS_BETTER[m] else m
+
+        def o(x):
+            return np.nan if x is None else sign * x
+        if level == "system":
+            out[key] = {s: o(comp[s][m]) for s in res.names}
+        else:
+            out[key] = {s: {dd: o(v[m]) for dd, v in comp[s]["documents"].items()} for s in res.names}
     return out
 
 
@@ -50,8 +62,8 @@ except InputError as exc:
     st.stop()
 direction = out["human_direction"]
 st.caption(f"Human score: **{out['human']}** ({direction}). n = {out['n']} "
-           f"{'systems' if level == 'system' else '(system, document) pairs'}. TER is negated (-TER) so that "
-           "higher is better for every metric.")
+           f"{'systems' if level == 'system' else '(system, document) pairs'}. Metrics where lower is better "
+           "(TER, Otem, Utem, BlonD-dist) are negated (-TER, -Otem, ...) so that higher is better for every metric.")
 names = list(out["metrics"])
 metric = st.selectbox("Metric for the scatter plot", names, key="corr_metric")
 x, y = vals[metric], hum

@@ -6,7 +6,8 @@ import streamlit as st
 
 from blonde_core.stats import bootstrap_cis, resample_weights, significance_clusters
 from blonde_core.standard import HIGHER_IS_BETTER
-from pages._shared import compare, config, downloads, need_data, result, signature_box, standard
+from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
+from pages._shared import companions, compare, config, downloads, need_data, result, signature_box, standard
 
 st.title("Overview")
 d = need_data("the leaderboard")
@@ -47,6 +48,11 @@ for name in res.names:
         bs = std.bootstrap(m, name, w)
         row[f"{m} CI low"], row[f"{m} CI high"] = np.nanquantile(bs, 0.025), np.nanquantile(bs, 0.975)
     rows.append(row)
+comp = companions(d, cfg, res)
+for row in rows:
+    for m in COMPANIONS:
+        v = comp[row["system"]][m]
+        row[f"{m} {'↓' if LOWER_IS_BETTER[m] else '↑'}"] = np.nan if v is None else v
 df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
 sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
 clusters = significance_clusters(list(df["system"]), sig["pairs"])
@@ -55,7 +61,9 @@ df.insert(0, "rank", np.arange(1, len(df) + 1))
 
 st.subheader("Leaderboard")
 st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over documents; "
-           "BLEU, chrF and TER from sacrebleu (TER: lower is better). Systems in the same **cluster** are not "
+           "BLEU, chrF and TER from sacrebleu (TER: lower is better). The seed papers' companion metrics "
+           "follow on the 0-100 scale, arrows giving their direction (↓ lower is better: Otem, Utem, BlonD-dist). "
+           "Systems in the same **cluster** are not "
            "significantly different from the cluster's best (paired bootstrap, Benjamini-Hochberg, p < 0.05). "
            "Click a column header to sort.")
 fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}

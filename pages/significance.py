@@ -6,7 +6,8 @@ import streamlit as st
 
 from blonde_core.errors import InputError
 from blonde_core.stats import metric_names
-from pages._shared import compare, config, downloads, need_data, result, signature_box
+from blonde_core.companion import COMPANIONS
+from pages._shared import compare, config, downloads, need_data, result, signature_box, standard
 
 st.title("Significance")
 d = need_data("significance tests")
@@ -21,8 +22,12 @@ if len(res.names) < 2:
     st.stop()
 metrics = metric_names(res)
 c1, c2, c3, c4 = st.columns(4)
-metric = c1.selectbox("Metric", metrics, key="sig_metric")
-part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part")
+metric = c1.selectbox("Metric", metrics + list(COMPANIONS) + ["BLEU", "chrF", "TER"], key="sig_metric",
+                      help="Otem, Utem, BlonD-dist: lower is better. BLEU, chrF, TER: document units only.")
+part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part",
+                disabled=metric not in metrics)
+if metric not in metrics:
+    part = "F1"
 test = c2.selectbox("Test", ["ttest", "wilcoxon", "bootstrap", "ar"], key="sig_test",
                     format_func={"ttest": "paired t-test", "wilcoxon": "Wilcoxon signed-rank",
                                  "bootstrap": "paired bootstrap", "ar": "approximate randomization"}.get)
@@ -31,13 +36,16 @@ unit_kind = c3.selectbox("Units", ["documents", "blocks of N segments", "segment
 block = c3.number_input("N", 1, 100, 5, key="sig_block") if unit_kind.startswith("blocks") else None
 unit = "doc" if unit_kind == "documents" or cfg.granularity == "document" else (
     f"block:{block}" if block else "segment")
+if metric in ("BLEU", "chrF", "TER") and unit != "doc":
+    st.caption(f"{metric} is tested over documents.")
+    unit = "doc"
 n = c4.select_slider("Resamples / trials", [200, 500, 1000, 2000, 5000, 10000],
                      value=1000 if test != "ar" else 2000, key="sig_n", disabled=test in ("ttest", "wilcoxon"))
 corr = c4.radio("p-values", ["p_bh", "p_holm", "p"], horizontal=True, key="sig_corr",
                 format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
 full = metric if part == "F1" else f"{metric}.{part}"
 try:
-    out = compare(d, cfg, res, full, test, unit, n)
+    out = compare(d, cfg, res, full, test, unit, n, standard(d, cfg) if metric in ("BLEU", "chrF", "TER") else None)
 except InputError as exc:
     st.error(str(exc))
     st.stop()
@@ -54,7 +62,7 @@ for q in out["pairs"]:
         diff[i, j], diff[j, i] = dv, -dv
 text = [["" if i == j or np.isnan(mat[i, j]) else f"{mat[i, j]:.3f}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
-st.subheader(f"All pairs: {out['metric']} over {out['n_units']} units ({unit})")
+st.subheader(f"All pairs: {out['metric']} over {out['n_units']} units ({unit}); {out['direction']}")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
 fig = go.Figure(go.Heatmap(z=mat, x=names, y=names, text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
                            colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],
@@ -76,7 +84,7 @@ cats = [m for m in metrics]
 rows = []
 with st.spinner("Testing every category..."):
     for m in cats:
-        o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n)
+        o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n, cis=False)
         for q in o["pairs"]:
             rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr]})
 allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr)[cats].reset_index()

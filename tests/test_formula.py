@@ -126,3 +126,18 @@ def test_vectorised_over_leading_axes_equals_one_by_one():
         for key in ("BlonDe", "BlonD-d"):
             for m in ("R", "P", "F1"):
                 np.testing.assert_allclose(together[key][m][i], one[key][m])
+
+
+def test_result_with_config_rescores_without_recounting():
+    from blonde_core.corpus import Corpus
+    from fake_annotation import fake_metric
+
+    c = Corpus(["d"], {"r": [["he ran", "Ann runs"]]}, {"s": [["she ran", "Ann ran"]]})
+    base = fake_metric(ScoreConfig(lowercase=False)).evaluate(c)
+    paper = ScoreConfig(lowercase=False, preset="paper")
+    view = base.with_config(paper)
+    direct = fake_metric(paper).evaluate(c)
+    assert view.scores("s") == direct.scores("s") and view.signature == direct.signature
+    assert view.stats is base.stats
+    with pytest.raises(ValueError):
+        base.with_config(ScoreConfig(lowercase=True))
