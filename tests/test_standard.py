@@ -39,4 +39,4 @@ def test_score_command_adds_standard_metrics(capsys):
     assert {"BLEU", "chrF", "TER"} <= set(e) and {"BLEU", "chrF", "TER"} <= set(e["documents"]["lab"])
     assert set(d["metric_signatures"]) == {"BLEU", "chrF", "TER"}
     assert main(["score", "-r", str(SAMPLE / "reference.txt"), "-s", sample_paths()[0], "--metrics", "BLEURT"]) == 2
-    assert "unknown standard metric" in capsys.readouterr().err
+    assert "unknown metric 'BLEURT'" in capsys.readouterr().err
