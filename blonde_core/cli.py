@@ -354,6 +354,63 @@ def companion_extra(res, names, level):
     return extra
 
 
+def run_apt(a) -> str:
+    from pathlib import Path
+
+    from .apt import PAIRS, apt_cases, apt_score, auto_align, parse_links, tokenize
+    from .readers import read_lines
+
+    pair = PAIRS[a.pair]
+    bad = [c for c in a.discard if c not in range(1, 7)]
+    if bad:
+        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}")
+    src = read_lines(a.source)
+    ref = read_lines(a.reference)
+    if len(ref) != len(src):
+        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=a.reference)
+    given = a.align_ref is not None
+    if given != bool(a.align_system):
+        raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
+                         "alignment")
+    if given and len(a.align_system) != len(a.system):
+        raise InputError(f"{len(a.align_system)} --align-system files for {len(a.system)} systems")
+    if given:  # the links refer to whitespace tokens
+        tok_src = [tokenize(x, "whitespace") for x in src]
+        tok_ref = [tokenize(x, "whitespace") for x in ref]
+    else:
+        tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in src]
+        tok_ref = [tokenize(x, pair.target_tokenizer) for x in ref]
+
+    def links_of(path, n):
+        lines = read_lines(path, allow_empty=True)
+        if len(lines) != n:
+            raise InputError(f"has {len(lines)} lines but the source has {n}", file=path)
+        return [parse_links(line, path, i + 1) for i, line in enumerate(lines)]
+
+    ref_links = links_of(a.align_ref, len(src)) if given else auto_align(tok_src, tok_ref)
+    out = {"pair": a.pair, "weights": a.weights, "discard": a.discard,
+           "alignment": "given" if given else "eflomal (forward links)", "heuristics": not a.no_heuristics,
+           "systems": {}}
+    for k, sys_file in enumerate(a.system):
+        hyp = read_lines(sys_file)
+        if len(hyp) != len(src):
+            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=sys_file)
+        tok_hyp = [tokenize(x, "whitespace" if given else pair.target_tokenizer) for x in hyp]
+        hyp_links = links_of(a.align_system[k], len(src)) if given else auto_align(tok_src, tok_hyp)
+        cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, pair, not a.no_heuristics)
+        counts = {str(c): sum(1 for x in cases if x["case"] == c) for c in range(1, 7)}
+        score = apt_score({int(c): n for c, n in counts.items()}, a.weights, a.discard)
+        out["systems"][Path(sys_file).stem] = {"APT": None if score != score else score, "cases": counts}
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'system':<20} {'APT':>7}  cases 1..6 (identical, equivalent, different, candidate missing, "
+             "reference missing, both missing)"]
+    for name, v in out["systems"].items():
+        lines.append(f"{name[:20]:<20} {_num(v['APT'], '.4f'):>7}  " + " ".join(str(v["cases"][str(c)]) for c in range(1, 7)))
+    lines.append(f"pair {a.pair}; alignment: {out['alignment']}; weights {a.weights}; discard {a.discard or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
 def run_human(a) -> str:
     from .human import read_human, read_mqm
 
@@ -474,6 +531,19 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--lower-is-better", action="store_true")
     h.add_argument("--format", choices=("text", "json"), default="text")
     h.add_argument("-o", "--output", metavar="FILE")
+    ap = sub.add_parser("apt", help="APT: accuracy of pronoun translation (needs the source)")
+    ap.add_argument("--source", required=True, metavar="FILE", help="source text, one segment per line")
+    ap.add_argument("--reference", "-r", required=True, metavar="FILE")
+    ap.add_argument("--system", "-s", required=True, nargs="+", metavar="FILE")
+    ap.add_argument("--align-ref", metavar="FILE", help="source-reference links, Pharaoh 'i-j' per line")
+    ap.add_argument("--align-system", nargs="+", metavar="FILE", help="source-system links, one file per system")
+    ap.add_argument("--pair", choices=("en-fr", "zh-en"), required=True)
+    ap.add_argument("--weights", type=float, nargs=6, default=[1.0, 0.5, 0, 0, 0, 0], metavar="W",
+                    help="weights of cases 1-6 (default 1 0.5 0 0 0 0)")
+    ap.add_argument("--discard", type=int, nargs="*", default=[], metavar="CASE", help="cases left out (e.g. 5 6)")
+    ap.add_argument("--no-heuristics", action="store_true", help="plain alignments, without the paper's heuristics")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("-o", "--output", metavar="FILE")
     from . import __version__
     p.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -486,7 +556,8 @@ def main(argv=None) -> int:
         if a.command is None:
             parser.print_help()
             return 0
-        runners = {"score": run_score, "compare": run_compare, "correlate": run_correlate, "human": run_human}
+        runners = {"score": run_score, "compare": run_compare, "correlate": run_correlate, "human": run_human,
+                   "apt": run_apt}
         text = runners[a.command](a)
         if getattr(a, "output", None):
             try:
