@@ -189,3 +189,35 @@ def auto_align(source_tokens: list[list[str]], target_tokens: list[list[str]]) -
         os.unlink(fwd)
     lines += [""] * (len(source_tokens) - len(lines))
     return [parse_links(line) for line in lines]
+
+
+def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heuristics: bool = True,
+               progress=None) -> dict:
+    """APT of every system of a corpus with a source, aligned automatically with eflomal
+    against the first reference: {system: {"APT", "cases", "documents": {doc: APT}}}."""
+    if not corpus.source:
+        raise InputError("APT needs the source text")
+    pair = PAIRS[pair_name]
+    ref_docs = next(iter(corpus.references.values()))
+    flat_src = [s for d in corpus.source for s in d]
+    doc_of = [di for di, d in enumerate(corpus.source) for _ in d]
+    tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in flat_src]
+    tok_ref = [tokenize(x, pair.target_tokenizer) for d in ref_docs for x in d]
+    if len(tok_ref) != len(tok_src):
+        raise InputError("APT needs one reference segment per source segment")
+    ref_links = auto_align(tok_src, tok_ref)
+    out = {}
+    for k, (name, docs) in enumerate(corpus.systems.items()):
+        tok_hyp = [tokenize(x, pair.target_tokenizer) for d in docs for x in d]
+        if len(tok_hyp) != len(tok_src):
+            continue
+        cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, auto_align(tok_src, tok_hyp), pair, heuristics)
+        counts = {c: sum(1 for x in cases if x["case"] == c) for c in range(1, 7)}
+        per_doc = {}
+        for di, d in enumerate(corpus.doc_ids):
+            dc = {c: sum(1 for x in cases if x["case"] == c and doc_of[x["sentence"] - 1] == di) for c in range(1, 7)}
+            per_doc[d] = apt_score(dc, weights, discard)
+        out[name] = {"APT": apt_score(counts, weights, discard), "cases": counts, "documents": per_doc}
+        if progress:
+            progress(k + 1, len(corpus.systems))
+    return out

@@ -307,3 +307,29 @@ def companions(d, cfg, res) -> dict:
     """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale
     (they depend only on the counting settings)."""
     return _companions(d.key, counting_key(cfg), res)
+
+
+def guess_pair(d: LoadedData) -> str | None:
+    """The APT language pair from the texts: Chinese source and English target, or English to French."""
+    import re as _re
+
+    if not d.corpus.source:
+        return None
+    src = " ".join(s for doc in d.corpus.source[:2] for s in doc[:20])
+    tgt = " ".join(s for doc in next(iter(d.corpus.references.values()))[:2] for s in doc[:20])
+    if _re.search(r"[\u4e00-\u9fff]", src) and _re.search(r"\b(the|and)\b", tgt, _re.I):
+        return "zh-en"
+    if _re.search(r"\b(the|and)\b", src, _re.I) and _re.search(r"\b(le|la|les|et)\b", tgt, _re.I):
+        return "en-fr"
+    return None
+
+
+@st.cache_resource(show_spinner="Aligning with eflomal and computing APT...", max_entries=4)
+def _apt(data_key: str, pair: str, _d: LoadedData) -> dict:
+    from blonde_core.apt import corpus_apt
+
+    return corpus_apt(_d.corpus, pair)
+
+
+def apt_scores(d: LoadedData, pair: str) -> dict:
+    return _apt(d.key, pair, d)

@@ -8,7 +8,8 @@ from blonde_core.errors import InputError
 from blonde_core.standard import HIGHER_IS_BETTER
 from blonde_core.stats import correlate, metric_table
 from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
-from pages._shared import companions, config, downloads, need_data, result, signature_box, standard
+from pages._shared import (apt_scores, companions, config, downloads, guess_pair, need_data, result, signature_box,
+                            standard)
 
 st.title("Human correlation")
 d = need_data("metric-human correlation")
@@ -47,6 +48,13 @@ def extra_metrics():
             out[key] = {s: o(comp[s][m]) for s in res.names}
         else:
             out[key] = {s: {dd: o(v[m]) for dd, v in comp[s]["documents"].items()} for s in res.names}
+    pair = guess_pair(d)
+    if pair and st.session_state.get("with_apt"):  # switched on in the Overview
+        apt = apt_scores(d, pair)
+        if level == "system":
+            out["APT"] = {s: apt[s]["APT"] for s in res.names if s in apt}
+        else:
+            out["APT"] = {s: apt[s]["documents"] for s in res.names if s in apt}
     return out
 
 

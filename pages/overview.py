@@ -7,7 +7,8 @@ import streamlit as st
 from blonde_core.stats import bootstrap_cis, resample_weights, significance_clusters
 from blonde_core.standard import HIGHER_IS_BETTER
 from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
-from pages._shared import companions, compare, config, downloads, need_data, result, signature_box, standard
+from pages._shared import (apt_scores, companions, compare, config, downloads, guess_pair, need_data, result,
+                            signature_box, standard)
 
 st.title("Overview")
 d = need_data("the leaderboard")
@@ -53,6 +54,14 @@ for row in rows:
     for m in COMPANIONS:
         v = comp[row["system"]][m]
         row[f"{m} {'↓' if LOWER_IS_BETTER[m] else '↑'}"] = np.nan if v is None else v
+pair = guess_pair(d)
+if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
+                      help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
+                           "texts from temporary files it deletes afterwards."):
+    apt = apt_scores(d, pair)
+    for row in rows:
+        v = apt.get(row["system"], {}).get("APT")
+        row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
 df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
 sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
 clusters = significance_clusters(list(df["system"]), sig["pairs"])

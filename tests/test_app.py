@@ -131,3 +131,54 @@ def test_structured_mqm_upload(ted):
     at.button(key="FormSubmitter:structured-Analyse this file").click().run()
     assert_clean(at, "mqm upload")
     assert any("14 system(s)" in m.value for m in at.markdown)
+
+
+def test_gallery_every_example_loads_and_renders():
+    import json
+
+    examples = json.loads((SAMPLE / "gallery.json").read_text(encoding="utf-8"))
+    at = new_app()
+    at.switch_page("pages/gallery.py").run()
+    assert_clean(at, "gallery")
+    assert len(at.dataframe) == len(examples)
+    for table, ex in zip(at.dataframe, examples):
+        df = table.value
+        assert list(df["candidate"]) == list(ex["candidates"])
+        assert df["BlonDe"].notna().all() and df["BLEU"].notna().all()
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert html.count("bl-seg") > 20
+    # the phenomenon each example shows is visible in its own category
+    by_id = {ex["id"]: t.value.set_index("candidate") for ex, t in zip(examples, at.dataframe)}
+    assert by_id["entity"].loc["A", "entity"] < by_id["entity"].loc["B", "entity"]
+    assert by_id["tense"].loc["A", "tense"] < by_id["tense"].loc["B", "tense"]
+    assert by_id["pronoun"].loc["A", "pronoun"] < by_id["pronoun"].loc["B", "pronoun"]
+    assert by_id["dm"].loc["A", "dm"] < by_id["dm"].loc["B", "dm"]
+    assert by_id["ambiguity"].loc["A", "ambiguity"] < by_id["ambiguity"].loc["B", "ambiguity"]
+    # an example opens in the sandbox
+    at.button(key="open_tense").click().run()
+    at.switch_page("pages/sandbox.py").run()
+    assert_clean(at, "sandbox from gallery")
+    assert any("A story that slips into the present" in i.value for i in at.info)
+
+
+def test_sandbox_reacts_to_one_changed_word():
+    at = new_app()
+    at.switch_page("pages/sandbox.py").run()
+    assert_clean(at, "sandbox")
+    ref = "Mary walked into the room.\nShe saw a letter on the table.\nHowever, it was not for her."
+    at.text_area(key="sb_ref_None").set_value(ref)
+    at.text_area(key="sb_a_None").set_value(ref)
+    at.text_area(key="sb_b_None").set_value("")
+    at.run()
+    same = at.dataframe[0].value.set_index("candidate")
+    assert same.loc["A", "pronoun F1"] == 1.0 and same.loc["A", "dm F1"] == 1.0
+    at.text_area(key="sb_a_None").set_value(ref.replace("She saw", "He saw")).run()
+    he = at.dataframe[0].value.set_index("candidate")
+    assert he.loc["A", "pronoun F1"] < 1.0 and he.loc["A", "BlonDe"] < same.loc["A", "BlonDe"]
+    at.text_area(key="sb_a_None").set_value(ref.replace("However, it", "It")).run()
+    no_marker = at.dataframe[0].value.set_index("candidate")
+    assert no_marker.loc["A", "dm F1"] < 1.0 and no_marker.loc["A", "pronoun F1"] == 1.0
+    at.text_area(key="sb_a_None").set_value(ref.replace("walked", "walks")).run()
+    present = at.dataframe[0].value.set_index("candidate")
+    assert present.loc["A", "tense F1"] < 1.0
+    assert_clean(at, "sandbox edits")

@@ -125,6 +125,12 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert "&lt;script&gt;window.__xss" in body  # shown as text, escaped
     no_exception(page)
     shot(page, "4-documents")
+    page.get_by_role("tab", name="Entity threads").click()
+    page.get_by_text("reference entity").first.wait_for()
+    page.get_by_role("tab", name="Tense timeline").click()
+    page.locator(".js-plotly-plot").first.wait_for()
+    no_exception(page)
+    shot(page, "4b-tense-timeline")
 
     goto(page, "Significance")
     page.locator(".js-plotly-plot").first.wait_for()
@@ -136,6 +142,17 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_text("Williams tests").first.wait_for()
     no_exception(page)
     shot(page, "6-correlation")
+
+    goto(page, "Phenomenon gallery")
+    page.get_by_text("One baker, two names").first.wait_for()
+    page.locator(".bl-seg").first.wait_for()
+    no_exception(page)
+    shot(page, "8-gallery")
+    page.get_by_role("button", name="Open in sandbox").first.click()
+    page.get_by_role("heading", name="Sandbox").first.wait_for()
+    page.get_by_text("Gallery example").first.wait_for()
+    no_exception(page)
+    shot(page, "9-sandbox")
 
     # no uploaded markup ran in any frame
     for frame in page.frames:
