@@ -166,6 +166,8 @@ def load_corpus(a):
         raise InputError("no reference given (-r FILE ... or --input FILE)")
     if not a.system:
         raise InputError("no system output given (-s FILE ...)")
+    if not a.docids and not a.blank_line_docs:
+        a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
     return plain_corpus(a.reference, a.system, docids=a.docids,
                         boundaries="blank-lines" if a.blank_line_docs else None)
 
@@ -217,6 +219,17 @@ def standard_for(a, res):
 def run_score(a) -> str:
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
+    if a.per_feature:
+        from .diagnostics import feature_breakdown
+
+        def clean(v):
+            return None if isinstance(v, float) and v != v else v
+        for name in res.names:
+            feats = {}
+            for row in feature_breakdown(res, name):
+                feats.setdefault(row["category"], {})[row["feature"]] = {
+                    k: clean(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
+            data["systems"][name]["features"] = feats
     std = standard_for(a, res)
     extra = {}
     if std is not None:
@@ -493,6 +506,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_args(s)
     add_config_args(s)
     s.add_argument("--per-doc", action="store_true", help="also score every document on its own")
+    s.add_argument("--per-feature", action="store_true",
+                   help="add unweighted counts and P/R/F1 of every feature (tense tag, pronoun gender, entity group, "
+                        "marker type, n-gram order) under 'features'")
     s.add_argument("--metrics", default="",
                    help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
                         "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")
@@ -567,6 +583,8 @@ def main(argv=None) -> int:
                 raise InputError(f"cannot write output ({exc.strerror})", file=a.output) from None
         else:
             sys.stdout.write(text)
+        for note in getattr(a, "notes", []):  # after success only: an error stays one line
+            print(f"blonde-studio: note: {note}", file=sys.stderr)
         return 0
     except InputError as exc:
         print(f"blonde-studio: error: {exc}", file=sys.stderr)

@@ -238,22 +238,38 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
                              file=path)
         refs[name] = texts.pop(name)
 
+    def seg_key(s):
+        return (0, int(s), "") if str(s).strip().lstrip("-").isdigit() else (1, 0, str(s))
+
     def docs_of(name, store, role):
+        """A text's own segments per document, in segment order.  Systems may split or
+        merge segments (document-level matching scores them); sentence-level matching
+        checks the counts later (Corpus.check) and says which document differs."""
+        mine: dict = {}
+        for (d, sg) in store:
+            mine.setdefault(d, []).append(sg)
         out = []
         for d in docs_order:
-            missing = [s for s in seg_order[d] if (d, s) not in store]
-            if missing:
-                have = len(seg_order[d]) - len(missing)
-                raise InputError(f"{role} '{name}' has {have} of the {len(seg_order[d])} segments of document "
-                                 f"'{d}' (missing segment '{missing[0]}')", file=path)
-            out.append([store[(d, s)] for s in seg_order[d]])
+            if d not in mine:
+                raise InputError(f"{role} '{name}' has no segment of document '{d}'", file=path)
+            segs = mine[d]
+            if all(str(x).strip().lstrip("-").isdigit() for x in segs):
+                segs = sorted(segs, key=seg_key)
+            else:  # file order
+                segs = [x for x in seg_order[d] if x in set(segs)]
+            out.append([store[(d, sg)] for sg in segs])
         return out
 
     refs_docs = {n: docs_of(n, st, "reference") for n, st in refs.items()}
     sys_docs = {n: docs_of(n, st, "system") for n, st in texts.items()}
-    source = [[src.get((d, s), "") for s in seg_order[d]] for d in docs_order] if src else None
+    if refs:
+        first = next(iter(refs.values()))
+        ref_segs = {d: [sg for sg in seg_order[d] if (d, sg) in first] for d in docs_order}
+    else:
+        ref_segs = seg_order
+    source = [[src.get((d, sg), "") for sg in ref_segs[d]] for d in docs_order] if src else None
     return Corpus(doc_ids=docs_order, references=refs_docs, systems=sys_docs, source=source,
-                  seg_ids=[list(map(str, seg_order[d])) for d in docs_order], boundaries="structured",
+                  seg_ids=[list(map(str, ref_segs[d])) for d in docs_order], boundaries="structured",
                   files={n: path for n in list(refs_docs) + list(sys_docs)})
 
 

@@ -7,7 +7,7 @@ from blonde_core.diagnostics import collapse_notes, sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
 from blonde_core.scoring import score
 from blonde_core.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
-from pages._shared import config, esc, need_data, result, shown_f1, signature_box
+from pages._shared import config, downloads, esc, need_data, result, shown_f1, signature_box
 
 st.title("Documents")
 d = need_data("highlighted documents")
@@ -40,6 +40,7 @@ for n in systems:
 if rows:
     st.dataframe(pd.DataFrame(rows), hide_index=True,
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in rows[0] if k != "system"})
+    downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
 for n in systems:
     for note in collapse_notes(res, n).get(doc, []):
         st.warning(f"{n}: {note}", icon=":material/warning:")

@@ -5,7 +5,7 @@ from sacrebleu.metrics import BLEU
 
 from blonde_core.diagnostics import sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from pages._shared import config, esc, evaluate_texts, lines_of, shown_f1, signature_box
+from pages._shared import config, downloads, esc, evaluate_texts, lines_of, shown_f1, signature_box
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
@@ -48,6 +48,7 @@ for n in names:
 table = pd.DataFrame(rows)
 st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.3f")
                                                     for c in table.columns if c != "candidate"})
+downloads(table, "sandbox_scores", key="sb")
 st.caption("Scores are fractions (1 = identical); BLEU from sacrebleu, divided by 100 for comparison. "
            "An empty cell means the category has no span on either side; 0 means nothing matched.")
 cats = list(COLORS)

@@ -167,3 +167,27 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.locator(".bl-seg").first.wait_for()
     no_exception(page)
     shot(page, "7-documents-case-sensitive")
+
+
+def test_two_sessions_at_once_give_identical_numbers(server, page):
+    """Two browser sessions load the sample and open the leaderboard at the same time."""
+    browser = page.context.browser
+    pages = [browser.new_context(viewport={"width": 1300, "height": 900}).new_page() for _ in range(2)]
+    for pg in pages:
+        pg.set_default_timeout(180_000)
+        pg.goto(server)
+    for pg in pages:
+        pg.get_by_role("button", name="Load sample data").click()
+    for pg in pages:
+        pg.get_by_text("What was understood").wait_for()
+        pg.locator('[data-testid="stSidebarNav"] a', has_text="Overview").first.click()
+    values = []
+    for pg in pages:
+        pg.locator(".js-plotly-plot").first.wait_for()
+        pg.wait_for_timeout(500)
+        values.append(pg.locator(".js-plotly-plot").first.evaluate(
+            "el => el.data.map(t => [Array.from(t.x), Array.from(t.y)])"))
+        assert pg.locator('[data-testid="stException"]').count() == 0
+    assert values[0] == values[1] and len(values[0][0][0]) == 5
+    for pg in pages:
+        pg.context.close()

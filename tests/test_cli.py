@@ -222,3 +222,39 @@ def test_subprocess_exit_code_and_console_entry(tmp_path):
     assert p.stderr.startswith("blonde-studio: error: ") and "Traceback" not in p.stderr
     v = subprocess.run([sys.executable, "-m", "blonde_core", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert v.returncode == 0 and "0.1.0" in v.stdout
+
+
+def test_per_feature_counts(capsys):
+    d = score(capsys, "--per-feature")
+    f = d["systems"]["tense"]["features"]
+    assert set(f) == {"tense", "pronoun", "entity", "dm", "ngram"}
+    vbd = f["tense"]["VBD"]
+    assert vbd["reference"] > vbd["system"] == vbd["matched"] and vbd["R"] == vbd["matched"] / vbd["reference"]
+    assert f["pronoun"]["neuter"]["weight"] == 0.0
+
+
+def test_single_document_mode_is_said(capsys):
+    assert main(["score", "-r", REF, "-s", sample_paths()[0], "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "every file is one document" in out.err and list(json.loads(out.out)["systems"]) == ["consistent"]
+
+
+def test_document_granularity_from_a_table_with_split_sentences(capsys, tmp_path):
+    ref = (SAMPLE / "reference.txt").read_text(encoding="utf-8").splitlines()
+    ids = (SAMPLE / "docids.txt").read_text(encoding="utf-8").splitlines()
+    rows = ["system\tdoc_id\tseg_id\ttext"]
+    for i, (d, t) in enumerate(zip(ids, ref), 1):
+        rows.append(f"ref\t{d}\t{i}\t{t}")
+        if i == 3:  # the system splits segment 3 in two
+            rows.append(f"split\t{d}\t3\tHowever, the freezer had failed.")
+            rows.append(f"split\t{d}\t3.5\tSo the cells were ruined.")
+        else:
+            rows.append(f"split\t{d}\t{i}\t{t}")
+    f = tmp_path / "t.tsv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    err = fail(capsys, "score", "--input", str(f), "--reference-systems", "ref")
+    assert "'split' has 5 segments in document 'lab'" in err and "--granularity document" in err
+    assert main(["score", "--input", str(f), "--reference-systems", "ref", "--granularity", "document",
+                 "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["systems"]["split"]["categories"]["dm"]["F1"] == 1.0 and "|gran:doc|" in d["signature"]

@@ -89,3 +89,15 @@ def test_per_document_values_and_unknown_metric(capsys):
 
     with pytest.raises(InputError, match="WordNet"):
         companion_scores(res, metrics=("LC",))
+
+
+def test_the_blond_papers_worked_counts():
+    """Section 3.1: REF has VBD 2, VBZ 1, 'he', one entity; MT has VBZ 3, 'she', the same entity.
+    The fake annotator reproduces those counts (ran -> VBD, runs -> VBZ, Ann -> PERSON)."""
+    s = scores([["he ran and ran and runs Ann"]], ["she runs and runs and runs Ann"])
+    # recall: tense 0.15 * min(1, 3) / (0.2 * 2 + 0.15 * 1); pronouns 0 -> the geometric mean is 0
+    assert s["dBlonD-recall"] == 0.0
+    # distance (alpha 2): tense |(.4, 0) - (0, .45)|... per feature: VBD .2*2 = .4, VBZ .15*|1-3| = .3
+    tense = math.sqrt(0.4 ** 2 + 0.3 ** 2) / math.sqrt(0.4 ** 2 + 0.15 ** 2)
+    pron = math.sqrt(0.45 ** 2 + 0.45 ** 2) / 0.45
+    assert s["dBlonD-dist"] == pytest.approx(100 * (0.0 + tense + pron) / 3)

@@ -144,10 +144,20 @@ def test_table_errors_name_file_row_and_problem(tmp_path):
     p.write_text("system\tdoc\tseg\ttext\nA\td1\t1\tx\nA\td1\t1\ty\n", encoding="utf-8")
     with pytest.raises(InputError, match="appears twice"):
         read_table(p)
-    p.write_text("system\tdoc\tseg\ttext\nA\td1\t1\tx\nA\td1\t2\ty\nB\td1\t1\tz\n", encoding="utf-8")
+    # a system with fewer segments in a document is read (document-level matching can score it);
+    # sentence-level matching then names the system, the document and both counts
+    p.write_text("system\tdoc\tseg\ttext\nR\td1\t1\tx\nR\td1\t2\ty\nB\td1\t1\tz\nB\td2\t1\tw\n"
+                 "R\td2\t1\tv\n", encoding="utf-8")
+    c = read_table(p, reference_systems=["R"])
+    assert c.systems["B"] == [["z"], ["w"]]
     with pytest.raises(InputError) as e:
-        read_table(p)
-    assert "'B' has 1 of the 2 segments of document 'd1'" in str(e.value)
+        c.check("sentence")
+    assert "'B' has 1 segments in document 'd1' but reference 'R' has 2" in str(e.value)
+    assert "document-level matching" in str(e.value)
+    c.check("document")
+    p.write_text("system\tdoc\tseg\ttext\nR\td1\t1\tx\nR\td2\t1\ty\nB\td1\t1\tz\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'B' has no segment of document 'd2'"):
+        read_table(p, reference_systems=["R"])
     p.write_text("who\twhat\n1\t2\n", encoding="utf-8")
     with pytest.raises(InputError, match="no document column"):
         read_table(p)
