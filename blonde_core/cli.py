@@ -314,8 +314,13 @@ def run_correlate(a) -> str:
     std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
     comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
     blonde_names = [m for m in metrics if m not in STANDARD and m not in COMPANIONS] if metrics else None
-    extra = standard_extra(res, std_names, a.level, a) if std_names else {}
-    extra.update(companion_extra(res, comp_names, a.level))
+    from .companion import companion_scores
+    from .stats import oriented_tables
+
+    std = StandardResult(res.corpus, std_names, res.config.granularity, cache=not a.no_cache,
+                         cache_dir=a.cache_dir) if std_names else None
+    comp = companion_scores(res, metrics=comp_names, per_doc=True) if comp_names else None
+    extra = oriented_tables(a.level, res.names, std, comp)
     out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None)
     if a.format == "json":
         return dump_json(out)
@@ -328,43 +333,6 @@ def run_correlate(a) -> str:
     lines += ["", f"{a.level} level, n = {out['n']}, human: {out['human']} ({out['human_direction']})",
               out["signature"]]
     return "\n".join(lines) + "\n"
-
-
-def standard_extra(res, names, level, a):
-    """Standard metrics for correlation, oriented so that higher is better (TER negated)."""
-    from .standard import HIGHER_IS_BETTER, StandardResult
-
-    std = StandardResult(res.corpus, names, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
-    extra = {}
-    for m in names:
-        sign = 1.0 if HIGHER_IS_BETTER[m] else -1.0
-        key = m if HIGHER_IS_BETTER[m] else f"-{m}"
-        if level == "system":
-            extra[key] = {s: sign * std.score(m, s) for s in res.names}
-        else:
-            extra[key] = {s: {d: sign * v for d, v in std.doc_scores(m, s).items()} for s in res.names}
-    return extra
-
-
-def companion_extra(res, names, level):
-    """Companion metrics for correlation, oriented so that higher is better ("-Otem")."""
-    from .companion import LOWER_IS_BETTER, companion_scores
-
-    if not names:
-        return {}
-    vals = companion_scores(res, metrics=names, per_doc=level == "document")
-    extra = {}
-    for m in names:
-        sign = -1.0 if LOWER_IS_BETTER[m] else 1.0
-        key = f"-{m}" if LOWER_IS_BETTER[m] else m
-
-        def o(x):
-            return float("nan") if x is None else sign * x
-        if level == "system":
-            extra[key] = {s: o(v[m]) for s, v in vals.items()}
-        else:
-            extra[key] = {s: {d: o(dv[m]) for d, dv in v["documents"].items()} for s, v in vals.items()}
-    return extra
 
 
 def run_apt(a) -> str:

@@ -184,26 +184,27 @@ def _geo(values) -> float:
     return math.exp(sum(math.log(x) for x in v) / len(v))
 
 
-def otem(ou, length, n: int = 2) -> float:
+def _mismatch(ou, n: int, num: int, den: int, lp: float) -> float:
+    """100 * LP * geometric mean over orders 1..n of ou[:, num] / ou[:, den]."""
     ou = np.asarray(ou)
-    mps = [ou[i, 0] / ou[i, 1] if ou[i, 1] else float("nan") for i in range(n)]
+    g = _geo([ou[i, num] / ou[i, den] if ou[i, den] else float("nan") for i in range(n)])
+    return float("nan") if math.isnan(g) else 100 * lp * g
+
+
+def otem(ou, length, n: int = 2) -> float:
+    """Equations 1-4: over-matched over candidate n-grams; LP penalises long candidates."""
     c, r = length
     if not c:
         return float("nan")
-    lp = 1.0 if c < r else math.exp(1 - r / c)
-    g = _geo(mps)
-    return float("nan") if math.isnan(g) else 100 * lp * g
+    return _mismatch(ou, n, 0, 1, 1.0 if c < r else math.exp(1 - r / c))
 
 
 def utem(ou, length, n: int = 4) -> float:
-    ou = np.asarray(ou)
-    mps = [ou[i, 2] / ou[i, 3] if ou[i, 3] else float("nan") for i in range(n)]
+    """Equations 1, 5-7: under-matched over reference n-grams; LP penalises short candidates."""
     c, r = length
     if not r:
         return float("nan")
-    lp = 1.0 if c > r else math.exp(1 - c / r)
-    g = _geo(mps)
-    return float("nan") if math.isnan(g) else 100 * lp * g
+    return _mismatch(ou, n, 2, 3, 1.0 if c > r else math.exp(1 - c / r))
 
 
 def early_blond(early, length, alpha: float = 2.0) -> dict:

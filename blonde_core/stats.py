@@ -567,3 +567,37 @@ def significance_clusters(ranked: list[str], pairs: list[dict], alpha: float = 0
             head = s
         clusters[s] = k
     return clusters
+
+
+def oriented_tables(level: str, names: list[str], standard=None, companion: dict | None = None,
+                    apt: dict | None = None) -> dict:
+    """Further metrics for `correlate`, oriented so that higher is better: lower-is-better
+    metrics are negated and named with a minus ("-TER", "-Otem").
+
+    standard: a StandardResult; companion: companion_scores(..., per_doc=True) output;
+    apt: corpus_apt output.  Returns {name: {system: value}} (system level) or
+    {name: {system: {doc: value}}} (document level)."""
+    from .companion import LOWER_IS_BETTER
+
+    def nan(x):
+        return float("nan") if x is None else x
+
+    out = {}
+    if standard is not None:
+        from .standard import HIGHER_IS_BETTER
+
+        for m in standard.metrics:
+            sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+            out[key] = {s: (sign * standard.score(m, s) if level == "system" else
+                            {d: sign * v for d, v in standard.doc_scores(m, s).items()}) for s in names}
+    for m in (next(iter(companion.values()), {}) if companion else {}):
+        if m == "documents":
+            continue
+        sign, key = (-1.0, f"-{m}") if LOWER_IS_BETTER[m] else (1.0, m)
+        out[key] = {s: (sign * nan(v[m]) if level == "system" else
+                        {d: sign * nan(dv[m]) for d, dv in v["documents"].items()})
+                    for s, v in companion.items() if s in names}
+    if apt:
+        out["APT"] = {s: (nan(v["APT"]) if level == "system" else {d: nan(x) for d, x in v["documents"].items()})
+                      for s, v in apt.items() if s in names}
+    return out

@@ -53,6 +53,20 @@ def data() -> LoadedData | None:
     return st.session_state.get("data")
 
 
+def start_page(title: str, what: str):
+    """Title, then the loaded data, the settings and the core's Result; stops the page
+    with a message saying what to do when something is missing."""
+    st.title(title)
+    d = need_data(what)
+    if d is None:
+        st.stop()
+    cfg = config()
+    res = result(d, cfg)
+    if res is None:
+        st.stop()
+    return d, cfg, res
+
+
 def need_data(what: str = "this page") -> LoadedData | None:
     d = data()
     if d is None:

@@ -6,16 +6,9 @@ import streamlit as st
 
 from blonde_core.diagnostics import collapse_notes, entity_strings, feature_breakdown
 from blonde_core.scoring import score
-from pages._shared import config, downloads, need_data, result, shown_f1, signature_box
+from pages._shared import downloads, shown_f1, signature_box, start_page
 
-st.title("Categories")
-d = need_data("the category breakdown")
-if d is None:
-    st.stop()
-cfg = config()
-res = result(d, cfg)
-if res is None:
-    st.stop()
+d, cfg, res = start_page("Categories", "the category breakdown")
 names = res.names
 part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
 

@@ -5,9 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.errors import InputError
-from blonde_core.standard import HIGHER_IS_BETTER
-from blonde_core.stats import correlate, metric_table
-from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
+from blonde_core.stats import correlate, metric_table, oriented_tables
 from pages._shared import (apt_scores, companions, config, downloads, guess_pair, need_data, result, signature_box,
                             standard)
 
@@ -29,33 +27,9 @@ level = st.segmented_control("Level", ["system", "document"], default="system", 
 
 
 def extra_metrics():
-    out = {}
-    for m in std.metrics:
-        sign = 1.0 if HIGHER_IS_BETTER[m] else -1.0
-        key = m if sign > 0 else f"-{m}"
-        if level == "system":
-            out[key] = {s: sign * std.score(m, s) for s in res.names}
-        else:
-            out[key] = {s: {dd: sign * v for dd, v in std.doc_scores(m, s).items()} for s in res.names}
-    comp = companions(d, cfg, res)
-    for m in COMPANIONS:
-        sign = -1.0 if LOWER_IS_BETTER[m] else 1.0
-        key = f"-{m}" if LOWER_IS_BETTER[m] else m
-
-        def o(x):
-            return np.nan if x is None else sign * x
-        if level == "system":
-            out[key] = {s: o(comp[s][m]) for s in res.names}
-        else:
-            out[key] = {s: {dd: o(v[m]) for dd, v in comp[s]["documents"].items()} for s in res.names}
     pair = guess_pair(d)
-    if pair and st.session_state.get("with_apt"):  # switched on in the Overview
-        apt = apt_scores(d, pair)
-        if level == "system":
-            out["APT"] = {s: apt[s]["APT"] for s in res.names if s in apt}
-        else:
-            out["APT"] = {s: apt[s]["documents"] for s in res.names if s in apt}
-    return out
+    apt = apt_scores(d, pair) if pair and st.session_state.get("with_apt") else None  # switched on in Overview
+    return oriented_tables(level, res.names, std, companions(d, cfg, res), apt)
 
 
 @st.cache_data(show_spinner="Correlating...", max_entries=16)

@@ -7,16 +7,9 @@ from blonde_core.diagnostics import collapse_notes, sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
 from blonde_core.scoring import score
 from blonde_core.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
-from pages._shared import config, downloads, esc, need_data, result, shown_f1, signature_box
+from pages._shared import downloads, esc, shown_f1, signature_box, start_page
 
-st.title("Documents")
-d = need_data("highlighted documents")
-if d is None:
-    st.stop()
-cfg = config()
-res = result(d, cfg)
-if res is None:
-    st.stop()
+d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
 c1, c2, c3 = st.columns([1, 2, 1])
 default_doc = st.session_state.get("doc_pick", docs[0])

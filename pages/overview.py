@@ -7,17 +7,9 @@ import streamlit as st
 from blonde_core.stats import bootstrap_cis, resample_weights, significance_clusters
 from blonde_core.standard import HIGHER_IS_BETTER
 from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
-from pages._shared import (apt_scores, companions, compare, config, downloads, guess_pair, need_data, result,
-                            signature_box, standard)
+from pages._shared import apt_scores, companions, compare, downloads, guess_pair, signature_box, standard, start_page
 
-st.title("Overview")
-d = need_data("the leaderboard")
-if d is None:
-    st.stop()
-cfg = config()
-res = result(d, cfg)
-if res is None:
-    st.stop()
+d, cfg, res = start_page("Overview", "the leaderboard")
 
 c1, c2 = st.columns([1, 3])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)

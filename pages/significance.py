@@ -7,16 +7,9 @@ import streamlit as st
 from blonde_core.errors import InputError
 from blonde_core.stats import metric_names
 from blonde_core.companion import COMPANIONS
-from pages._shared import compare, config, downloads, need_data, result, signature_box, standard
+from pages._shared import compare, downloads, signature_box, standard, start_page
 
-st.title("Significance")
-d = need_data("significance tests")
-if d is None:
-    st.stop()
-cfg = config()
-res = result(d, cfg)
-if res is None:
-    st.stop()
+d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
     st.info("Significance needs at least two systems.")
     st.stop()
