@@ -4,11 +4,13 @@ Every page is routed here with st.navigation (Streamlit's legacy
 auto-discovery of pages/ never applies); the sidebar settings are built here
 so they apply to every page.  Run with `bash scripts/run.sh`.
 """
+import os
+
 import streamlit as st
 
 from blonde_core.errors import InputError
 
-from pages._shared import config, data, sidebar_settings
+from pages._shared import config, data, load_sample, sidebar_settings
 
 st.set_page_config(page_title="BlonDe Studio", page_icon=":material/translate:", layout="wide")
 
@@ -27,6 +29,11 @@ PAGES = {
     ],
 }
 nav = st.navigation(PAGES)
+# scripts/run.sh sets BLONDE_AUTOLOAD=sample: every new session starts on the bundled sample data
+if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.session_state:
+    st.session_state["autoloaded"] = True
+    if data() is None:
+        load_sample()
 sidebar_settings()
 d = data()
 if d is not None:

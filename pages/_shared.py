@@ -347,3 +347,15 @@ def _apt(data_key: str, pair: str, _d: LoadedData) -> dict:
 
 def apt_scores(d: LoadedData, pair: str) -> dict:
     return _apt(d.key, pair, d)
+
+
+def load_sample() -> None:
+    """Load the bundled sample data (with its human judgments and BlonD+ annotation) into the session."""
+    from blonde_core.human import read_human
+    from blonde_core.readers import plain_corpus, read_lines
+
+    corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
+                          docids=SAMPLE / "docids.txt")
+    human = read_human(SAMPLE / "human_judgments.tsv")
+    ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
+    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann)

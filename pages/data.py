@@ -7,20 +7,12 @@ import streamlit as st
 from blonde_core.errors import InputError
 from blonde_core.human import read_human
 from blonde_core.readers import NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured, split_lines
-from pages._shared import SAMPLE, SAMPLE_SYSTEMS, TED, LoadedData, data, esc
+from pages._shared import TED, LoadedData, data, esc, load_sample
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
 st.caption(f"Files stay in memory and are never written to disk (only spaCy's annotations of the sentences go "
            f"into the annotation cache). Upload limit: {limit} MB per file.")
-
-
-def load_sample():
-    corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
-                          docids=SAMPLE / "docids.txt")
-    human = read_human(SAMPLE / "human_judgments.tsv")
-    ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
-    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann)
 
 
 def load_ted():
@@ -33,11 +25,13 @@ def load_ted():
     st.session_state["data"] = LoadedData(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human)
 
 
-c1, c2, _ = st.columns([1, 1, 2])
+c1, c2, c3, _ = st.columns([1, 1, 1, 1])
 if c1.button("Load sample data", type="primary", icon=":material/science:"):
     load_sample()
 if TED.exists() and c2.button("Load TED zh-en demo", icon=":material/record_voice_over:"):
     load_ted()
+if data() is not None and c3.button("Clear loaded data", icon=":material/delete:"):
+    st.session_state.pop("data", None)
 
 
 def nb(f) -> NamedBytes:

@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/streamlit run app.py "$@"
+# every new browser session starts on the bundled sample data (upload your own on the Data page)
+BLONDE_AUTOLOAD=sample exec .venv/bin/streamlit run app.py "$@"

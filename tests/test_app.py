@@ -182,3 +182,15 @@ def test_sandbox_reacts_to_one_changed_word():
     present = at.dataframe[0].value.set_index("candidate")
     assert present.loc["A", "tense F1"] < 1.0
     assert_clean(at, "sandbox edits")
+
+
+def test_run_command_starts_on_the_sample_data(monkeypatch):
+    monkeypatch.setenv("BLONDE_AUTOLOAD", "sample")
+    at = new_app()
+    assert_clean(at, "autoload")
+    assert any("bundled sample data" in m.value for m in at.markdown)
+    at.switch_page("pages/overview.py").run()
+    assert set(at.dataframe[0].value["system"]) == set(SAMPLE_SYSTEMS)
+    at.switch_page("pages/data.py").run()
+    [b for b in at.button if b.label == "Clear loaded data"][0].click().run()
+    assert any("Nothing loaded yet" in i.value for i in at.info)
