@@ -154,10 +154,10 @@ def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
 class Csr:
     """Keyed items per row: row r owns items[ptr[r]:ptr[r+1]] with counts."""
 
-    __slots__ = ("ptr", "items", "counts", "n_items", "vocab")
+    __slots__ = ("ptr", "items", "counts", "n_items")
 
-    def __init__(self, ptr, items, counts, n_items, vocab=None):
-        self.ptr, self.items, self.counts, self.n_items, self.vocab = ptr, items, counts, n_items, vocab
+    def __init__(self, ptr, items, counts, n_items):
+        self.ptr, self.items, self.counts, self.n_items = ptr, items, counts, n_items
 
     def gather(self, rows: np.ndarray):
         """(row position, item, count) for the given rows, rows may repeat."""
@@ -174,10 +174,11 @@ class Csr:
         return pos, self.items[idx], self.counts[idx]
 
 
-def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray, vocab=None) -> Csr:
-    """Build a Csr from occurrence (row, code) pairs, counting duplicates."""
+def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray) -> Csr:
+    """Build a Csr from occurrence (row, code) pairs, counting duplicates.  Item ids
+    index the sorted unique codes (np.unique order)."""
     if len(codes) == 0:
-        return Csr(np.zeros(n_rows + 1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0, vocab)
+        return Csr(np.zeros(n_rows + 1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0)
     uniq_codes, dense = np.unique(codes, return_inverse=True, axis=0 if codes.ndim > 1 else None)
     dense = dense.reshape(-1)
     n_items = len(uniq_codes)
@@ -185,8 +186,7 @@ def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray, vocab=None
     keys, counts = np.unique(comp, return_counts=True)
     krows = keys // n_items
     ptr = np.searchsorted(krows, np.arange(n_rows + 1), side="left").astype(np.int64)
-    return Csr(ptr, keys % n_items, counts.astype(np.int64), n_items,
-               vocab if vocab is not None else None)
+    return Csr(ptr, keys % n_items, counts.astype(np.int64), n_items)
 
 
 class FeatureTable:
@@ -209,20 +209,14 @@ class FeatureTable:
                 ent_rows.append(i)
                 ent_groups.append(g)
                 ent_keys.append(key)
-        ent_vocab = {}
+        ent_vocab: dict[str, int] = {}
         ent_ids = np.array([ent_vocab.setdefault(k, len(ent_vocab)) for k in ent_keys], dtype=np.int64)
         ent_rows_a = np.array(ent_rows, dtype=np.int64)
         ent_groups_a = np.array(ent_groups, dtype=np.int64)
-        inv_vocab = list(ent_vocab)
         self.keyed: list[Csr] = []
         for g in range(len(pack.entity_groups)):
             m = ent_groups_a == g
-            # keep entity ids global so the same string has the same id in both groups' vocab
-            csr = _csr_from_pairs(n, ent_rows_a[m], ent_ids[m])
-            if csr.n_items:
-                used = np.unique(ent_ids[m])
-                csr.vocab = [inv_vocab[j] for j in used]
-            self.keyed.append(csr)
+            self.keyed.append(_csr_from_pairs(n, ent_rows_a[m], ent_ids[m]))
         # n-grams over token ids
         tok_vocab: dict[str, int] = {}
         lens = np.fromiter((len(r["w"]) for r in recs), dtype=np.int64, count=n)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .corpus import Corpus
 from .errors import InputError
-from .readers import decode_bytes, read_bytes, split_lines
+from .readers import NamedBytes, decode_bytes, read_bytes, split_lines
 
 MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 _V = re.compile(r"</?v>")
@@ -252,12 +252,14 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
 
 def read_human(path, score_column: str | None = None, higher_is_better: bool = True) -> HumanScores:
     """MQM TSV (recognised by its header) or a judgments table."""
-    first = split_lines(decode_bytes(read_bytes(path), str(path)))[:1]
-    if first and all(c in [h.strip().lower() for h in first[0].split("\t")] for c in MQM_COLUMNS):
-        return read_mqm(path).scores
-    return read_judgments(path, score_column, higher_is_better)
+    mem = NamedBytes(str(path), read_bytes(path))  # read once
+    if is_mqm(mem):
+        return read_mqm(mem).scores
+    return read_judgments(mem, score_column, higher_is_better)
 
 
 def is_mqm(path) -> bool:
-    first = split_lines(decode_bytes(read_bytes(path), str(path)))[:1]
-    return bool(first) and all(c in [h.strip().lower() for h in first[0].split("\t")] for c in MQM_COLUMNS)
+    """Does the file start with the MQM release's header?"""
+    text = decode_bytes(read_bytes(path), str(path))
+    first = text.split("\n", 1)[0].rstrip("\r")
+    return all(c in [h.strip().lower() for h in first.split("\t")] for c in MQM_COLUMNS)

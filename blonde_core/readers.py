@@ -447,16 +447,21 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
 
 def read_structured(path, reference_systems=()) -> Corpus:
     """Dispatch by content: WMT XML, MQM TSV, JSON Lines, or a TSV/CSV table."""
+    return read_structured_with_human(path, reference_systems)[0]
+
+
+def read_structured_with_human(path, reference_systems=()):
+    """(corpus, human scores or None): an MQM file carries both; the file is read once."""
     from .human import is_mqm, mqm_corpus, read_mqm
 
     name = str(path)
-    data = read_bytes(path)
-    text = decode_bytes(data, name)
-    head = text.lstrip()[:200].lower()
+    mem = NamedBytes(name, read_bytes(path))
+    head = decode_bytes(mem.data, name).lstrip()[:200].lower()
     if head.startswith("<?xml") or head.startswith("<dataset") or name.lower().endswith(".xml"):
-        return read_wmt_xml(path, reference_systems)
-    if is_mqm(path):
-        return mqm_corpus(read_mqm(path), list(reference_systems), name)
+        return read_wmt_xml(mem, reference_systems), None
+    if is_mqm(mem):
+        m = read_mqm(mem)
+        return mqm_corpus(m, list(reference_systems), name), m.scores
     if name.lower().endswith((".jsonl", ".ndjson")) or head.startswith("{"):
-        return read_jsonl(path, reference_systems)
-    return read_table(path, reference_systems)
+        return read_jsonl(mem, reference_systems), None
+    return read_table(mem, reference_systems), None

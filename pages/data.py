@@ -6,7 +6,8 @@ import streamlit as st
 
 from blonde_core.errors import InputError
 from blonde_core.human import read_human
-from blonde_core.readers import NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured, split_lines
+from blonde_core.readers import (NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured_with_human,
+                                 split_lines)
 from pages._shared import TED, LoadedData, data, esc, load_sample
 
 st.title("Data")
@@ -117,12 +118,7 @@ with tab_struct:
                 raise InputError("upload a file first")
             names = [x.strip() for x in refsys.split(",") if x.strip()]
             f = nb(sf)
-            corpus = read_structured(f, names)
-            hs = None
-            from blonde_core.human import is_mqm
-
-            if is_mqm(f):
-                hs = read_human(f)
+            corpus, hs = read_structured_with_human(f, names)
             st.session_state["data"] = LoadedData(corpus, f"structured file {sf.name}", human=hs)
         except InputError as exc:
             upload_errors.setdefault("struct", []).append(str(exc))
