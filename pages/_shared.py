@@ -188,6 +188,8 @@ def result(d: LoadedData | None = None, cfg: ScoreConfig | None = None):
         return base if base.config == cfg else base.with_config(cfg)
     except InputError as exc:
         st.error(str(exc))
+        if "document-level matching" in str(exc):
+            st.info("Set **Matching** to *document* in the sidebar to score systems that split or merge sentences.")
         return None
 
 

@@ -194,3 +194,22 @@ def test_run_command_starts_on_the_sample_data(monkeypatch):
     at.switch_page("pages/data.py").run()
     [b for b in at.button if b.label == "Clear loaded data"][0].click().run()
     assert any("Nothing loaded yet" in i.value for i in at.info)
+
+
+def test_split_sentences_need_document_matching_and_then_work():
+    at = new_app()
+    lines = (SAMPLE / "names.txt").read_text(encoding="utf-8").splitlines()
+    at.file_uploader(key="up_refs").set_value([("reference.txt", (SAMPLE / "reference.txt").read_bytes(), "text/plain")])
+    at.file_uploader(key="up_sys").set_value([("short.txt", ("\n".join(lines[:8]) + "\n").encode(), "text/plain"),
+                                              ("names.txt", (SAMPLE / "names.txt").read_bytes(), "text/plain")])
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert any("'short' has 8 segments in document 'doc1'" in w.value for w in at.warning)
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception and any("8 segments" in e.value for e in at.error)
+    assert any("Matching" in i.value for i in at.info)
+    at.session_state["config"] = ScoreConfig(granularity="document")
+    for page in PAGES[1:]:
+        at.switch_page(page).run()
+        assert not at.exception and not at.error, page
+    at.switch_page("pages/overview.py").run()
+    assert set(at.dataframe[0].value["system"]) == {"short", "names"}
