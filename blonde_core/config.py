@@ -91,6 +91,35 @@ class ScoreConfig:
     def with_(self, **kw) -> "ScoreConfig":
         return replace(self, **kw)
 
+    # -- the same settings as command-line flags -----------------------------
+    def cli_args(self) -> list[str]:
+        """Flags of `python -m blonde_core score` that reproduce these settings."""
+        args = ["--preset", self.preset]
+        if self.categories != CATEGORY_NAMES:
+            args += ["-c"] + [("n-gram" if c == "ngram" else c) for c in self.categories]
+        if self.weights:
+            flag = {"tense": "-wt", "pronoun": "-wp", "entity": "-we", "dm": "-wdm", "ngram": "-wng"}
+            args.append("-w")
+            for c, w in self.weights.items():
+                args += [flag[c]] + [f"{x:.10g}" for x in w]
+        if self.average != "geometric":
+            args += ["-aver", self.average]
+        if self.smooth != "exp":
+            args += ["-sm", self.smooth]
+        if self.smooth_value is not None:
+            args += ["-sv", f"{self.smooth_value:g}"]
+        if self.zero is not None:
+            args += ["--zero", self.zero]
+        if not self.lowercase:
+            args += ["-lc", "no"]
+        if self.aggregation != "max":
+            args += ["--aggregation", self.aggregation]
+        if self.granularity != "sentence":
+            args += ["--granularity", self.granularity]
+        if self.lang != "en":
+            args += ["--lang", self.lang]
+        return args
+
     # -- signature ---------------------------------------------------------
     def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False) -> str:
         wdesc = "preset"

@@ -17,6 +17,7 @@ class Corpus:
     seg_ids: list | None = None  # per document, list of segment ids (optional)
     boundaries: str = "docids"  # how documents were found: docids, blank-lines, single, structured
     files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
+    docids_file: str | None = None  # the document-id file, when one was used
 
     @property
     def n_segments(self) -> int:

@@ -173,7 +173,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     if source is not None:
         _, src = read(source)
     return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
-                  boundaries=mode, files=files)
+                  boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
 
 
 # --- structured files: tables, JSON Lines, WMT XML ------------------------------

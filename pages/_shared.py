@@ -38,6 +38,7 @@ class LoadedData:
     ner: list | None = None
     messages: dict = field(default_factory=dict)  # uploader label -> list of messages
     key: str = ""
+    annotation_file: str = "annotation.txt"  # for the command-line equivalent
 
     def __post_init__(self):
         h = hashlib.sha256()
@@ -221,8 +222,26 @@ def compare(d, cfg, res, metric="BlonDe", test="bootstrap", unit="doc", n=1000, 
 # --- output helpers ------------------------------------------------------------
 
 def signature_box(sig: str, extra: str = "") -> None:
-    st.caption("Signature of the settings that made these numbers (reproduce them with `python -m blonde_core`):")
+    st.caption("Signature of the settings that made these numbers:")
     st.code(sig + extra, language=None, wrap_lines=True)
+    d, cfg = data(), config()
+    if d is not None and d.origin not in ("sandbox",):
+        import shlex
+
+        c = d.corpus
+        files = ["-r"] + [c.files.get(n, f"{n}.txt") for n in c.references] + \
+            ["-s"] + [c.files.get(n, f"{n}.txt") for n in c.systems]
+        if c.boundaries == "docids":
+            files += ["--docids", c.docids_file or "docids.txt"]
+        elif c.boundaries == "blank-lines":
+            files += ["--blank-line-docs"]
+        if d.annotation is not None:
+            files += ["-p", "-an", d.annotation_file]
+        cmd = ["python", "-m", "blonde_core", "score", *files, *cfg.cli_args(), "--per-doc", "--format", "json"]
+        with st.expander("Reproduce on the command line"):
+            st.code(" ".join(shlex.quote(x) for x in cmd), language="bash", wrap_lines=True)
+            if c.boundaries == "structured":
+                st.caption("The data came from one structured file: use `--input FILE` instead of -r/-s.")
 
 
 def to_latex(df: pd.DataFrame, caption: str = "") -> str:
@@ -360,4 +379,5 @@ def load_sample() -> None:
                           docids=SAMPLE / "docids.txt")
     human = read_human(SAMPLE / "human_judgments.tsv")
     ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
-    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann)
+    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
+                                          annotation_file=str(SAMPLE / "blonde_plus_annotation.txt"))

@@ -99,7 +99,8 @@ with tab_files:
             hs = read_human(nb(human), None, not lower_better) if human is not None else None
             ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
             ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
-            st.session_state["data"] = LoadedData(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines)
+            st.session_state["data"] = LoadedData(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
+                                                  annotation_file=plus.name if plus is not None else "annotation.txt")
         except InputError as exc:
             upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
         st.rerun()

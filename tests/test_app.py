@@ -213,3 +213,25 @@ def test_split_sentences_need_document_matching_and_then_work():
         assert not at.exception and not at.error, page
     at.switch_page("pages/overview.py").run()
     assert set(at.dataframe[0].value["system"]) == {"short", "names"}
+
+
+def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    at = new_app()
+    at.button[0].click().run()
+    at.session_state["config"] = ScoreConfig(preset="paper", lowercase=False, average="arithmetic")
+    at.switch_page("pages/overview.py").run()
+    board = at.dataframe[0].value.set_index("system")
+    cmd = [c.value for c in at.code if c.value.startswith("python -m blonde_core score")][0]
+    args = shlex.split(cmd)[1:]
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert "preset:paper" in d["signature"] and "case:mixed" in d["signature"] and "avg:arith" in d["signature"]
+    for name in SAMPLE_SYSTEMS:
+        assert board.loc[name, "BlonDe F1"] == pytest.approx(100 * d["systems"][name]["BlonDe"]["F1"], abs=1e-9)
+        assert board.loc[name, "BlonD+ F1"] == pytest.approx(100 * d["systems"][name]["BlonD+"]["F1"], abs=1e-9)

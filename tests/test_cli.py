@@ -258,3 +258,23 @@ def test_document_granularity_from_a_table_with_split_sentences(capsys, tmp_path
                  "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["systems"]["split"]["categories"]["dm"]["F1"] == 1.0 and "|gran:doc|" in d["signature"]
+
+
+@pytest.mark.parametrize("cfg", [
+    {},
+    {"preset": "paper", "lowercase": False, "granularity": "document", "aggregation": "sum"},
+    {"categories": ("tense", "dm", "ngram"), "average": "arithmetic", "smooth": "floor", "smooth_value": 0.2},
+    {"weights": {"pronoun": (1.0, 1.0, 0.0, 0.0), "entity": (1.0, 0.5)}, "zero": "delta"},
+])
+def test_config_round_trips_through_command_line_flags(cfg):
+    from blonde_core.cli import build_parser, config_from_args
+    from blonde_core.config import ScoreConfig
+
+    c = ScoreConfig(**cfg)
+    a = build_parser().parse_args(["score", "-r", REF, "-s", REF, *c.cli_args()])
+    back = config_from_args(a)
+    assert back.resolved_weights == c.resolved_weights
+    for f in ("preset", "categories", "average", "smooth", "resolved_smooth_value", "resolved_zero", "lowercase",
+              "aggregation", "granularity"):
+        assert getattr(back, f) == getattr(c, f), f
+    assert back.signature(1, "x") == c.signature(1, "x")
