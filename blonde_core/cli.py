@@ -419,6 +419,11 @@ def _rows(data: dict):
             yield name, doc, d
 
 
+def _extras(first: dict) -> list[str]:
+    """The extra metrics of a system entry (BLEU, Otem, ...): plain numbers."""
+    return [k for k, v in first.items() if not isinstance(v, dict)]
+
+
 def to_csv(data: dict) -> str:
     buf = io.StringIO()
     rows = list(_rows(data))
@@ -426,8 +431,10 @@ def to_csv(data: dict) -> str:
     first = rows[0][2]
     tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
     cats = list(first["categories"])
+    extras = _extras(first)
     for k in tops + cats:
         header += [f"{k}.R", f"{k}.P", f"{k}.F1"]
+    header += extras
     header.append("signature")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
@@ -438,6 +445,7 @@ def to_csv(data: dict) -> str:
         for k in cats:
             v = e["categories"].get(k, {})
             row += ["" if v.get(m) is None else repr(v[m]) for m in ("R", "P", "F1")]
+        row += ["" if e.get(k) is None else repr(e[k]) for k in extras]
         row.append(data["signature"])
         w.writerow(row)
     return buf.getvalue()
@@ -453,16 +461,22 @@ def to_text(data: dict) -> str:
     first = rows[0][2]
     tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
     cats = list(first["categories"])
+    extras = _extras(first)
     head = f"{'system':<20} {'document':<12} " + " ".join(f"{k + '.F1':>10}" for k in tops) + \
-        " " + " ".join(f"{k:>8}" for k in cats)
+        " " + " ".join(f"{k:>8}" for k in cats) + "".join(f" {k[:13]:>13}" for k in extras)
     out.append(head)
     out.append("-" * len(head))
     for name, doc, e in rows:
         line = f"{name[:20]:<20} {doc[:12]:<12} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
         line += " " + " ".join(f"{_pct(e['categories'][k]['F1']):>8}" for k in cats)
+        line += "".join(f" {'-' if e.get(k) is None else format(e[k], '.2f'):>13}" for k in extras)
         out.append(line)
     out.append("")
     out.append("Scores are F1 x 100; categories show F1 per category.")
+    if extras:
+        dirs = data.get("metric_directions", {})
+        out.append("Other metrics on their own scales: " + ", ".join(
+            f"{k} ({dirs.get(k, '')})" if dirs.get(k) else k for k in extras) + ".")
     out.append(data["signature"])
     return "\n".join(out) + "\n"
 

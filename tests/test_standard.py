@@ -40,3 +40,17 @@ def test_score_command_adds_standard_metrics(capsys):
     assert set(d["metric_signatures"]) == {"BLEU", "chrF", "TER"}
     assert main(["score", "-r", str(SAMPLE / "reference.txt"), "-s", sample_paths()[0], "--metrics", "BLEURT"]) == 2
     assert "unknown metric 'BLEURT'" in capsys.readouterr().err
+
+
+def test_extra_metrics_in_csv_and_text(capsys):
+    import csv
+    import io
+
+    base = ["score", "-r", str(SAMPLE / "reference.txt"), "-s", sample_paths()[1], "--docids",
+            str(SAMPLE / "docids.txt"), "--metrics", "BLEU,Utem"]
+    assert main(base + ["--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert float(rows[0]["BLEU"]) > 0 and float(rows[0]["Utem"]) > 0
+    assert main(base) == 0
+    text = capsys.readouterr().out
+    assert "BLEU" in text and "Utem (lower is better)" in text
