@@ -75,6 +75,10 @@ with st.expander("Scores and bootstrap intervals"):
 st.subheader("Every category at once")
 cats = [m for m in metrics]
 rows = []
+if test == "ar" and not st.toggle("Run the randomization test for every category (about 3 s per category on "
+                                  "15 systems)", key="sig_all_ar"):
+    signature_box(res.signature, f"|test:{test}|unit:{unit}|metric:{out['metric']}|seed:{out['seed']}|n:{n}")
+    st.stop()
 with st.spinner("Testing every category..."):
     for m in cats:
         o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n, cis=False)
