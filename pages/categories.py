@@ -30,7 +30,7 @@ st.caption("Blank: the category has no span in reference or system. F1 is 0 wher
 fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats], y=names,
                            colorscale="RdYlGn", zmin=0, zmax=100, text=np.round(heat.values, 1),
                            texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))
-fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10))
+fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
 st.plotly_chart(fig, width="stretch")
 heat_table = heat.reset_index(names="system")
 with st.expander("As a table", expanded=False):
@@ -94,7 +94,7 @@ for n in names:
 docs = res.corpus.doc_ids
 fig = go.Figure(go.Heatmap(z=vals, x=docs, y=names, colorscale="RdYlGn", zmin=0, zmax=100,
                            hovertemplate="%{y} / %{x}: %{z:.2f}<extra>click to open</extra>"))
-fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10))
+fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat")
 pts = (event or {}).get("selection", {}).get("points", []) if event else []
 if pts:

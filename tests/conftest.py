@@ -4,6 +4,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the same hypothesis examples every time (a red CI must mean a real change);
+# run locally without CI=true to explore new examples.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))

@@ -1,6 +1,7 @@
 """Properties of the metric over random corpora (hypothesis), with a
 deterministic fake annotator so that many corpora can be explored."""
 import math
+import os
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,7 @@ from blonde_core.corpus import Corpus
 from fake_annotation import VOCAB, FakeDoc, fake_metric
 
 sentence = st.lists(st.sampled_from(VOCAB), min_size=0, max_size=9).map(" ".join)
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(os.environ.get("BLONDE_PROPERTY_EXAMPLES", 60)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
