@@ -81,7 +81,7 @@ def need_data(what: str = "this page") -> LoadedData | None:
 
 def _weights_input(cat: str, preset: str) -> tuple | None:
     default = PRESETS[preset]["weights"][cat]
-    txt = st.text_input(f"{cat} weights", value=", ".join(f"{x:.4g}" for x in default), key=f"w_{cat}_{preset}",
+    txt = st.text_input(f"{cat} weights", value=", ".join(f"{x:.10g}" for x in default), key=f"w_{cat}_{preset}",
                         help=f"{N_FEATURES[cat]} comma-separated numbers")
     try:
         vals = tuple(float(x) for x in txt.split(","))
@@ -91,7 +91,7 @@ def _weights_input(cat: str, preset: str) -> tuple | None:
     if len(vals) != N_FEATURES[cat]:
         st.error(f"{cat} needs {N_FEATURES[cat]} weights")
         return None
-    return None if np.allclose(vals, default) else vals
+    return None if np.allclose(vals, default, rtol=1e-6, atol=1e-9) else vals
 
 
 def sidebar_settings() -> ScoreConfig:

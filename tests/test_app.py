@@ -235,3 +235,10 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
     for name in SAMPLE_SYSTEMS:
         assert board.loc[name, "BlonDe F1"] == pytest.approx(100 * d["systems"][name]["BlonDe"]["F1"], abs=1e-9)
         assert board.loc[name, "BlonD+ F1"] == pytest.approx(100 * d["systems"][name]["BlonD+"]["F1"], abs=1e-9)
+
+
+def test_untouched_sidebar_gives_the_default_settings():
+    at = new_app()
+    cfg = at.session_state["config"]
+    assert cfg == ScoreConfig() and cfg.weights is None
+    assert "|w:preset|" in cfg.signature(1, "x")

@@ -110,6 +110,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.locator(".js-plotly-plot").first.wait_for()
     labels = page.locator(".js-plotly-plot .xtick text").evaluate_all("els => els.map(e => e.textContent)")
     assert "Online-W" in labels and "hostile" in labels
+    page.get_by_text("|w:preset|").first.wait_for()  # untouched sidebar = the preset's weights
     no_exception(page)
     shot(page, "2-overview")
 
