@@ -278,3 +278,14 @@ def test_config_round_trips_through_command_line_flags(cfg):
               "aggregation", "granularity"):
         assert getattr(back, f) == getattr(c, f), f
     assert back.signature(1, "x") == c.signature(1, "x")
+
+
+def test_console_script_is_installed():
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "blonde-studio"
+    assert exe.exists(), "scripts/setup.sh installs the package with pip install -e ."
+    p = subprocess.run([str(exe), "score", "-r", REF, "-s", sample_paths()[0], "--docids", DOCIDS, "--format",
+                        "json"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["systems"]["consistent"]["BlonDe"]["F1"] > 0.8
