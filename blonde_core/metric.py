@@ -205,9 +205,6 @@ class BlonDe:
     @staticmethod
     def _literal(cps, k, s_flat, s_units, ref_flat, seg_unit, n_units):
         """BlonD+ checkpoints of kind k counted per unit in the system and each reference."""
-        n_sys = len(s_flat)
-        sys_d = [dict() for _ in range(n_units)]
-        ref_d = [[dict() for _ in range(n_units)] for _ in ref_flat]
         # checkpoints belong to reference segments; at document granularity a
         # document's checkpoints are counted in the whole system document.
         unit_cps: list[list[str]] = [[] for _ in range(n_units)]
@@ -215,16 +212,8 @@ class BlonDe:
             for cp in pair[k]:
                 if cp not in unit_cps[seg_unit[i]]:
                     unit_cps[seg_unit[i]].append(cp)
-        for i in range(n_sys):
-            u = s_units[i]
-            for cp in unit_cps[u]:
-                sys_d[u][cp] = sys_d[u].get(cp, 0) + count_phrase(cp, s_flat[i])
-        for r, texts in enumerate(ref_flat):
-            for i, t in enumerate(texts):
-                u = seg_unit[i]
-                for cp in unit_cps[u]:
-                    ref_d[r][u][cp] = ref_d[r][u].get(cp, 0) + count_phrase(cp, t)
-        return literal_items(sys_d, ref_d, n_units)
+        return literal_items(_phrase_counts(unit_cps, s_flat, s_units, n_units),
+                             [_phrase_counts(unit_cps, texts, seg_unit, n_units) for texts in ref_flat], n_units)
 
     @staticmethod
     def _ner_items(ner, g, s_flat, s_units, seg_unit, n_units, n_refs):
@@ -235,9 +224,14 @@ class BlonDe:
             d = names_of_unit[seg_unit[i]]
             for name, c in groups[g].items():
                 d[name] = d.get(name, 0) + c
-        sys_d = [dict() for _ in range(n_units)]
-        for i, t in enumerate(s_flat):
-            u = s_units[i]
-            for name in names_of_unit[u]:
-                sys_d[u][name] = sys_d[u].get(name, 0) + count_phrase(name, t)
-        return literal_items(sys_d, [names_of_unit] * n_refs, n_units)
+        return literal_items(_phrase_counts(names_of_unit, s_flat, s_units, n_units), [names_of_unit] * n_refs,
+                             n_units)
+
+
+def _phrase_counts(phrases_of_unit, texts, units, n_units: int) -> list[dict]:
+    """Per unit: whole-word, case-insensitive counts of that unit's phrases in its texts."""
+    out: list[dict] = [dict() for _ in range(n_units)]
+    for t, u in zip(texts, units):
+        for p in phrases_of_unit[u]:
+            out[u][p] = out[u].get(p, 0) + count_phrase(p, t)
+    return out

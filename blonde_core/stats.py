@@ -341,8 +341,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         for b in names[i + 1:]:
             ia, ib, common = align(per[a][0], per[b][0])
             pin = PairInput(a, b, per[a][1][ia], per[b][1][ib], common)
-            same_units = len(common) == len(ids0) == len(per[b][0]) and list(per[b][0]) == list(ids0) == \
-                list(per[a][0])
+            same_units = list(per[a][0]) == list(per[b][0]) == list(ids0)
             pre = None
             if same_units:
                 pre = {"units": (unit_scores[a], unit_scores[b]), "corpus": (corpus[a], corpus[b])}
