@@ -22,6 +22,13 @@ def assert_clean(at, page):
     assert not at.error, (page, [e.value for e in at.error])
 
 
+def walk(at):
+    """Visit every evaluation page; none may raise or show an error."""
+    for page in PAGES[1:]:
+        at.switch_page(page).run()
+        assert_clean(at, page)
+
+
 @pytest.fixture(scope="module")
 def core_sample():
     c = plain_corpus([SAMPLE / "reference.txt"], sample_paths(), docids=SAMPLE / "docids.txt")
@@ -41,9 +48,7 @@ def test_every_page_with_sample_data(core_sample):
     at.button[0].click().run()  # Load sample data
     assert_clean(at, "data")
     assert any("sentence-level matching works" in s.value for s in at.success)
-    for page in PAGES[1:]:
-        at.switch_page(page).run()
-        assert_clean(at, page)
+    walk(at)
     # the leaderboard shows the core's numbers
     at.switch_page("pages/overview.py").run()
     board = at.dataframe[0].value.set_index("system")
@@ -105,9 +110,7 @@ def test_uploaded_files_and_bad_upload_messages():
     at.button(key="FormSubmitter:files-Analyse these files").click().run()
     assert_clean(at, "upload")
     assert any("3 system(s)" in m.value for m in at.markdown)
-    for page in PAGES[1:]:
-        at.switch_page(page).run()
-        assert_clean(at, page)
+    walk(at)
     # a system file with the wrong number of lines: the message names the file and both counts
     at.switch_page("pages/data.py").run()
     at.file_uploader(key="up_refs").set_value([("reference.txt", ref, "text/plain")])
@@ -208,9 +211,7 @@ def test_split_sentences_need_document_matching_and_then_work():
     assert not at.exception and any("8 segments" in e.value for e in at.error)
     assert any("Matching" in i.value for i in at.info)
     at.session_state["config"] = ScoreConfig(granularity="document")
-    for page in PAGES[1:]:
-        at.switch_page(page).run()
-        assert not at.exception and not at.error, page
+    walk(at)
     at.switch_page("pages/overview.py").run()
     assert set(at.dataframe[0].value["system"]) == {"short", "names"}
 
