@@ -8,9 +8,9 @@ import os
 
 import streamlit as st
 
-from blonde_core.errors import InputError
+from blonde_core.study import InputError
 
-from pages._shared import config, data, load_sample, sidebar_settings
+from pages._shared import config, data, keep_token, load_sample, md, sidebar_settings
 
 st.set_page_config(page_title="BlonDe Studio", page_icon=":material/translate:", layout="wide")
 
@@ -37,15 +37,11 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
 sidebar_settings()
 d = data()
 if d is not None:
-    st.sidebar.caption(f"Loaded: {d.origin} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
-    from blonde_core.annotate import pipeline_id
-    from blonde_core.langpack import load_pack
-
+    keep_token()
+    st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
     try:
-        sig = config().signature(len(d.corpus.references), pipeline_id(load_pack(config().lang)),
-                                 plus=d.annotation is not None, refined_ner=d.ner is not None)
         st.sidebar.caption("Signature")
-        st.sidebar.code(sig, language=None, wrap_lines=True)
+        st.sidebar.code(d.signature(config()), language=None, wrap_lines=True)
     except InputError as exc:
-        st.sidebar.warning(str(exc))
+        st.sidebar.warning(md(str(exc)))
 nav.run()

@@ -15,6 +15,8 @@ import importlib.metadata
 import importlib.util
 import os
 import sys
+import threading
+from collections import OrderedDict
 from typing import Callable, Sequence
 
 from .cache import AnnotationCache, cache_key
@@ -80,7 +82,10 @@ def doc_to_record(doc) -> dict:
     }
 
 
-# --- multi-process worker (fork start method: the parent's pipeline is inherited)
+# --- worker processes ------------------------------------------------------------
+# CLI: a fork pool per run (the parent's loaded pipeline is inherited).
+# Server: one long-lived forkserver pool shared by every session's thread
+# (forking a multi-threaded server is unsafe); each worker loads the pipeline once.
 _WORKER_NLP = None
 
 
@@ -88,11 +93,109 @@ def _work(batch: list[str]) -> list[dict]:
     return [doc_to_record(d) for d in _WORKER_NLP.pipe(batch, batch_size=64)]
 
 
+def _init_worker(lang: str) -> None:
+    global _WORKER_NLP
+    from .langpack import load_pack
+
+    _WORKER_NLP = load_pipeline(load_pack(lang))
+
+
+_SERVER_POOLS: dict = {}
+_SERVER_POOLS_LOCK = threading.Lock()
+
+
+def server_pool(lang: str, n_process: int):
+    """The server's shared annotation processes for a language (started once, forkserver)."""
+    with _SERVER_POOLS_LOCK:
+        pool = _SERVER_POOLS.get(lang)
+        if pool is None or getattr(pool, "_broken", False):
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+            ctx = mp.get_context(method)
+            if method == "forkserver":
+                ctx.set_forkserver_preload(["blonde_core.annotate"])
+            pool = ProcessPoolExecutor(max_workers=n_process, mp_context=ctx, initializer=_init_worker,
+                                       initargs=(lang,))
+            _SERVER_POOLS[lang] = pool
+        return pool
+
+
+# In-process pipelines for small jobs (a Sandbox edit): a few loaded copies lent
+# to threads, so that two sessions never share one pipeline at the same time.
+_LENT: dict[str, list] = {}
+_LENT_LOCK = threading.Lock()
+_LENT_SLOTS = threading.BoundedSemaphore(int(os.environ.get("BLONDE_PIPELINES", "4")))
+
+
+class _Lease:
+    def __init__(self, pack: LanguagePack):
+        self.pack = pack
+
+    def __enter__(self):
+        _LENT_SLOTS.acquire()
+        name, _ = find_pipeline(self.pack)
+        with _LENT_LOCK:
+            free = _LENT.setdefault(name, [])
+            self.nlp = free.pop() if free else None
+        if self.nlp is None:
+            try:
+                self.nlp = _load_fresh(self.pack)
+            except BaseException:
+                _LENT_SLOTS.release()
+                raise
+        self.name = name
+        return self.nlp
+
+    def __exit__(self, *exc):
+        with _LENT_LOCK:
+            _LENT[self.name].append(self.nlp)
+        _LENT_SLOTS.release()
+        return False
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+def _load_fresh(pack: LanguagePack):
+    """A pipeline object of the pack's own (the first one is the process's shared one)."""
+    with _LOAD_LOCK:
+        name, _ = find_pipeline(pack)
+        if name not in _PIPELINES:
+            return load_pipeline(pack)
+        import copy
+
+        import spacy
+
+        first = _PIPELINES[name]
+        try:
+            return spacy.load(name, exclude=[c for c in first.meta.get("pipeline", [])
+                                             if c not in first.pipe_names])
+        except Exception:  # pragma: no cover - fall back to a deep copy
+            return copy.deepcopy(first)
+
+
+ProgressStop = BaseException  # what a progress callback may raise to stop the work (e.g. a session left)
+
+
 class Annotator:
-    """Annotates texts, each distinct text once, with an optional disk cache."""
+    """Annotates texts, each distinct text once, with an optional disk cache.
+
+    Safe to share between threads (the dashboard's sessions): a text being
+    annotated for one caller is not annotated again for another (the second
+    waits for that text only); records reach the memo and the disk cache batch
+    by batch, so an interrupted run keeps what it finished.  The in-memory memo
+    is an LRU of at most `memo_limit` sentences (None: unbounded, the CLI; 0:
+    nothing kept between calls).  `pool="fork"` (CLI) forks worker processes
+    per run; `pool="server"` uses one long-lived forkserver pool.
+    """
+
+    SMALL = 64  # jobs up to this many texts run in the calling thread
 
     def __init__(self, pack: LanguagePack, lowercase: bool, cache: AnnotationCache | None = None,
-                 n_process: int = 1, progress: ProgressFn | None = None):
+                 n_process: int = 1, progress: ProgressFn | None = None, memo_limit: int | None = None,
+                 pool: str = "fork"):
         self.pack = pack
         self.lowercase = lowercase
         self.cache = cache
@@ -100,65 +203,180 @@ class Annotator:
         self.progress = progress
         self.pipeline_id = pipeline_id(pack)
         self.loaded_pipeline = False
+        self.memo_limit = memo_limit
+        self.pool = pool
         self.stats = {"distinct": 0, "cached": 0, "annotated": 0}
-        self._memo: dict[str, dict] = {}
+        self._memo: OrderedDict[str, dict] = OrderedDict()
+        self._inflight: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
 
     def prepare(self, text: str) -> str:
         return text.lower() if self.lowercase else text
 
-    def annotate(self, texts: Sequence[str]) -> dict[str, dict]:
-        """Return {prepared text: record} for every text (prepared = as spaCy sees it)."""
-        prepared = {self.prepare(t) for t in texts}
-        todo = [t for t in prepared if t not in self._memo]
-        self.stats["distinct"] = len(prepared)
-        if todo:
-            todo.sort()
-            keys = [cache_key(self.pipeline_id, self.lowercase, t) for t in todo]
-            found = self.cache.get_many(keys) if self.cache is not None else {}
-            missing = []
-            for t, k in zip(todo, keys):
-                rec = found.get(k)
-                if rec is not None:
-                    self._memo[t] = rec
-                else:
-                    missing.append((t, k))
-            self.stats["cached"] += len(todo) - len(missing)
-            if missing:
-                recs = self._run([t for t, _ in missing], done_before=len(todo) - len(missing),
-                                 total=len(todo))
-                for (t, _), r in zip(missing, recs):
-                    self._memo[t] = r
-                if self.cache is not None:
-                    self.cache.put_many((k, r) for (_, k), r in zip(missing, recs))
-                self.stats["annotated"] += len(missing)
-            elif self.progress:
-                self.progress(len(todo), len(todo))
-        return {t: self._memo[t] for t in prepared}
+    # -- memo ------------------------------------------------------------------
+    def _remember(self, items) -> None:
+        if self.memo_limit == 0:
+            return
+        with self._lock:
+            for t, r in items:
+                self._memo[t] = r
+                self._memo.move_to_end(t)
+            if self.memo_limit is not None:
+                while len(self._memo) > self.memo_limit:
+                    self._memo.popitem(last=False)
 
-    def _run(self, texts: list[str], done_before: int, total: int) -> list[dict]:
+    def known(self, texts) -> int:
+        """How many of these prepared texts are in memory now."""
+        with self._lock:
+            return sum(1 for t in texts if t in self._memo)
+
+    def forget(self, texts) -> None:
+        """Drop these prepared texts from memory and from the disk cache."""
+        texts = list(texts)
+        with self._lock:
+            for t in texts:
+                self._memo.pop(t, None)
+        if self.cache is not None:
+            self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
+
+    def memo_size(self) -> int:
+        return len(self._memo)
+
+    # -- annotation ------------------------------------------------------------
+    def annotate(self, texts: Sequence[str], progress: ProgressFn | None = None) -> dict[str, dict]:
+        """Return {prepared text: record} for every text (prepared = as spaCy sees it)."""
+        report = progress or self.progress or (lambda done, tot: None)
+        prepared = {self.prepare(t) for t in texts}
+        total = len(prepared)
+        out: dict[str, dict] = {}
+        if self.memo_limit == 0:  # nothing kept between calls: every call annotates its own texts
+            self._annotate_mine(sorted(prepared), out, report, total, shared=False)
+        while len(out) < total:
+            mine, theirs = [], {}
+            with self._lock:
+                for t in prepared:
+                    if t in out:
+                        continue
+                    r = self._memo.get(t)
+                    if r is not None:
+                        self._memo.move_to_end(t)
+                        out[t] = r
+                    elif t in self._inflight:
+                        theirs[t] = self._inflight[t]
+                    else:
+                        self._inflight[t] = threading.Event()
+                        mine.append(t)
+            if mine:
+                self._annotate_mine(sorted(mine), out, report, total)
+            for t, ev in theirs.items():  # texts another caller is annotating right now
+                ev.wait()
+                with self._lock:
+                    r = self._memo.get(t)
+                if r is not None:
+                    out[t] = r
+                    report(len(out), total)
+            # a text still missing here was given up by a caller that stopped (its session
+            # left) or already left the LRU memo: the next round claims it
+        report(len(out), total)
+        with self._lock:
+            self.stats["distinct"] = total
+        return out
+
+    def _release(self, texts) -> None:
+        with self._lock:
+            for t in texts:
+                ev = self._inflight.pop(t, None)
+                if ev is not None:
+                    ev.set()
+
+    def _annotate_mine(self, todo: list[str], out: dict, report, total: int, shared: bool = True) -> None:
+        try:
+            keys = {t: cache_key(self.pipeline_id, self.lowercase, t) for t in todo}
+            found = self.cache.get_many(list(keys.values())) if self.cache is not None else {}
+            hits = [(t, found[keys[t]]) for t in todo if keys[t] in found]
+            self._remember(hits)
+            out.update(hits)
+            if shared:
+                self._release(t for t, _ in hits)
+            with self._lock:
+                self.stats["cached"] += len(hits)
+            missing = [t for t in todo if keys[t] not in found]
+            report(len(out), total)
+
+            def on_batch(batch: list[str], recs: list[dict]) -> None:
+                pairs = list(zip(batch, recs))
+                self._remember(pairs)
+                if self.cache is not None:
+                    self.cache.put_many((keys[t], r) for t, r in pairs)
+                out.update(pairs)
+                if shared:
+                    self._release(batch)
+                with self._lock:
+                    self.stats["annotated"] += len(batch)
+                report(len(out), total)
+
+            if missing:
+                self._run(missing, on_batch)
+        finally:
+            if shared:
+                self._release(todo)  # whatever was not finished: others may take it over
+
+    def _run(self, texts: list[str], on_batch) -> None:
         global _WORKER_NLP
-        nlp = load_pipeline(self.pack)
         self.loaded_pipeline = True
-        out: list[dict] = []
-        report = self.progress or (lambda done, tot: None)
-        report(done_before, total)
         chunk = 128
         batches = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
         n_proc = min(self.n_process, len(batches))
-        if n_proc > 1 and sys.platform != "win32":
-            import multiprocessing as mp
+        if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
+            if self.pool == "server":
+                with _Lease(self.pack) as nlp:
+                    for batch in batches:
+                        on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
+            else:
+                nlp = load_pipeline(self.pack)
+                for batch in batches:
+                    on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
+            return
+        if self.pool == "server":
+            self._run_server_pool(batches, on_batch)
+            return
+        import multiprocessing as mp
 
-            _WORKER_NLP = nlp
-            ctx = mp.get_context("fork")
-            with ctx.Pool(n_proc) as pool:
-                for recs in pool.imap(_work, batches):
-                    out.extend(recs)
-                    report(done_before + len(out), total)
-        else:
-            for batch in batches:
-                out.extend(doc_to_record(d) for d in nlp.pipe(batch, batch_size=64))
-                report(done_before + len(out), total)
-        return out
+        _WORKER_NLP = load_pipeline(self.pack)
+        ctx = mp.get_context("fork")
+        with ctx.Pool(n_proc) as pool:
+            for batch, recs in zip(batches, pool.imap(_work, batches)):
+                on_batch(batch, recs)
+
+    def _run_server_pool(self, batches: list[list[str]], on_batch) -> None:
+        """At most n_process batches of this caller in the shared pool at a time, so
+        that several sessions' batches interleave; a caller that stops (its session
+        left) submits nothing more, and what it had submitted is still cached."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        pool = server_pool(self.pack.name, self.n_process)
+        pending: dict = {}
+        queue = list(batches)
+        try:
+            while queue or pending:
+                while queue and len(pending) < self.n_process:
+                    b = queue.pop(0)
+                    pending[pool.submit(_work, b)] = b
+                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for f in done:
+                    b = pending.pop(f)
+                    on_batch(b, f.result())
+        finally:
+            for f, b in pending.items():  # left early: keep what the pool finishes anyway
+                f.add_done_callback(lambda fut, b=b: self._late(b, fut))
+
+    def _late(self, batch: list[str], fut) -> None:
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        recs = fut.result()
+        self._remember(zip(batch, recs))
+        if self.cache is not None:
+            self.cache.put_many((cache_key(self.pipeline_id, self.lowercase, t), r) for t, r in zip(batch, recs))
 
 
 def default_n_process() -> int:

@@ -2,8 +2,10 @@
 
 Keyed by (spaCy pipeline name and version, spaCy version, lowercase flag,
 sentence text).  Safe for several processes at once (SQLite locking, WAL
-journal); a corrupt or truncated file is detected, moved aside and rebuilt;
-any other cache failure degrades to "no cache" with a warning, never a crash.
+journal) and for several threads of one process (each thread opens its own
+connection: the dashboard's server runs every script run in its own thread);
+a corrupt or truncated file is detected, moved aside and rebuilt; any other
+cache failure degrades to "no cache" with a warning, never a crash.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Iterable
@@ -51,7 +54,7 @@ class AnnotationCache:
     def __init__(self, directory: str | os.PathLike | None = None, table: str = "ann", validate=None):
         self.dir = Path(directory) if directory is not None else default_cache_dir()
         self.path = self.dir / "annotations.sqlite3"
-        self._conn: sqlite3.Connection | None = None
+        self._local = threading.local()  # one connection per thread
         self.disabled = False
         if not table.isidentifier():
             raise ValueError("bad table name")
@@ -62,8 +65,9 @@ class AnnotationCache:
     def _open(self) -> sqlite3.Connection | None:
         if self.disabled:
             return None
-        if self._conn is not None:
-            return self._conn
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
         for attempt in range(2):
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
@@ -72,7 +76,7 @@ class AnnotationCache:
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
                 conn.execute(f"SELECT count(*) FROM (SELECT k FROM {self.table} LIMIT 1)").fetchone()
-                self._conn = conn
+                self._local.conn = conn
                 return conn
             except sqlite3.DatabaseError as exc:
                 if attempt == 0 and _looks_corrupt(exc):
@@ -101,12 +105,14 @@ class AnnotationCache:
                     pass
 
     def close(self) -> None:
-        if self._conn is not None:
+        """Close this thread's connection (others close with their threads)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
             try:
-                self._conn.close()
+                conn.close()
             except sqlite3.Error:
                 pass
-            self._conn = None
+            self._local.conn = None
 
     # -- reads and writes ---------------------------------------------------
     def get_many(self, keys: list[bytes]) -> dict[bytes, dict]:
@@ -149,6 +155,37 @@ class AnnotationCache:
             except sqlite3.Error:
                 pass
             _warn(f"annotation cache write failed ({exc}); results are not cached")
+
+
+    def delete_many(self, keys: list[bytes]) -> int:
+        """Remove these keys (the dashboard's "Clear loaded data"); returns how many were there."""
+        conn = self._open()
+        if conn is None or not keys:
+            return 0
+        n = 0
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for i in range(0, len(keys), 900):
+                chunk = keys[i:i + 900]
+                cur = conn.execute(f"DELETE FROM {self.table} WHERE k IN (%s)" % ",".join("?" * len(chunk)), chunk)
+                n += max(cur.rowcount, 0)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            _warn(f"annotation cache delete failed ({exc})")
+        return n
+
+    def count(self) -> int:
+        conn = self._open()
+        if conn is None:
+            return 0
+        try:
+            return int(conn.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0])
+        except sqlite3.Error:
+            return 0
 
 
 def _looks_corrupt(exc: Exception) -> bool:

@@ -173,8 +173,8 @@ def load_corpus(a):
 
 
 def evaluate(a):
-    from .metric import BlonDe
     from .readers import read_lines
+    from .study import Engine, Study
 
     cfg = config_from_args(a)
     corpus = load_corpus(a)
@@ -187,10 +187,11 @@ def evaluate(a):
         annotation = read_lines(a.annotation, allow_empty=True)
     if a.ner_refined:
         ner = read_lines(a.ner_refined, allow_empty=True)
-    metric = BlonDe(cfg, cache=not a.no_cache, cache_dir=a.cache_dir, n_process=a.jobs,
-                    progress=_progress(sys.stderr))
-    return metric.evaluate(corpus, annotation=annotation, ner_refined=ner,
-                           annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
+    study = Study(corpus, "command line", annotation=annotation, ner=ner,
+                  annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
+    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
+                    pool="fork")
+    return study.result(cfg, engine=engine, progress=_progress(sys.stderr))
 
 
 def dump_json(data) -> str:

@@ -28,11 +28,20 @@ class Corpus:
         docs = self.references.get(name) or self.systems[name]
         return [len(d) for d in docs]
 
+    def check_names(self) -> None:
+        """A name is an identity: a reference and a system never share one."""
+        for name in self.references:
+            if name in self.systems:
+                raise InputError(f"reference and system are both named '{name}' "
+                                 f"({self.files.get(name, name)} and a system of the same name); rename one",
+                                 file=self.files.get(name))
+
     def check(self, granularity: str = "sentence") -> None:
         """Every system and reference has every document; at sentence granularity
         also the same number of segments per document as the first reference."""
         if not self.references:
             raise InputError("no reference given")
+        self.check_names()
         if not self.doc_ids:
             raise InputError("the corpus has no documents")
         ref0_name, ref0 = next(iter(self.references.items()))

@@ -131,7 +131,7 @@ class BlonDe:
 
     def evaluate(self, corpus: Corpus, annotation: list[str] | None = None,
                  ner_refined: list[str] | None = None, annotation_file: str = "annotation",
-                 ner_file: str = "ner") -> Result:
+                 ner_file: str = "ner", progress=None) -> Result:
         cfg = self.config
         corpus.check(cfg.granularity)
         lc = cfg.lowercase
@@ -143,7 +143,7 @@ class BlonDe:
         sys_names = list(corpus.systems)
         # the annotator sees each distinct prepared text once
         distinct = sorted({s for docs in prep.values() for d in docs for s in d})
-        records = self.annotator.annotate(distinct)
+        records = self.annotator.annotate(distinct, progress=progress)
         table = FeatureTable(distinct, records, self.pack)
         n_docs = len(corpus.doc_ids)
         ref0 = prep[ref_names[0]]

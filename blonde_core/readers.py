@@ -55,6 +55,14 @@ class NamedBytes:
         return f"NamedBytes({self.name!r}, {len(self.data)} bytes)"
 
 
+def file_stem(path) -> str:
+    """A file's name without its last extension.  An upload's name is kept whole
+    (it may contain '/', '<' or any other character); a path on disk loses its folders."""
+    name = path.name if isinstance(path, NamedBytes) else Path(str(path)).name
+    i = name.rfind(".")
+    return name[:i] if i > 0 else name
+
+
 def read_bytes(path) -> bytes:
     if isinstance(path, NamedBytes):
         return path.data
@@ -129,15 +137,15 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     """
     if not references:
         raise InputError("at least one reference file is needed (-r)")
-    names: dict[str, str] = {}
+    names: dict[str, tuple[str, str]] = {}  # name -> (role, file)
 
     def name_of(path, role):
-        stem = Path(str(path)).stem
-        key = (role, stem)
-        if key in names:
-            raise InputError(f"two {role} files are both named '{stem}' ({names[key]} and {path}); "
-                             "rename one", file=str(path))
-        names[key] = str(path)
+        stem = file_stem(path)
+        if stem in names:
+            other_role, other = names[stem]
+            raise InputError(f"{other_role} {other} and {role} {path} are both named '{stem}'; a name is a "
+                             "system's identity: rename one", file=str(path))
+        names[stem] = (role, str(path))
         return stem
 
     if docids is not None:
@@ -343,7 +351,7 @@ def read_table(path, reference_systems=()) -> Corpus:
         header = parsed[0]
         rows = [(i, r) for i, r in enumerate(parsed[1:], start=2) if any(c.strip() for c in r)]
     return _records_to_corpus(list(_table_records(header, rows, name)), name, list(reference_systems),
-                              Path(name).stem)
+                              file_stem(path))
 
 
 def read_jsonl(path, reference_systems=()) -> Corpus:
@@ -378,7 +386,7 @@ def read_jsonl(path, reference_systems=()) -> Corpus:
             vals.append("" if v is None else v)
         rows.append((i, vals))
     return _records_to_corpus(list(_table_records(keys, rows, name)), name, list(reference_systems),
-                              Path(name).stem)
+                              file_stem(path))
 
 
 def read_wmt_xml(path, reference_systems=()) -> Corpus:

@@ -27,6 +27,22 @@ def _metric(name: str):
 class StandardResult:
     """Per system and metric: corpus score, per-document scores, per-document stats."""
 
+    CHUNK = 200  # segments between progress reports
+
+    @classmethod
+    def merge(cls, parts: list["StandardResult"]) -> "StandardResult":
+        """One result holding the metrics of several (each computed on its own)."""
+        out = cls.__new__(cls)
+        out.metrics, out.signatures, out.doc_stats, out._objs = [], {}, {}, {}
+        out.doc_ids = parts[0].doc_ids
+        out.n_refs = parts[0].n_refs
+        for p in parts:
+            out.metrics += p.metrics
+            out.signatures.update(p.signatures)
+            out.doc_stats.update(p.doc_stats)
+            out._objs.update(p._objs)
+        return out
+
     def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
                  cache_dir=None, progress=None):
         bad = [m for m in metrics if m not in STANDARD]
@@ -45,6 +61,7 @@ class StandardResult:
             return [" ".join(s.strip() for s in d) for d in docs], np.arange(len(docs))
 
         refs = [units(corpus.references[r])[0] for r in ref_names]
+        self.n_refs = len(ref_names)
         store = None
         if cache:
             from .cache import AnnotationCache, decode_numbers
@@ -59,10 +76,14 @@ class StandardResult:
             self.signatures[m] = f"{m}|{obj_sig.format()}"
             for name, docs in corpus.systems.items():
                 hyps, doc_of = units(docs)
-                st = self._segment_stats(obj, self.signatures[m], hyps, refs, store)
-                done += len(hyps)
-                if progress:
-                    progress(done, total)
+                parts = []
+                for i in range(0, max(len(hyps), 1), self.CHUNK):  # progress (and a chance to stop) per chunk
+                    parts.append(self._segment_stats(obj, self.signatures[m], hyps[i:i + self.CHUNK],
+                                                     [r[i:i + self.CHUNK] for r in refs], store))
+                    done += len(hyps[i:i + self.CHUNK])
+                    if progress:
+                        progress(done, total)
+                st = np.concatenate(parts) if parts else np.zeros((0, 1))
                 per_doc = np.zeros((len(self.doc_ids), st.shape[1]))
                 np.add.at(per_doc, doc_of, st)
                 self.doc_stats[m][name] = per_doc
@@ -70,11 +91,11 @@ class StandardResult:
     @staticmethod
     def _segment_stats(obj, signature: str, hyps: list, refs: list, store) -> np.ndarray:
         """sacrebleu's per-segment statistics, from the disk cache where possible."""
+        if not hyps:
+            return np.zeros((0, 1))
         if store is None:
             return np.asarray(obj._extract_corpus_statistics(hyps, refs), dtype=float)
-        from .cache import cache_key
-
-        keys = [cache_key(signature, False, "\x1e".join([h] + [r[i] for r in refs])) for i, h in enumerate(hyps)]
+        keys = _keys(signature, hyps, refs)
         found = store.get_many(keys)
         missing = [i for i, k in enumerate(keys) if k not in found]
         if missing:
@@ -111,6 +132,35 @@ class StandardResult:
                     for d, v in self.doc_scores(m, name).items():
                         entry["documents"].setdefault(d, {})[m] = _clean(v)
         return out
+
+
+def _keys(signature: str, hyps: list, refs: list) -> list[bytes]:
+    from .cache import cache_key
+
+    return [cache_key(signature, False, "\x1e".join([h] + [r[i] for r in refs])) for i, h in enumerate(hyps)]
+
+
+def segment_keys_of(corpus: Corpus) -> list[bytes]:
+    """The disk-cache keys of every per-segment statistic this corpus can produce
+    (every metric, both granularities): what "Clear loaded data" deletes."""
+    keys: list[bytes] = []
+    ref_names = list(corpus.references)
+    for gran in ("sentence", "document"):
+        def units(docs):
+            if gran == "sentence":
+                return [s.strip() for d in docs for s in d]
+            return [" ".join(s.strip() for s in d) for d in docs]
+
+        refs = [units(corpus.references[r]) for r in ref_names]
+        for m in STANDARD:
+            obj = _metric(m)
+            obj.num_refs = len(ref_names)
+            sig = f"{m}|{obj.get_signature().format()}"
+            for docs in corpus.systems.values():
+                hyps = units(docs)
+                if len(hyps) == len(refs[0]):
+                    keys += _keys(sig, hyps, refs)
+    return keys
 
 
 def _clean(x):

@@ -1,25 +1,16 @@
 """Shared UI helpers for the pages (Streamlit only; every number comes from blonde_core)."""
 from __future__ import annotations
 
-import hashlib
 import html
-import io
 import json
-import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from blonde_core.annotate import Annotator
-from blonde_core.cache import AnnotationCache
-from blonde_core.config import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS, ScoreConfig
-from blonde_core.corpus import Corpus
-from blonde_core.errors import InputError
-from blonde_core.langpack import load_pack
-from blonde_core.metric import BlonDe, prepare
+from blonde_core.study import (CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS, Corpus, InputError, ScoreConfig,
+                               Study, server_engine, study_store)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
@@ -29,29 +20,44 @@ CAT_LABELS = {"tense": "tense", "pronoun": "pronoun", "entity": "entity", "dm": 
               "ngram": "n-grams"}
 
 
-@dataclass
-class LoadedData:
-    corpus: Corpus
-    origin: str
-    human: object | None = None
-    annotation: list | None = None
-    ner: list | None = None
-    messages: dict = field(default_factory=dict)  # uploader label -> list of messages
-    key: str = ""
-    annotation_file: str = "annotation.txt"  # for the command-line equivalent
-
-    def __post_init__(self):
-        h = hashlib.sha256()
-        c = self.corpus
-        h.update(json.dumps([c.doc_ids, c.references, c.systems], ensure_ascii=False).encode())
-        h.update(json.dumps([self.annotation, self.ner], ensure_ascii=False).encode())
-        if self.human is not None:
-            h.update(json.dumps(sorted((k, v) for k, v in self.human.system_scores.items())).encode())
-        self.key = h.hexdigest()[:20]
+LoadedData = Study  # everything one user loaded (blonde_core.study)
+TOKEN_PARAM = "s"  # the URL parameter that brings a session's data back after a reload
 
 
-def data() -> LoadedData | None:
-    return st.session_state.get("data")
+def data() -> Study | None:
+    """This session's data; after a browser reload, restored from the server's store
+    through the unguessable token in the URL."""
+    d = st.session_state.get("data")
+    if d is None:
+        token = st.query_params.get(TOKEN_PARAM)
+        d = study_store().get(token)
+        if d is not None:
+            st.session_state["data"] = d
+            st.session_state["data_token"] = token
+    return d
+
+
+def set_data(study: Study | None) -> None:
+    """Make study this session's data (None clears it, and what was computed from it)."""
+    old, token = st.session_state.get("data"), st.session_state.get("data_token")
+    if old is not None and study is None:
+        study_store().drop(token)
+        server_engine().forget(old)
+    if study is None:
+        st.session_state.pop("data", None)
+        st.session_state.pop("data_token", None)
+        st.query_params.pop(TOKEN_PARAM, None)
+        return
+    st.session_state["data"] = study
+    st.session_state["data_token"] = study_store().put(study, token)
+    st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
+
+
+def keep_token() -> None:
+    """Keep the token in the URL (Streamlit clears query parameters on page changes)."""
+    token = st.session_state.get("data_token")
+    if token and st.session_state.get("data") is not None and st.query_params.get(TOKEN_PARAM) != token:
+        st.query_params[TOKEN_PARAM] = token
 
 
 def start_page(title: str, what: str):
@@ -130,118 +136,115 @@ def config() -> ScoreConfig:
     return st.session_state.get("config") or ScoreConfig()
 
 
-# --- annotation and results (shared by every session of this server) ------------
+# --- results, through the study (every cache is keyed by the study's content key + settings)
 
-@st.cache_resource(show_spinner=False)
-def shared_annotator(lowercase: bool, lang: str = "en") -> Annotator:
-    # one process: forking a multi-threaded server is unsafe
-    return Annotator(load_pack(lang), lowercase, AnnotationCache(), n_process=1)
+class _Progress:
+    """A progress bar that appears only when there is work to show."""
 
+    def __init__(self, what: str):
+        self.what, self.bar = what, None
 
-@st.cache_resource(show_spinner=False)
-def annotation_lock() -> threading.Lock:
-    return threading.Lock()
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if total == 0 or done >= total:
+                return
+            self.bar = st.progress(0.0)
+        self.bar.progress(min(done / max(total, 1), 1.0), text=f"{self.what}: {done} of {total}")
 
-
-def ensure_annotated(d: LoadedData, cfg: ScoreConfig) -> None:
-    """Annotate what is new, with a progress bar (sentences done of total)."""
-    ann = shared_annotator(cfg.lowercase, cfg.lang)
-    texts = {prepare(s, cfg.lowercase) for g in (d.corpus.references, d.corpus.systems)
-             for docs in g.values() for doc in docs for s in doc}
-    missing = [t for t in texts if t not in ann._memo]
-    if not missing:
-        return
-    bar = st.progress(0.0, text=f"Annotating {len(missing)} new sentences with spaCy...")
-
-    def progress(done, total):
-        bar.progress(min(done / max(total, 1), 1.0), text=f"Annotating: {done} of {total} distinct sentences")
-
-    with annotation_lock():
-        ann.progress = progress
-        try:
-            ann.annotate(sorted(texts))
-        finally:
-            ann.progress = None
-    bar.empty()
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.empty()
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _evaluate(data_key: str, counting_key: str, _d: LoadedData, _cfg: ScoreConfig):
-    metric = BlonDe(_cfg, annotator=shared_annotator(_cfg.lowercase, _cfg.lang))
-    with annotation_lock():
-        return metric.evaluate(_d.corpus, annotation=_d.annotation, ner_refined=_d.ner)
-
-
-def counting_key(cfg: ScoreConfig) -> str:
-    return repr(tuple(getattr(cfg, f) for f in ("lowercase", "granularity", "aggregation", "lang")))
-
-
-def result(d: LoadedData | None = None, cfg: ScoreConfig | None = None):
+def result(d: Study | None = None, cfg: ScoreConfig | None = None):
     """The core's Result for the loaded data and current settings (None after showing an error).
     Counts are cached per counting settings; weights, preset, categories, mean and
     smoothing only re-score them."""
     d = d or data()
     cfg = cfg or config()
+    bar = _Progress("Annotating with spaCy (distinct sentences)")
     try:
-        d.corpus.check(cfg.granularity)
-        ensure_annotated(d, cfg)
-        base = _evaluate(d.key, counting_key(cfg), d, cfg)
-        return base if base.config == cfg else base.with_config(cfg)
+        return d.result(cfg, progress=bar)
     except InputError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))
         if "document-level matching" in str(exc):
             st.info("Set **Matching** to *document* in the sidebar to score systems that split or merge sentences.")
         return None
+    finally:
+        bar.close()
 
 
-@st.cache_resource(show_spinner="Computing BLEU, chrF and TER with sacrebleu (cached on disk after the first time)...",
-                   max_entries=8)
-def _standard(data_key: str, granularity: str, _d: LoadedData):
-    from blonde_core.standard import StandardResult
-
-    return StandardResult(_d.corpus, granularity=granularity)
-
-
-def standard(d: LoadedData, cfg: ScoreConfig):
-    return _standard(d.key, cfg.granularity, d)
-
-
-@st.cache_data(show_spinner="Testing every pair of systems...", max_entries=64)
-def _compare(data_key: str, config_key: str, metric: str, test: str, unit: str, n: int, seed: int, cis: bool,
-             _res, _std) -> dict:
-    from blonde_core.stats import compare
-
-    return compare(_res, metric=metric, test=test, unit=unit, n=n, seed=seed, standard=_std, system_cis=cis)
+def standard(d: Study, cfg: ScoreConfig, metrics=("BLEU", "chrF", "TER")):
+    """sacrebleu's metrics, one at a time with a progress bar each (cached per study)."""
+    for m in metrics:
+        if not d.standard_ready(cfg.granularity, m):
+            bar = _Progress(f"{m} with sacrebleu (segments)")
+            try:
+                d.standard(cfg.granularity, m, progress=bar)
+            finally:
+                bar.close()
+    return d.standards(cfg.granularity, metrics)
 
 
-def compare(d, cfg, res, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=12345, std=None,
-            cis: bool = True) -> dict:
-    return _compare(d.key, repr(cfg), metric, test, unit, n, seed, cis, res, std)
+def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=12345,
+            std_metrics=(), cis: bool = True) -> dict:
+    with st.spinner("Testing every pair of systems..."):
+        return d.compare(cfg, metric=metric, test=test, unit=unit, n=n, seed=seed, std_metrics=tuple(std_metrics),
+                         cis=cis)
 
 
 # --- output helpers ------------------------------------------------------------
 
-def signature_box(sig: str, extra: str = "") -> None:
+def signature_box(sig: str, extra: str = "", sandbox: dict | None = None) -> None:
+    """The signature, and the command line that reproduces the page's numbers:
+    the loaded files' command, or for the Sandbox its own text written to files."""
+    import shlex
+
     st.caption("Signature of the settings that made these numbers:")
     st.code(sig + extra, language=None, wrap_lines=True)
-    d, cfg = data(), config()
-    if d is not None and d.origin not in ("sandbox",):
-        import shlex
-
-        c = d.corpus
-        files = ["-r"] + [c.files.get(n, f"{n}.txt") for n in c.references] + \
-            ["-s"] + [c.files.get(n, f"{n}.txt") for n in c.systems]
-        if c.boundaries == "docids":
-            files += ["--docids", c.docids_file or "docids.txt"]
-        elif c.boundaries == "blank-lines":
-            files += ["--blank-line-docs"]
-        if d.annotation is not None:
-            files += ["-p", "-an", d.annotation_file]
-        cmd = ["python", "-m", "blonde_core", "score", *files, *cfg.cli_args(), "--per-doc", "--format", "json"]
+    cfg = config()
+    if sandbox is not None:
         with st.expander("Reproduce on the command line"):
-            st.code(" ".join(shlex.quote(x) for x in cmd), language="bash", wrap_lines=True)
-            if c.boundaries == "structured":
-                st.caption("The data came from one structured file: use `--input FILE` instead of -r/-s.")
+            st.caption("The Sandbox's own text, written to files, then scored with the same settings:")
+            st.code(sandbox_script(sandbox, cfg), language="bash", wrap_lines=True)
+        return
+    d = data()
+    cmd = d.command(cfg) if d is not None else None
+    if cmd is None:
+        return
+    with st.expander("Reproduce on the command line"):
+        st.code(" ".join(shlex.quote(x) for x in cmd), language="bash", wrap_lines=True)
+        if d.corpus.boundaries == "structured":
+            st.caption("The data came from one structured file: use `--input FILE` instead of -r/-s.")
+
+
+def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
+    """Shell lines that write the sandbox texts to files and score them."""
+    import shlex
+
+    def heredoc(fname: str, text: str) -> str:
+        body = "\n".join(lines_of(text))
+        tag = "EOF"
+        while tag in body.split("\n"):
+            tag += "_"
+        return f"cat > {fname} <<'{tag}'\n{body}\n{tag}"
+
+    parts = [heredoc("reference.txt", box["reference"])]
+    systems = []
+    for k in ("A", "B"):
+        if lines_of(box.get(k) or ""):
+            parts.append(heredoc(f"{k}.txt", box[k]))
+            systems.append(f"{k}.txt")
+    args = ["python", "-m", "blonde_core", "score", "-r", "reference.txt", "-s", *systems]
+    if box.get("annotation"):
+        parts.append(heredoc("annotation.txt", box["annotation"]))
+        args += ["-p", "-an", "annotation.txt"]
+    gran = cfg
+    if cfg.granularity == "sentence" and any(len(lines_of(box.get(k) or "")) not in (0, len(lines_of(box["reference"])))
+                                             for k in ("A", "B")):
+        gran = cfg.with_(granularity="document")
+    args += [*gran.cli_args(), "--format", "json"]
+    return "\n".join(parts) + "\n" + " ".join(shlex.quote(x) for x in args)
 
 
 def to_latex(df: pd.DataFrame, caption: str = "") -> str:
@@ -278,7 +281,28 @@ def downloads(df: pd.DataFrame, name: str, latex: bool = False, key: str = "") -
 
 
 def esc(s) -> str:
+    """For HTML (st.html, span rendering)."""
     return html.escape(str(s), quote=True)
+
+
+_MD_SPECIAL = set("\\`*_[]<>#~$:|&")
+
+
+def md(s) -> str:
+    """Text shown literally inside Markdown (messages, captions, headers): the characters
+    that make links, emphasis, code, HTML, math, emoji codes, colour directives and
+    tables are backslash-escaped (and a leading list marker), so a file named
+    [x](y).txt or **b**.txt shows as written, never as a link or bold."""
+    import re
+
+    out = "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(s)).replace("\n", " ")
+    return re.sub(r"^(\s*)([-+]|\d+(?=\.))", lambda m: m.group(1) + "\\" + m.group(2)
+                  if m.group(2) in "-+" else m.group(1) + m.group(2) + "\\", out, count=1)
+
+
+def label(s) -> str:
+    """Text for plotly labels and hover text (plotly renders some HTML tags)."""
+    return html.escape(str(s), quote=False)
 
 
 def pct(x) -> float:
@@ -300,7 +324,7 @@ def lines_of(text: str) -> list[str]:
 
 
 def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig):
-    """Score free text (one document, a sentence per line) with the shared annotator.
+    """Score free text (one document, a sentence per line) through a Study of its own.
     Returns (result, note); document-level matching when line counts differ."""
     ref = lines_of(reference)
     cands = {k: lines_of(v) for k, v in candidates.items() if lines_of(v)}
@@ -315,11 +339,7 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
         annotation = None
         note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
     corpus = Corpus(["sandbox"], {"reference": [ref]}, {k: [v] for k, v in cands.items()}, boundaries="single")
-    tmp = LoadedData(corpus, "sandbox", annotation=annotation)
-    ensure_annotated(tmp, cfg)
-    metric = BlonDe(cfg, annotator=shared_annotator(cfg.lowercase, cfg.lang))
-    with annotation_lock():
-        return metric.evaluate(corpus, annotation=annotation), note.strip()
+    return Study(corpus, "sandbox", annotation=annotation).result(cfg), note.strip()
 
 
 def shown_f1(block: dict) -> float:
@@ -331,53 +351,24 @@ def shown_f1(block: dict) -> float:
     return float("nan") if f is None else float(f)
 
 
-@st.cache_resource(show_spinner="Computing Otem, Utem, the early BlonD variants and RC...", max_entries=16)
-def _companions(data_key: str, counting: str, _res) -> dict:
-    from blonde_core.companion import companion_scores
-
-    return companion_scores(_res, per_doc=True)
-
-
-def companions(d, cfg, res) -> dict:
-    """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale
-    (they depend only on the counting settings)."""
-    return _companions(d.key, counting_key(cfg), res)
+def companions(d: Study, cfg, res=None) -> dict:
+    """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale."""
+    with st.spinner("Computing Otem, Utem, the early BlonD variants and RC..."):
+        return d.companions(cfg)
 
 
-def guess_pair(d: LoadedData) -> str | None:
-    """The APT language pair from the texts: Chinese source and English target, or English to French."""
-    import re as _re
-
-    if not d.corpus.source:
-        return None
-    src = " ".join(s for doc in d.corpus.source[:2] for s in doc[:20])
-    tgt = " ".join(s for doc in next(iter(d.corpus.references.values()))[:2] for s in doc[:20])
-    if _re.search(r"[\u4e00-\u9fff]", src) and _re.search(r"\b(the|and)\b", tgt, _re.I):
-        return "zh-en"
-    if _re.search(r"\b(the|and)\b", src, _re.I) and _re.search(r"\b(le|la|les|et)\b", tgt, _re.I):
-        return "en-fr"
-    return None
-
-
-@st.cache_resource(show_spinner="Aligning with eflomal and computing APT...", max_entries=4)
-def _apt(data_key: str, pair: str, _d: LoadedData) -> dict:
-    from blonde_core.apt import corpus_apt
-
-    return corpus_apt(_d.corpus, pair)
-
-
-def apt_scores(d: LoadedData, pair: str) -> dict:
-    return _apt(d.key, pair, d)
+def apt_scores(d: Study, pair: str) -> dict:
+    with st.spinner("Aligning with eflomal and computing APT..."):
+        return d.apt(pair)
 
 
 def load_sample() -> None:
     """Load the bundled sample data (with its human judgments and BlonD+ annotation) into the session."""
-    from blonde_core.human import read_human
-    from blonde_core.readers import plain_corpus, read_lines
+    from blonde_core.study import plain_corpus, read_human, read_lines
 
     corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
                           docids=SAMPLE / "docids.txt")
     human = read_human(SAMPLE / "human_judgments.tsv")
     ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
-    st.session_state["data"] = LoadedData(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
-                                          annotation_file=str(SAMPLE / "blonde_plus_annotation.txt"))
+    set_data(Study(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
+                   annotation_file=str(SAMPLE / "blonde_plus_annotation.txt")))

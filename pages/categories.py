@@ -4,8 +4,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.diagnostics import collapse_notes, entity_strings, feature_breakdown
-from blonde_core.scoring import score
+from blonde_core.study import collapse_notes, entity_strings, feature_breakdown, score
 from pages._shared import downloads, shown_f1, signature_box, start_page
 
 d, cfg, res = start_page("Categories", "the category breakdown")

@@ -4,10 +4,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.errors import InputError
-from blonde_core.stats import correlate, metric_table, oriented_tables
-from pages._shared import (apt_scores, companions, config, downloads, guess_pair, need_data, result, signature_box,
-                            standard)
+from blonde_core.study import InputError
+from pages._shared import config, downloads, label, md, need_data, result, signature_box, standard
 
 st.title("Human correlation")
 d = need_data("metric-human correlation")
@@ -22,35 +20,27 @@ cfg = config()
 res = result(d, cfg)
 if res is None:
     st.stop()
-std = standard(d, cfg)
+# TER joins once it has been computed (on the Overview): it can take minutes on long segments
+std_metrics = ("BLEU", "chrF") + (("TER",) if d.standard_ready(cfg.granularity, "TER") else ())
+standard(d, cfg, std_metrics)
 level = st.segmented_control("Level", ["system", "document"], default="system", key="corr_level") or "system"
-
-
-def extra_metrics():
-    pair = guess_pair(d)
-    apt = apt_scores(d, pair) if pair and st.session_state.get("with_apt") else None  # switched on in Overview
-    return oriented_tables(level, res.names, std, companions(d, cfg, res), apt)
-
-
-@st.cache_data(show_spinner="Correlating...", max_entries=16)
-def run(key, cfgkey, lvl, _res, _human, _extra):
-    return correlate(_res, _human, lvl, extra=_extra), metric_table(_res, _human, lvl, extra=_extra)
-
-
+pair = d.guess_pair()
+apt_pair = pair if pair and st.session_state.get("with_apt") else None  # switched on in Overview
 try:
-    out, (keys, vals, hum) = run(d.key, repr(cfg), level, res, d.human, extra_metrics())
+    with st.spinner("Correlating..."):
+        out, (keys, vals, hum) = d.correlate(cfg, level, std_metrics, apt_pair)
 except InputError as exc:
-    st.error(str(exc))
+    st.error(md(str(exc)))
     st.stop()
 direction = out["human_direction"]
-st.caption(f"Human score: **{out['human']}** ({direction}). n = {out['n']} "
+st.caption(f"Human score: **{md(out['human'])}** ({direction}). n = {out['n']} "
            f"{'systems' if level == 'system' else '(system, document) pairs'}. Metrics where lower is better "
            "(TER, Otem, Utem, BlonD-dist) are negated (-TER, -Otem, ...) so that higher is better for every metric.")
 names = list(out["metrics"])
 metric = st.selectbox("Metric for the scatter plot", names, key="corr_metric")
 x, y = vals[metric], hum
 ok = ~(np.isnan(x) | np.isnan(y))
-fig = go.Figure(go.Scatter(x=x[ok], y=y[ok], mode="markers", text=np.array(keys)[ok],
+fig = go.Figure(go.Scatter(x=x[ok], y=y[ok], mode="markers", text=[label(k) for k in np.array(keys)[ok]],
                            hovertemplate="%{text}<br>metric %{x:.4f}<br>human %{y:.3f}<extra></extra>",
                            marker=dict(size=10 if level == "system" else 7, opacity=.8)))
 if ok.sum() >= 2 and np.ptp(x[ok]) > 0:
@@ -60,8 +50,8 @@ if ok.sum() >= 2 and np.ptp(x[ok]) > 0:
                              line=dict(dash="dash"), hoverinfo="skip"))
 m = out["metrics"][metric]
 title = f"Pearson {m['pearson']:.3f}" if m["pearson"] is not None else "Pearson n/a"
-fig.update_layout(xaxis_title=metric, yaxis_title=f"human ({'-' if not d.human.higher_is_better else ''}"
-                  f"{out['human']})", height=440, showlegend=False, title=title, margin=dict(t=40))
+fig.update_layout(xaxis_title=label(metric), yaxis_title=label(f"human ({'-' if not d.human.higher_is_better else ''}"
+                                                             f"{out['human']})"), height=440, showlegend=False, title=title, margin=dict(t=40))
 st.plotly_chart(fig, width="stretch")
 
 rows = []

@@ -4,16 +4,39 @@ import re
 import pandas as pd
 import streamlit as st
 
-from blonde_core.errors import InputError
-from blonde_core.human import read_human
-from blonde_core.readers import (NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured_with_human,
-                                 split_lines)
-from pages._shared import TED, LoadedData, data, esc, load_sample
+from blonde_core.study import (InputError, NamedBytes, decode_bytes, plain_corpus, read_human, read_lines,
+                               read_structured_with_human, server_engine, split_lines, study_store)
+from pages._shared import TED, Study, data, load_sample, md, set_data
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
-st.caption(f"Files stay in memory and are never written to disk (only spaCy's annotations of the sentences go "
-           f"into the annotation cache). Upload limit: {limit} MB per file.")
+
+
+def privacy_note() -> str:
+    """What this server keeps, where and for how long (from its actual settings)."""
+    info = server_engine().info()
+    store = study_store()
+    hours = store.ttl / 3600
+    kept = (f"Uploaded files are never written to disk: they stay in this server's memory, for this browser tab "
+            f"(a reload brings them back through the token in the address bar) for up to {hours:g} hours after "
+            f"their last use. ")
+    mode = info["cache_mode"]
+    if mode == "disk":
+        kept += (f"spaCy's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "
+                 f"per-segment statistics go into the annotation cache on this server's disk "
+                 f"({info['cache_file']}) and stay there until deleted. ")
+    elif mode == "memory":
+        kept += ("spaCy's annotations are kept in this server's memory only (at most "
+                 f"{info['memo_limit_sentences']:,} sentences, least recently used out; gone when it restarts). ")
+    else:
+        kept += "spaCy's annotations are not kept after each computation (annotation cache off). "
+    kept += (f"Computed scores are kept in memory (at most {info['results']['max_bytes'] // 2 ** 20} MB over all "
+             "users, least recently used out). **Clear loaded data** removes your data and everything computed "
+             "from it, including its sentences in the annotation cache.")
+    return kept
+
+
+st.caption(privacy_note() + f" Upload limit: {limit} MB per file.")
 
 
 def load_ted():
@@ -23,7 +46,7 @@ def load_ted():
     it = iter(src)
     corpus.source = [[next(it) for _ in d] for d in corpus.references["ref"]]
     human = read_human(TED / "raw" / "mqm_ted_zhen.tsv")
-    st.session_state["data"] = LoadedData(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human)
+    set_data(Study(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human))
 
 
 c1, c2, c3, _ = st.columns([1, 1, 1, 1])
@@ -31,8 +54,10 @@ if c1.button("Load sample data", type="primary", icon=":material/science:"):
     load_sample()
 if TED.exists() and c2.button("Load TED zh-en demo", icon=":material/record_voice_over:"):
     load_ted()
-if data() is not None and c3.button("Clear loaded data", icon=":material/delete:"):
-    st.session_state.pop("data", None)
+if data() is not None and c3.button("Clear loaded data", icon=":material/delete:",
+                                    help="removes your data from this server: the session, the reload store, "
+                                         "computed scores and its sentences in the annotation cache"):
+    set_data(None)
 
 
 def nb(f) -> NamedBytes:
@@ -46,7 +71,7 @@ upload_errors: dict = st.session_state.setdefault("upload_errors", {})
 def show_errors(label: str, container=st) -> None:
     """Messages of the last analysis that concern this uploader's file(s)."""
     for msg in upload_errors.get(label, []):
-        container.error(msg, icon=":material/error:")
+        container.error(md(msg), icon=":material/error:")
 
 
 def owner(exc: InputError, uploads: dict) -> str:
@@ -99,8 +124,9 @@ with tab_files:
             hs = read_human(nb(human), None, not lower_better) if human is not None else None
             ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
             ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
-            st.session_state["data"] = LoadedData(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
-                                                  annotation_file=plus.name if plus is not None else "annotation.txt")
+            set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
+                           annotation_file=plus.name if plus is not None else "annotation.txt",
+                           ner_file=ner.name if ner is not None else "ner.txt"))
         except InputError as exc:
             upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
         st.rerun()
@@ -120,7 +146,7 @@ with tab_struct:
             names = [x.strip() for x in refsys.split(",") if x.strip()]
             f = nb(sf)
             corpus, hs = read_structured_with_human(f, names)
-            st.session_state["data"] = LoadedData(corpus, f"structured file {sf.name}", human=hs)
+            set_data(Study(corpus, f"structured file {sf.name}", human=hs))
         except InputError as exc:
             upload_errors.setdefault("struct", []).append(str(exc))
         st.rerun()
@@ -133,7 +159,7 @@ if d is None:
 
 c = d.corpus
 st.subheader("What was understood")
-st.write(f"Loaded from **{esc(d.origin)}**.")
+st.write(f"Loaded from **{md(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",
                  "structured": "documents from the structured file"}[c.boundaries]
@@ -168,10 +194,10 @@ try:
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
-    st.warning(f"{exc}. Switch **Matching** to *document* in the sidebar.", icon=":material/warning:")
+    st.warning(f"{md(exc)}. Switch **Matching** to *document* in the sidebar.", icon=":material/warning:")
 extras = []
 if d.human is not None:
-    extras.append(f"human judgments ({esc(d.human.name)}, "
+    extras.append(f"human judgments ({md(d.human.name)}, "
                   f"{'higher' if d.human.higher_is_better else 'lower'} is better) for "
                   f"{len(d.human.system_scores)} systems")
 if d.annotation is not None:

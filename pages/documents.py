@@ -3,11 +3,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.diagnostics import collapse_notes, sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from blonde_core.scoring import score
-from blonde_core.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
-from pages._shared import downloads, esc, shown_f1, signature_box, start_page
+from blonde_core.study import (GROUP_ORDER, MIN_SIMILARITY, collapse_notes, entity_threads, pronoun_threads, score,
+                               sentence_view, tense_timeline)
+from pages._shared import downloads, esc, label, md, shown_f1, signature_box, start_page
 
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
@@ -36,7 +35,7 @@ if rows:
     downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
 for n in systems:
     for note in collapse_notes(res, n).get(doc, []):
-        st.warning(f"{n}: {note}", icon=":material/warning:")
+        st.warning(f"{md(n)}: {md(note)}", icon=":material/warning:")
 
 tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(["Highlighted spans", "Entity threads", "Pronoun threads",
                                                  "Tense timeline"])
@@ -84,7 +83,7 @@ with tab_ent:
                f"character similarity of at least {MIN_SIMILARITY}); none means missing.")
     for n in systems:
         ths = entity_threads(res, di, n, ref)
-        st.markdown(f"**{esc(n)}**")
+        st.markdown(f"**{md(n)}**")
         if not ths:
             st.write("No counted entity in the reference of this document.")
             continue

@@ -3,8 +3,8 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.render import COLORS, CSS, legend, render_text
-from blonde_core.diagnostics import sentence_view
-from pages._shared import config, esc, evaluate_texts, gallery, lines_of, shown_f1
+from blonde_core.study import sentence_view
+from pages._shared import config, esc, evaluate_texts, gallery, lines_of, md, shown_f1
 
 st.title("Phenomenon gallery")
 st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
@@ -30,7 +30,7 @@ for ex in gallery():
             cols[0].html("".join(f'<div class="bl-doc">{esc(s)}</div>' for s in lines_of(ex["source"])))
             k = 1
         for col, n in zip(cols[k:], ["reference"] + res.names):
-            col.markdown(f"**{esc(n)}**")
+            col.markdown(f"**{md(n)}**")
             col.html("".join(f'<div class="bl-doc">{render_text(r["text"], r["spans"])}</div>'
                              for r in view["rows"][n]))
         rows = []

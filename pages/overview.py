@@ -4,62 +4,66 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.stats import bootstrap_cis, resample_weights, significance_clusters
-from blonde_core.standard import HIGHER_IS_BETTER
-from blonde_core.companion import COMPANIONS, LOWER_IS_BETTER
-from pages._shared import apt_scores, companions, compare, downloads, guess_pair, signature_box, standard, start_page
+from blonde_core.study import COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, resample_weights, significance_clusters
+from pages._shared import (apt_scores, companions, compare, downloads, label, signature_box, standard, start_page)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
 c1, c2 = st.columns([1, 3])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
+n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
+with_ter = c1.toggle("TER (slow on long segments)", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
+                     key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
+                     "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if res.plus else [])
-
-
-@st.cache_data(show_spinner="Bootstrapping confidence intervals...", max_entries=32)
-def cis(key, cfgkey, n, _res):
-    return bootstrap_cis(_res, tops, n=n)
-
-
-ci = cis(d.key, repr(cfg), n_boot, res)
-std = standard(d, cfg)
+with st.spinner("Bootstrapping confidence intervals..."):
+    ci = d.bootstrap_cis(cfg, tops, n_boot)
 w = resample_weights(len(d.corpus.doc_ids), n_boot, 12345)
-rows = []
-for name in res.names:
-    s = res.scores(name)
-    row = {"system": name}
-    for t in tops:
-        row[f"{t} F1"] = 100 * ci[t][name]["score"] if ci[t][name]["score"] is not None else np.nan
-        lo, hi = ci[t][name]["ci"]
-        row[f"{t} CI low"] = np.nan if lo is None else 100 * lo
-        row[f"{t} CI high"] = np.nan if hi is None else 100 * hi
-        if t == "BlonDe":
-            row["BlonDe R"] = 100 * s["BlonDe"]["R"] if s["BlonDe"]["R"] is not None else np.nan
-            row["BlonDe P"] = 100 * s["BlonDe"]["P"] if s["BlonDe"]["P"] is not None else np.nan
-    for m in std.metrics:
-        row[m] = std.score(m, name)
-        bs = std.bootstrap(m, name, w)
-        row[f"{m} CI low"], row[f"{m} CI high"] = np.nanquantile(bs, 0.025), np.nanquantile(bs, 0.975)
-    rows.append(row)
-comp = companions(d, cfg, res)
-for row in rows:
-    for m in COMPANIONS:
-        v = comp[row["system"]][m]
-        row[f"{m} {'↓' if LOWER_IS_BETTER[m] else '↑'}"] = np.nan if v is None else v
-pair = guess_pair(d)
-if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
-                      help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
-                           "texts from temporary files it deletes afterwards."):
-    apt = apt_scores(d, pair)
-    for row in rows:
-        v = apt.get(row["system"], {}).get("APT")
-        row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
-df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
-sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
-clusters = significance_clusters(list(df["system"]), sig["pairs"])
-df.insert(1, "cluster", [clusters[s] for s in df["system"]])
-df.insert(0, "rank", np.arange(1, len(df) + 1))
 
+
+def blonde_rows() -> list[dict]:
+    rows = []
+    for name in res.names:
+        s = res.scores(name)
+        row = {"system": name}
+        for t in tops:
+            row[f"{t} F1"] = 100 * ci[t][name]["score"] if ci[t][name]["score"] is not None else np.nan
+            lo, hi = ci[t][name]["ci"]
+            row[f"{t} CI low"] = np.nan if lo is None else 100 * lo
+            row[f"{t} CI high"] = np.nan if hi is None else 100 * hi
+            if t == "BlonDe":
+                row["BlonDe R"] = 100 * s["BlonDe"]["R"] if s["BlonDe"]["R"] is not None else np.nan
+                row["BlonDe P"] = 100 * s["BlonDe"]["P"] if s["BlonDe"]["P"] is not None else np.nan
+        rows.append(row)
+    return rows
+
+
+def add_standard(rows: list[dict], std) -> None:
+    for row in rows:
+        name = row["system"]
+        for m in std.metrics:
+            row[m] = std.score(m, name)
+            bs = std.bootstrap(m, name, w)
+            row[f"{m} CI low"], row[f"{m} CI high"] = np.nanquantile(bs, 0.025), np.nanquantile(bs, 0.975)
+
+
+def frame(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
+    df.insert(1, "cluster", [clusters[s] for s in df["system"]])
+    df.insert(0, "rank", np.arange(1, len(df) + 1))
+    return df
+
+
+def show(df: pd.DataFrame) -> None:
+    fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}
+    st.dataframe(df, hide_index=True, column_config=fmt, width="stretch")
+
+
+sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
+rows = blonde_rows()
+clusters = significance_clusters([r["system"] for r in sorted(rows, key=lambda r: -np.nan_to_num(r["BlonDe F1"],
+                                                                                              nan=-1e9))],
+                                 sig["pairs"])
 st.subheader("Leaderboard")
 st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over documents; "
            "BLEU, chrF and TER from sacrebleu (TER: lower is better). The seed papers' companion metrics "
@@ -67,8 +71,32 @@ st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap inte
            "Systems in the same **cluster** are not "
            "significantly different from the cluster's best (paired bootstrap, Benjamini-Hochberg, p < 0.05). "
            "Click a column header to sort.")
-fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}
-st.dataframe(df, hide_index=True, column_config=fmt, width="stretch")
+# the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
+board = st.empty()
+with board.container():
+    show(frame(rows))
+std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])
+for k in range(len(std_metrics)):
+    std = standard(d, cfg, std_metrics[:k + 1])
+    add_standard(rows, std)
+    with board.container():
+        show(frame(rows))
+comp = companions(d, cfg, res)
+for row in rows:
+    for m in COMPANIONS:
+        v = comp[row["system"]][m]
+        row[f"{m} {'↓' if LOWER_IS_BETTER[m] else '↑'}"] = np.nan if v is None else v
+pair = d.guess_pair()
+if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
+                      help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
+                           "texts from temporary files it deletes afterwards."):
+    apt = apt_scores(d, pair)
+    for row in rows:
+        v = apt.get(row["system"], {}).get("APT")
+        row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
+df = frame(rows)
+with board.container():
+    show(df)
 downloads(df, "leaderboard", latex=True)
 
 metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
@@ -76,7 +104,7 @@ metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
 order = df.sort_values(col, ascending=not HIGHER_IS_BETTER.get(metric, True))
 fig = go.Figure(go.Bar(
-    x=order["system"], y=order[col],
+    x=[label(x) for x in order["system"]], y=order[col],
     error_y=dict(type="data", symmetric=False, array=order[f"{metric} CI high"] - order[col],
                  arrayminus=order[col] - order[f"{metric} CI low"]),
     marker_color=[f"hsl({(k * 67) % 360},45%,55%)" for k in order["cluster"]],

@@ -3,9 +3,9 @@ import pandas as pd
 import streamlit as st
 from sacrebleu.metrics import BLEU
 
-from blonde_core.diagnostics import sentence_view
+from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from pages._shared import config, downloads, esc, evaluate_texts, lines_of, shown_f1, signature_box
+from pages._shared import config, downloads, esc, evaluate_texts, lines_of, md, shown_f1, signature_box
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
@@ -15,7 +15,7 @@ box = st.session_state.setdefault("sandbox", {
     "A": "Mary walked into the room.\nHe saw a letter on the table.\nIt was not for him.",
     "B": "", "annotation": None, "title": None})
 if box.get("title"):
-    st.info(f"Gallery example: **{esc(box['title'])}**. Edit freely.")
+    st.info(f"Gallery example: **{md(box['title'])}**. Edit freely.")
 c1, c2, c3 = st.columns(3)
 ref = c1.text_area("Reference", box["reference"], height=200, key=f"sb_ref_{box.get('title')}")
 a = c2.text_area("Candidate A", box["A"], height=200, key=f"sb_a_{box.get('title')}")
@@ -56,7 +56,7 @@ st.html(CSS + legend(cats))
 view = sentence_view(res, 0, names, "reference")
 cols = st.columns(1 + len(names))
 for col, n in zip(cols, ["reference"] + names):
-    col.markdown(f"**{esc(n)}**")
+    col.markdown(f"**{md(n)}**")
     html = []
     for i, r in enumerate(view["rows"][n]):
         counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} '

@@ -4,10 +4,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.errors import InputError
-from blonde_core.stats import metric_names
-from blonde_core.companion import COMPANIONS
-from pages._shared import compare, downloads, signature_box, standard, start_page
+from blonde_core.study import COMPANIONS, InputError, metric_names
+from pages._shared import compare, downloads, label, md, signature_box, standard, start_page
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -38,9 +36,12 @@ corr = c4.radio("p-values", ["p_bh", "p_holm", "p"], horizontal=True, key="sig_c
                 format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
 full = metric if part == "F1" else f"{metric}.{part}"
 try:
-    out = compare(d, cfg, res, full, test, unit, n, standard(d, cfg) if metric in ("BLEU", "chrF", "TER") else None)
+    std_metrics = (metric,) if metric in ("BLEU", "chrF", "TER") else ()
+    if std_metrics:
+        standard(d, cfg, std_metrics)
+    out = compare(d, cfg, res, full, test, unit, n, std_metrics=std_metrics)
 except InputError as exc:
-    st.error(str(exc))
+    st.error(md(str(exc)))
     st.stop()
 names = list(out["systems"])
 k = len(names)
@@ -55,9 +56,9 @@ for q in out["pairs"]:
         diff[i, j], diff[j, i] = dv, -dv
 text = [["" if i == j or np.isnan(mat[i, j]) else f"{mat[i, j]:.3f}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
-st.subheader(f"All pairs: {out['metric']} over {out['n_units']} units ({unit}); {out['direction']}")
+st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
-fig = go.Figure(go.Heatmap(z=mat, x=names, y=names, text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
+fig = go.Figure(go.Heatmap(z=mat, x=[label(x) for x in names], y=[label(x) for x in names], text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
                            colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],
                            hovertemplate="%{y} vs %{x}: p = %{z:.4f}<extra></extra>", showscale=False))
 fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="reversed")

@@ -23,7 +23,7 @@ def fake_record(text: str) -> dict:
 
 def fake_metric(config: ScoreConfig | None = None) -> BlonDe:
     m = BlonDe(config or ScoreConfig(lowercase=False), cache=False)
-    m.annotator.annotate = lambda texts: {t: fake_record(t) for t in texts}
+    m.annotator.annotate = lambda texts, progress=None: {t: fake_record(t) for t in texts}
     return m
 
 

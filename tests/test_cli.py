@@ -11,6 +11,7 @@ from blonde_core.cli import main
 from conftest import ROOT, SAMPLE, sample_paths
 
 REF = str(SAMPLE / "reference.txt")
+CONS = str(SAMPLE / "consistent.txt")
 DOCIDS = str(SAMPLE / "docids.txt")
 ANN = str(SAMPLE / "blonde_plus_annotation.txt")
 
@@ -100,11 +101,11 @@ def test_weights_need_override_flag(capsys):
     base = score(capsys)
     # NON-PERSON entities (Bremen, Lyon, Paris) now count: the names system keeps them all
     assert d["systems"]["names"]["categories"]["entity"]["R"] > base["systems"]["names"]["categories"]["entity"]["R"]
-    err = fail(capsys, "score", "-r", REF, "-s", REF, "-wt", *["1"] * 7)
+    err = fail(capsys, "score", "-r", REF, "-s", CONS, "-wt", *["1"] * 7)
     assert "-w" in err
     rw = score(capsys, "-rw")
     assert rw["systems"]["tense"]["BlonD-d"] == pytest.approx(base["systems"]["tense"]["BlonD-d"])
-    bad = fail(capsys, "score", "-r", REF, "-s", REF, "-w", "-wp", "1", "1")
+    bad = fail(capsys, "score", "-r", REF, "-s", CONS, "-w", "-wp", "1", "1")
     assert "-wp" in bad or "expected 4" in bad
 
 
@@ -114,8 +115,8 @@ def test_blonde_plus(capsys):
     e = d["systems"]["pronouns"]
     assert e["categories"]["ellipsis"]["R"] < 0.2 and "BlonD+" in e
     assert d["systems"]["consistent"]["categories"]["ellipsis"]["F1"] == 1
-    assert "Traceback" not in fail(capsys, "score", "-r", REF, "-s", REF, "-p")
-    assert "-p" in fail(capsys, "score", "-r", REF, "-s", REF, "-an", ANN)
+    assert "Traceback" not in fail(capsys, "score", "-r", REF, "-s", CONS, "-p")
+    assert "-p" in fail(capsys, "score", "-r", REF, "-s", CONS, "-an", ANN)
     only = score(capsys, "-p", "-an", ANN, "-pc", "ellipsis", "-pw", "2")
     assert "|plus:0,2|" in only["signature"]
 
@@ -135,7 +136,7 @@ def test_refined_named_entities(capsys, tmp_path):
     # names.txt keeps Maria Lopez (segment 1) only: 1 of 6 refined PERSON mentions
     assert ent["names"]["R"] == pytest.approx(1 / 6)
     ner.write_text("PERSON: (Maria: x; )\n" * 10, encoding="utf-8")
-    err = fail(capsys, "score", "-r", REF, "-s", REF, "--docids", DOCIDS, "-ner", str(ner))
+    err = fail(capsys, "score", "-r", REF, "-s", CONS, "--docids", DOCIDS, "-ner", str(ner))
     assert "line 1" in err and "whole number" in err
 
 
@@ -186,7 +187,7 @@ def test_bad_input_messages(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     assert "empty" in fail(capsys, "score", "-r", REF, "-s", str(empty))
-    assert "unknown category" in fail(capsys, "score", "-r", REF, "-s", REF, "-c", "tense", "verbs")
+    assert "unknown category" in fail(capsys, "score", "-r", REF, "-s", CONS, "-c", "tense", "verbs")
     assert "no system output given" in fail(capsys, "score", "-r", REF)
     assert "--help" in fail(capsys, "score", "-r", REF, "--granularity", "paragraph")
 

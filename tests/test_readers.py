@@ -195,7 +195,7 @@ def test_blank_line_documents(tmp_path):
     s.write_text("a b\nc x\ne f\n", encoding="utf-8")
     with pytest.raises(InputError, match="1 documents"):
         plain_corpus([r], [s], boundaries="blank-lines")
-    one = plain_corpus([r], [r])
+    one = plain_corpus([r], [s])
     assert one.boundaries == "single" and one.doc_ids == ["doc1"]
 
 
