@@ -84,8 +84,8 @@ def doc_to_record(doc) -> dict:
 
 # --- worker processes ------------------------------------------------------------
 # CLI: a fork pool per run (the parent's loaded pipeline is inherited).
-# Server: one long-lived forkserver pool shared by every session's thread
-# (forking a multi-threaded server is unsafe); each worker loads the pipeline once.
+# Server: long-lived worker processes shared by every session's thread (worker.py;
+# forking a multi-threaded server is unsafe); each worker loads the pipeline once.
 _WORKER_NLP = None
 
 
@@ -93,32 +93,19 @@ def _work(batch: list[str]) -> list[dict]:
     return [doc_to_record(d) for d in _WORKER_NLP.pipe(batch, batch_size=64)]
 
 
-def _init_worker(lang: str) -> None:
-    global _WORKER_NLP
-    from .langpack import load_pack
-
-    _WORKER_NLP = load_pipeline(load_pack(lang))
-
-
 _SERVER_POOLS: dict = {}
 _SERVER_POOLS_LOCK = threading.Lock()
 
 
 def server_pool(lang: str, n_process: int):
-    """The server's shared annotation processes for a language (started once, forkserver)."""
+    """The server's shared annotation worker processes for a language (started once;
+    plain child processes, see worker.py: a threaded server is never forked)."""
+    from .worker import WorkerPool
+
     with _SERVER_POOLS_LOCK:
         pool = _SERVER_POOLS.get(lang)
-        if pool is None or getattr(pool, "_broken", False):
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
-
-            method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-            ctx = mp.get_context(method)
-            if method == "forkserver":
-                ctx.set_forkserver_preload(["blonde_core.annotate"])
-            pool = ProcessPoolExecutor(max_workers=n_process, mp_context=ctx, initializer=_init_worker,
-                                       initargs=(lang,))
-            _SERVER_POOLS[lang] = pool
+        if pool is None:
+            pool = _SERVER_POOLS[lang] = WorkerPool(lang, n_process)
         return pool
 
 
@@ -188,7 +175,7 @@ class Annotator:
     by batch, so an interrupted run keeps what it finished.  The in-memory memo
     is an LRU of at most `memo_limit` sentences (None: unbounded, the CLI; 0:
     nothing kept between calls).  `pool="fork"` (CLI) forks worker processes
-    per run; `pool="server"` uses one long-lived forkserver pool.
+    per run; `pool="server"` uses the server's long-lived worker processes.
     """
 
     SMALL = 64  # jobs up to this many texts run in the calling thread
@@ -361,7 +348,7 @@ class Annotator:
             while queue or pending:
                 while queue and len(pending) < self.n_process:
                     b = queue.pop(0)
-                    pending[pool.submit(_work, b)] = b
+                    pending[pool.submit(b)] = b
                 done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
                 for f in done:
                     b = pending.pop(f)

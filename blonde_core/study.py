@@ -54,7 +54,7 @@ class Engine:
     cache_dir), "memory" (kept in this process only, bounded) or "off"
     (nothing kept between computations except the bounded memo of results).
     pool: "fork" (CLI: worker processes forked per run) or "server" (one
-    long-lived forkserver pool shared by all sessions' threads).
+    long-lived worker processes shared by all sessions' threads).
     """
 
     def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,

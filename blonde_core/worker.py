@@ -1,0 +1,99 @@
+"""Annotation worker processes for the dashboard's server.
+
+The server is multi-threaded (one thread per script run), so it neither forks
+itself nor lets multiprocessing re-import its main module (Streamlit makes the
+app script `__main__`).  Instead each worker is a plain child process,
+`python -m blonde_core.worker LANG`, that loads the spaCy pipeline once and
+then answers one batch per line: a JSON list of texts in, a JSON list of
+annotation records out.  A `WorkerPool` hands batches from any thread to the
+first free worker and restarts a worker that died.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+
+
+def main(argv=None) -> int:
+    from .annotate import doc_to_record, load_pipeline
+    from .langpack import load_pack
+
+    argv = sys.argv[1:] if argv is None else argv
+    nlp = load_pipeline(load_pack(argv[0] if argv else "en"))
+    out = sys.stdout
+    for line in sys.stdin:
+        batch = json.loads(line)
+        recs = [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)]
+        out.write(json.dumps(recs, ensure_ascii=True) + "\n")
+        out.flush()
+    return 0
+
+
+class _Worker:
+    def __init__(self, lang: str):
+        root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.proc = subprocess.Popen([sys.executable, "-m", "blonde_core.worker", lang], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8",
+                                     errors="surrogatepass", bufsize=1)
+
+    def run(self, batch: list[str]) -> list[dict]:
+        self.proc.stdin.write(json.dumps(batch, ensure_ascii=True) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"annotation worker exited (status {self.proc.poll()})")
+        recs = json.loads(line)
+        if len(recs) != len(batch):
+            raise RuntimeError("annotation worker answered a different number of records")
+        return recs
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+class WorkerPool:
+    """n worker processes; submit(batch) from any thread returns a Future."""
+
+    def __init__(self, lang: str, n: int):
+        self.lang, self.n = lang, max(1, n)
+        self._jobs: queue.Queue = queue.Queue()
+        self._threads = [threading.Thread(target=self._serve, name=f"blonde-annotator-{i}", daemon=True)
+                         for i in range(self.n)]
+        for t in self._threads:
+            t.start()
+
+    def submit(self, batch: list[str]) -> Future:
+        fut: Future = Future()
+        self._jobs.put((batch, fut))
+        return fut
+
+    def _serve(self) -> None:
+        worker = None
+        while True:
+            batch, fut = self._jobs.get()
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                if worker is None:
+                    worker = _Worker(self.lang)
+                fut.set_result(worker.run(batch))
+            except BaseException as exc:  # a dead worker is replaced for the next batch
+                if worker is not None:
+                    worker.close()
+                worker = None
+                fut.set_exception(exc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,286 @@
+"""One server, many users: every cache keyed by all of a study's content, names as
+identities, a thread-safe annotation service that keeps what it finished, the
+reload store, privacy (forget), and the Sandbox's own command line."""
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+from contextlib import redirect_stderr
+
+import pytest
+
+from blonde_core.annotate import Annotator
+from blonde_core.cache import AnnotationCache
+from blonde_core.config import ScoreConfig
+from blonde_core.errors import InputError
+from blonde_core.human import read_human
+from blonde_core.langpack import load_pack
+from blonde_core.memo import Memo
+from blonde_core.readers import NamedBytes, plain_corpus, read_lines
+from blonde_core.study import Engine, Study, StudyStore
+from conftest import ROOT, SAMPLE, sample_paths
+
+PACK = load_pack("en")
+
+
+def sample_corpus():
+    return plain_corpus([SAMPLE / "reference.txt"], sample_paths(), docids=SAMPLE / "docids.txt")
+
+
+# --- names are identities ---------------------------------------------------------
+
+def test_reference_and_system_with_one_name_are_refused_naming_both_files(tmp_path):
+    (tmp_path / "refs").mkdir()
+    (tmp_path / "other").mkdir()
+    ref = tmp_path / "refs" / "ref.txt"
+    clash = tmp_path / "other" / "ref.txt"
+    ref.write_text("She came home.\n", encoding="utf-8")
+    clash.write_text("He came home.\n", encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "blonde_core", "score", "-r", str(ref), "-s", str(clash)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2
+    assert str(ref) in p.stderr and str(clash) in p.stderr and "Traceback" not in p.stderr
+    with pytest.raises(InputError, match="both named 'ref'"):
+        plain_corpus([NamedBytes("ref.txt", b"a\n")], [NamedBytes("ref.txt", b"b\n")])
+    with pytest.raises(InputError, match="both named 'x'"):
+        plain_corpus([NamedBytes("r.txt", b"a\n")], [NamedBytes("x.txt", b"b\n"), NamedBytes("x.txt", b"c\n")])
+
+
+def test_upload_names_are_kept_whole():
+    c = plain_corpus([NamedBytes("r.txt", b"a\n")], [NamedBytes("<b>x</b>.txt", b"b\n"),
+                                                    NamedBytes("[link](https:evil.example).txt", b"c\n"),
+                                                    NamedBytes("a/b.c.txt", b"d\n")])
+    assert list(c.systems) == ["<b>x</b>", "[link](https:evil.example)", "a/b.c"]
+
+
+def test_markdown_escaping_keeps_names_literal():
+    pytest.importorskip("streamlit")
+    from pages._shared import md
+
+    assert md("**bold**.txt") == r"\*\*bold\*\*.txt"
+    assert md("[link](https:evil.example).txt") == r"\[link\](https\:evil.example).txt"
+    assert md("<b>x</b>") == r"\<b\>x\</b\>"
+    assert md("- item") == r"\- item"
+    assert md(":red[x]") == r"\:red\[x\]"
+
+
+# --- the study's key covers all of its content ------------------------------------
+
+def test_study_key_changes_with_every_part_of_the_content():
+    human = read_human(SAMPLE / "human_judgments.tsv")
+    base = Study(sample_corpus(), "x", human=human)
+    same = Study(sample_corpus(), "x", human=read_human(SAMPLE / "human_judgments.tsv"))
+    assert base.key == same.key
+    c = sample_corpus()
+    c.source = [["source %d" % i for i in range(len(d))] for d in c.references["reference"]]
+    assert Study(c, "x", human=human).key != base.key
+    c = sample_corpus()
+    c.files = {k: "other/" + v for k, v in c.files.items()}
+    assert Study(c, "x", human=human).key != base.key
+    flipped = copy.deepcopy(human)
+    flipped.higher_is_better = not human.higher_is_better
+    assert Study(sample_corpus(), "x", human=flipped).key != base.key
+    doc = copy.deepcopy(human)
+    system = next(iter(doc.doc_scores))
+    first = next(iter(doc.doc_scores[system]))
+    doc.doc_scores[system][first] += 1.0
+    assert Study(sample_corpus(), "x", human=doc).key != base.key
+    seg1, seg2 = copy.deepcopy(human), copy.deepcopy(human)
+    seg1.segments = {("names", "d1", "1"): 1.0}
+    seg2.segments = {("names", "d1", "1"): 2.0}
+    assert Study(sample_corpus(), "x", human=seg1).key != Study(sample_corpus(), "x", human=seg2).key
+    ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
+    assert Study(sample_corpus(), "x", human=human, annotation=ann).key != base.key
+    assert Study(sample_corpus(), "x", human=human, annotation=ann, annotation_file="b.txt").key != \
+        Study(sample_corpus(), "x", human=human, annotation=ann).key
+
+
+def test_two_users_with_the_same_texts_get_their_own_source_and_correlation(tmp_path):
+    """Same references and systems; one with a source and higher-is-better judgments,
+    one without a source and the same judgments read as lower-is-better."""
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
+    human = read_human(SAMPLE / "human_judgments.tsv")
+    ca = sample_corpus()
+    ca.source = [["src %d" % i for i in range(len(d))] for d in ca.references["reference"]]
+    a = Study(ca, "a", human=human)
+    lower = copy.deepcopy(human)
+    lower.higher_is_better = False
+    b = Study(sample_corpus(), "b", human=lower)
+    cfg = ScoreConfig()
+    ra, rb = a.result(cfg, engine), b.result(cfg, engine)
+    assert ra.corpus.source is not None and rb.corpus.source is None
+    oa, _ = a.correlate(cfg, "system", engine=engine)
+    ob, _ = b.correlate(cfg, "system", engine=engine)
+    assert oa["human_direction"] != ob["human_direction"]
+    pa, pb = oa["metrics"]["BlonDe"]["pearson"], ob["metrics"]["BlonDe"]["pearson"]
+    assert pa == pytest.approx(-pb) and abs(pa) > 0.05
+    # scores equal (the same texts), computed once per study
+    assert ra.scores("names") == rb.scores("names")
+
+
+# --- the annotation service -----------------------------------------------------------
+
+def ted_lines(ted, n=400):
+    return [ln for ln in (ted / "systems" / "SMU.txt").read_text(encoding="utf-8").splitlines()][:n]
+
+
+def test_threads_share_annotation_work_and_the_disk_cache(ted, tmp_path):
+    texts = ted_lines(ted)
+    cache = AnnotationCache(tmp_path)
+    ann = Annotator(PACK, True, cache, n_process=2, pool="server", memo_limit=10_000)
+    out, errors = {}, io.StringIO()
+
+    def go(i):
+        out[i] = ann.annotate(texts[i * 50:] + texts[:i * 50])
+
+    with redirect_stderr(errors):
+        threads = [threading.Thread(target=go, args=(i,)) for i in range(4)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+    distinct = len({t.lower() for t in texts})
+    assert all(len(o) == distinct for o in out.values()) and out[0] == out[3]
+    assert ann.stats["annotated"] == distinct  # each sentence once, whoever asked
+    assert "warning" not in errors.getvalue()  # no "SQLite objects created in a thread ..." either
+    # the worker processes give exactly what spaCy gives in this process
+    local = Annotator(PACK, True, None, n_process=1).annotate(texts)
+    assert local == out[0]
+    # another thread reads the cache this thread wrote
+    fresh = Annotator(PACK, True, AnnotationCache(tmp_path), n_process=1, pool="server")
+    got = {}
+    t = threading.Thread(target=lambda: got.update(fresh.annotate(texts)))
+    t.start()
+    t.join()
+    assert got == local and fresh.stats["cached"] == distinct and fresh.stats["annotated"] == 0
+
+
+class Leave(BaseException):
+    """What Streamlit raises in a script thread whose session left."""
+
+
+def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path):
+    texts = ted_lines(ted, 529)
+    distinct = len({t.lower() for t in texts})
+    ann = Annotator(PACK, True, AnnotationCache(tmp_path), n_process=1, memo_limit=0)
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        if done >= 256:
+            raise Leave()
+
+    with pytest.raises(Leave):
+        ann.annotate(texts, progress=progress)
+    kept = AnnotationCache(tmp_path).count()
+    assert 256 <= kept < distinct
+    again = Annotator(PACK, True, AnnotationCache(tmp_path), n_process=1)
+    again.annotate(texts)
+    assert again.stats["cached"] == kept and again.stats["annotated"] == distinct - kept
+
+
+def test_memory_is_bounded(ted):
+    texts = ted_lines(ted, 300)
+    ann = Annotator(PACK, True, None, n_process=1, memo_limit=100)
+    assert len(ann.annotate(texts)) == len({t.lower() for t in texts})
+    assert ann.memo_size() == 100
+    memo = Memo(max_entries=10, max_bytes=10_000)
+    for i in range(50):
+        memo.put(i, b"x" * 900)
+    assert len(memo) <= 10 and memo.bytes <= 10_000 and 49 in memo and 0 not in memo
+
+
+def test_memo_computes_once_for_concurrent_callers_and_lets_a_waiter_take_over():
+    memo = Memo()
+    calls = []
+    gate = threading.Event()
+
+    def slow():
+        calls.append(1)
+        gate.wait(5)
+        return 42
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(memo.get("k", slow))) for _ in range(5)]
+    [t.start() for t in threads]
+    gate.set()
+    [t.join() for t in threads]
+    assert results == [42] * 5 and len(calls) == 1
+    # the owner leaves (a BaseException): the next caller computes instead
+    started, release = threading.Event(), threading.Event()
+
+    def leaving():
+        started.set()
+        release.wait(5)
+        raise Leave()
+
+    out = []
+    owner = threading.Thread(target=lambda: pytest.raises(Leave, memo.get, "j", leaving))
+    owner.start()
+    started.wait(5)
+    waiter = threading.Thread(target=lambda: out.append(memo.get("j", lambda: 7)))
+    waiter.start()
+    release.set()
+    owner.join()
+    waiter.join()
+    assert out == [7]
+
+
+# --- reload store and privacy ---------------------------------------------------------
+
+def test_store_tokens_are_unguessable_and_expire():
+    import time
+
+    store = StudyStore(ttl=0.2, max_items=2)
+    s = Study(sample_corpus(), "x")
+    t = store.put(s)
+    assert len(t) >= 20 and store.get(t) is s and store.get("nope") is None
+    time.sleep(0.3)
+    assert store.get(t) is None
+    a, b, c = (store.put(s) for _ in range(3))
+    assert len(store) == 2 and store.get(a) is None
+
+
+def test_forget_removes_results_and_cached_sentences(tmp_path):
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
+    study = Study(sample_corpus(), "x")
+    study.result(ScoreConfig(), engine)
+    std = study.standard("sentence", "BLEU", engine)
+    assert std.score("BLEU", "names") > 0
+    n = AnnotationCache(tmp_path).count()
+    segs = AnnotationCache(tmp_path, table="segstats").count()
+    assert n > 0 and segs > 0 and len(engine.results) == 2
+    engine.forget(study)
+    assert AnnotationCache(tmp_path).count() == 0
+    assert AnnotationCache(tmp_path, table="segstats").count() == 0
+    assert len(engine.results) == 0
+
+
+def test_memory_mode_writes_nothing_to_disk(tmp_path):
+    engine = Engine(cache_mode="memory", cache_dir=tmp_path, pool="fork")
+    Study(sample_corpus(), "x").result(ScoreConfig(), engine)
+    Study(sample_corpus(), "x").standard("sentence", "chrF", engine)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- the Sandbox's command line -------------------------------------------------------
+
+def test_sandbox_command_line_reproduces_its_scores(tmp_path):
+    pytest.importorskip("streamlit")
+    from pages._shared import evaluate_texts, sandbox_script
+
+    box = {"reference": "Mary walked in.\nShe saw a letter.\nHowever, it was not for her.",
+           "A": "Mary walked in.\nHe saw a letter.\nIt was not for him.",
+           "B": "EOF\nShe saw it.", "annotation": None}
+    cfg = ScoreConfig()
+    res, _ = evaluate_texts(box["reference"], {"A": box["A"], "B": box["B"]}, None, cfg)
+    script = sandbox_script(box, cfg).replace("python -m", f"{sys.executable} -m")
+    p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "B.txt").read_text(encoding="utf-8") == "EOF\nShe saw it.\n"
+    out = json.loads(p.stdout)
+    assert "gran:doc" in out["signature"]  # B has other line counts: document-level matching, as the page does
+    for name in ("A", "B"):
+        assert out["systems"][name]["BlonDe"]["F1"] == pytest.approx(res.scores(name)["BlonDe"]["F1"], abs=1e-12)
