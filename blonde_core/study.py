@@ -100,9 +100,12 @@ class Engine:
 
     def info(self) -> dict:
         """What is kept where, for the Data page and the README."""
+        anns = list(self._annotators.values())
         out = {"cache_mode": self.cache_mode, "results": self.results.info(),
                "memo_limit_sentences": self.memo_sentences,
-               "sentences_in_memory": sum(a.memo_size() for a in self._annotators.values())}
+               "sentences_in_memory": sum(a.memo_size() for a in anns),
+               "sentences_annotated": sum(a.stats["annotated"] for a in anns),
+               "sentences_from_disk": sum(a.stats["cached"] for a in anns)}
         if self.cache_mode == "disk":
             out["cache_file"] = str(self.disk().path)
         return out

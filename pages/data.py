@@ -37,6 +37,12 @@ def privacy_note() -> str:
 
 
 st.caption(privacy_note() + f" Upload limit: {limit} MB per file.")
+with st.expander("This server's annotation work"):
+    info = server_engine().info()
+    st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with spaCy "
+             f"and read **{info['sentences_from_disk']:,}** from the annotation cache; "
+             f"{info['sentences_in_memory']:,} are in memory; computed results use "
+             f"{info['results']['bytes'] / 2 ** 20:.1f} of {info['results']['max_bytes'] / 2 ** 20:.0f} MB.")
 
 
 def load_ted():

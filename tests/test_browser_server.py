@@ -1,0 +1,236 @@
+"""The dashboard as a shared server, in a real browser (Playwright + Debian's Chromium):
+two users at once with the same systems but their own source, judgments and
+BlonD+ file see only their own data; a name clash is refused naming both files;
+a reloaded tab gets its data back; a restarted server serves the annotations
+from the disk cache (no thread errors in its log, nothing annotated again)."""
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from test_browser import ARTIFACTS, CHROMIUM, free_port, uploader
+
+SYSTEMS = ["Online-W", "SMU", "Facebook-AI"]
+
+
+def start_server(cache_dir: Path, log_path: Path):
+    port = free_port()
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir))
+    log = open(log_path, "a")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
+                             str(port), "--server.address", "127.0.0.1", "--server.headless", "true"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).status == 200:
+                return proc, url
+        except OSError:
+            time.sleep(0.5)
+    proc.kill()
+    pytest.fail("streamlit did not start")
+
+
+def stop(proc):
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "Chromium is missing: scripts/test.sh installs Debian's chromium package"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def new_page(browser, url):
+    pg = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    pg.set_default_timeout(180_000)
+    pg.goto(url)
+    pg.get_by_role("heading", name="Data").first.wait_for()
+    return pg
+
+
+def nav(pg, title):
+    pg.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    pg.get_by_role("heading", name=title, exact=True).first.wait_for()
+    pg.wait_for_load_state("networkidle")
+
+
+def no_exception(pg):
+    assert pg.locator('[data-testid="stException"]').count() == 0
+
+
+def user_files(ted, tmp: Path, tag: str, lower_better: bool, plus: bool):
+    """A user's own source, judgments table and (optionally) BlonD+ file for the same TED systems."""
+    src = (ted / "source.zh.txt").read_text(encoding="utf-8").splitlines()
+    source = tmp / f"source-{tag}.txt"
+    source.write_text("\n".join(f"{tag.upper()}-SOURCE {i}: {s}" for i, s in enumerate(src)) + "\n",
+                      encoding="utf-8")
+    docs = list(dict.fromkeys((ted / "docids.txt").read_text(encoding="utf-8").split()))
+    rows = ["system\tdoc_id\tscore"]
+    for k, s in enumerate(SYSTEMS):
+        for j, d in enumerate(docs):
+            rows.append(f"{s}\t{d}\t{10 * k + j}")
+    judg = tmp / f"judgments-{tag}.tsv"
+    judg.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    ann = None
+    if plus:
+        ann = tmp / f"plus-{tag}.txt"
+        ref = (ted / "refs" / "ref.txt").read_text(encoding="utf-8").splitlines()
+        ann.write_text("\n".join(f"{r}\t0" for r in ref) + "\n", encoding="utf-8")
+    return source, judg, ann
+
+
+def upload(pg, ted, source, judg, ann, lower_better):
+    uploader(pg, "References").set_input_files(str(ted / "refs" / "ref.txt"))
+    uploader(pg, "System outputs").set_input_files([str(ted / "systems" / f"{s}.txt") for s in SYSTEMS])
+    uploader(pg, "Document ids").set_input_files(str(ted / "docids.txt"))
+    uploader(pg, "Source").set_input_files(str(source))
+    uploader(pg, "Human judgments").set_input_files(str(judg))
+    if ann is not None:
+        uploader(pg, "BlonD+").set_input_files(str(ann))
+    if lower_better:
+        pg.get_by_text("In the judgments table, lower scores are better").click()
+    pg.wait_for_timeout(1200)
+    pg.get_by_role("button", name="Analyse these files").click()
+    pg.get_by_text("3 system(s)").wait_for()
+
+
+def leaderboard_columns(pg):
+    return pg.locator('[data-testid="stDataFrame"]').first.get_attribute("data-testid") and \
+        pg.locator('[data-testid="stDataFrame"] [role="columnheader"]').all_inner_texts()
+
+
+def test_two_users_see_only_their_own_data_and_a_reload_restores_it(browser, ted, tmp_path):
+    proc, url = start_server(tmp_path / "cache", tmp_path / "server.log")
+    try:
+        a, b = new_page(browser, url), new_page(browser, url)
+        fa = user_files(ted, tmp_path, "a", False, True)
+        fb = user_files(ted, tmp_path, "b", True, False)
+        upload(a, ted, *fa, lower_better=False)
+        upload(b, ted, *fb, lower_better=True)
+        for pg in (a, b):
+            nav(pg, "Overview")
+        for pg in (a, b):
+            pg.get_by_text("Leaderboard").first.wait_for()
+            pg.locator(".js-plotly-plot").first.wait_for()
+            no_exception(pg)
+        # BlonD+ only for the user who uploaded a BlonD+ file
+        a.get_by_text("|plus:").first.wait_for()
+        assert b.get_by_text("|plus:").count() == 0
+        # each sees its own source text on the Documents page
+        for pg in (a, b):
+            nav(pg, "Documents")
+            pg.locator(".bl-seg").first.wait_for()
+        assert "A-SOURCE 0:" in a.content() and "B-SOURCE" not in a.content()
+        assert "B-SOURCE 0:" in b.content() and "A-SOURCE" not in b.content()
+        # each sees its own judgments' direction, and correlations of opposite sign
+        pearson = {}
+        for tag, pg in (("a", a), ("b", b)):
+            nav(pg, "Human correlation")
+            pg.locator(".js-plotly-plot").first.wait_for()
+            no_exception(pg)
+            title = pg.locator(".js-plotly-plot .gtitle").first.text_content()
+            pearson[tag] = float(title.split()[-1])
+            pg.screenshot(path=str(ARTIFACTS / f"server-correlation-{tag}.png"), full_page=True)
+        assert a.get_by_text("higher is better").count() > 0
+        assert b.get_by_text("lower is better").count() > 0
+        assert pearson["a"] == pytest.approx(-pearson["b"], abs=1e-3) and pearson["a"] != 0
+        # a reload brings the data back (the token in the address bar)
+        assert "s=" in a.url
+        a.reload()
+        a.get_by_text("Loaded: uploaded files").first.wait_for()
+        nav(a, "Documents")
+        a.locator(".bl-seg").first.wait_for()
+        assert "A-SOURCE 0:" in a.content()
+        # Clear loaded data removes it from the server too: the old address restores nothing
+        old = a.url
+        nav(a, "Data")
+        a.get_by_role("button", name="Clear loaded data").click()
+        a.get_by_text("Nothing loaded yet").wait_for()
+        a.goto(old)
+        a.get_by_text("No data yet").first.wait_for()
+        for pg in (a, b):
+            pg.context.close()
+    finally:
+        stop(proc)
+    log = (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
+    assert "thread" not in log.lower() or "SQLite objects" not in log
+    assert "Traceback" not in log
+
+
+def test_a_name_clash_in_uploads_is_refused_naming_both_files(browser, ted, tmp_path):
+    proc, url = start_server(tmp_path / "cache", tmp_path / "server.log")
+    try:
+        pg = new_page(browser, url)
+        clash = tmp_path / "ref.txt"
+        clash.write_text((ted / "systems" / "SMU.txt").read_text(encoding="utf-8"), encoding="utf-8")
+        uploader(pg, "References").set_input_files(str(ted / "refs" / "ref.txt"))
+        uploader(pg, "System outputs").set_input_files([str(clash), str(ted / "systems" / "Online-W.txt")])
+        uploader(pg, "Document ids").set_input_files(str(ted / "docids.txt"))
+        pg.wait_for_timeout(1000)
+        pg.get_by_role("button", name="Analyse these files").click()
+        msg = pg.locator('[data-testid="stAlertContentError"]').first
+        msg.wait_for()
+        text = msg.inner_text()
+        assert "reference ref.txt and system ref.txt are both named 'ref'" in text, text
+        # names are text: a file named like markup shows literally, never as a link or bold
+        pg.context.close()
+        pg = new_page(browser, url)
+        odd = tmp_path / "[link](https:evil.example) **bold**.txt"
+        odd.write_text("x\n", encoding="utf-8")
+        uploader(pg, "References").set_input_files(str(ted / "refs" / "ref.txt"))
+        uploader(pg, "System outputs").set_input_files([str(odd)])
+        uploader(pg, "Document ids").set_input_files(str(ted / "docids.txt"))
+        pg.wait_for_timeout(1000)
+        pg.get_by_role("button", name="Analyse these files").click()
+        msg = pg.locator('[data-testid="stAlertContentError"]', has_text="evil").first
+        msg.wait_for()
+        assert "[link](https:evil.example) **bold**.txt: has 1 lines" in msg.inner_text()
+        assert msg.locator("a").count() == 0 and msg.locator("strong").count() == 0
+        pg.context.close()
+    finally:
+        stop(proc)
+
+
+def test_a_restarted_server_serves_annotations_from_the_disk_cache(browser, ted, tmp_path):
+    cache = tmp_path / "cache"
+    log = tmp_path / "server.log"
+    for run in ("cold", "warm"):
+        proc, url = start_server(cache, log)
+        try:
+            pg = new_page(browser, url)
+            pg.get_by_role("button", name="Load TED zh-en demo").click()
+            pg.get_by_text("What was understood").wait_for()
+            nav(pg, "Overview")
+            pg.get_by_text("Leaderboard").first.wait_for()
+            pg.locator(".js-plotly-plot").first.wait_for()
+            no_exception(pg)
+            nav(pg, "Data")
+            pg.get_by_text("This server's annotation work").click()
+            txt = pg.get_by_text("Since it started, this server annotated").inner_text()
+            if run == "warm":
+                assert "annotated 0 sentences" in txt, txt
+            else:
+                assert "annotated 0 sentences" not in txt, txt
+            pg.context.close()
+        finally:
+            stop(proc)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "SQLite objects created in a thread" not in text and "warning: annotation cache" not in text
