@@ -54,9 +54,10 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     return df
 
 
-def show(df: pd.DataFrame) -> None:
+def show(df: pd.DataFrame, status: str) -> None:
     fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}
     st.dataframe(df, hide_index=True, column_config=fmt, width="stretch")
+    st.caption(status)
 
 
 sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
@@ -73,14 +74,25 @@ st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap inte
            "Click a column header to sort.")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
-with board.container():
-    show(frame(rows))
 std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])
+
+
+def status(done: int) -> str:
+    parts = ["Shown: BlonDe family"] + [f"{m} ✓" for m in std_metrics[:done]]
+    if done < len(std_metrics):
+        parts.append(f"computing {', '.join(std_metrics[done:])} ...")
+    elif not with_ter:
+        parts.append("TER skipped (switch it on above)")
+    return " · ".join(parts)
+
+
+with board.container():
+    show(frame(rows), status(0))
 for k in range(len(std_metrics)):
     std = standard(d, cfg, std_metrics[:k + 1])
     add_standard(rows, std)
     with board.container():
-        show(frame(rows))
+        show(frame(rows), status(k + 1))
 comp = companions(d, cfg, res)
 for row in rows:
     for m in COMPANIONS:
@@ -96,7 +108,7 @@ if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
         row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
 df = frame(rows)
 with board.container():
-    show(df)
+    show(df, status(len(std_metrics)) + " · companion metrics ✓")
 downloads(df, "leaderboard", latex=True)
 
 metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")

@@ -80,15 +80,38 @@ def test_category_subset_and_average(capsys):
     assert ea["BlonDe"]["R"] == pytest.approx((ea["categories"]["tense"]["R"] + ea["categories"]["pronoun"]["R"]) / 2)
 
 
-def test_smoothing_flags(capsys):
-    d = score(capsys, "-sm", "floor", "-sv", "0.2")
-    assert "|smooth:floor(0.2)|" in d["signature"]
-    n = score(capsys, "-sm", "none")
-    assert "|smooth:none|" in n["signature"]
+def ngram_recalls(capsys, tmp_path, ref_line, sys_line, *args):
+    (tmp_path / "r.txt").write_text(ref_line + "\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_text(sys_line + "\n", encoding="utf-8")
+    assert main(["score", "-r", str(tmp_path / "r.txt"), "-s", str(tmp_path / "s.txt"), "-c", "ngram",
+                 "--format", "json", *args]) == 0
+    d = json.loads(capsys.readouterr().out)
+    cats = d["systems"]["s"]["categories"]
+    return d["signature"], [cats[k]["R"] for k in sorted(cats)]
 
 
-def test_lowercase_flags(capsys):
-    assert "|case:lc|" in score(capsys)["signature"]
+def test_smoothing_flags(capsys, tmp_path):
+    """'the cat sat on the mat' vs 'the dog sat on a mat': matched/total per order are
+    4/6, 1/5, 0/4, 0/3 (worked by hand).  The 0.1.4 preset weights n-gram totals by
+    0.25 before smoothing, so a zero order gets value/(0.25 t) (floor),
+    1/(2^k 0.25 t) (exp, k-th zero order) or 0 (none)."""
+    ref, hyp = "the cat sat on the mat", "the dog sat on a mat"
+    sig, r = ngram_recalls(capsys, tmp_path, ref, hyp, "-sm", "floor", "-sv", "0.2")
+    assert "|smooth:floor(0.2)|" in sig
+    assert r == pytest.approx([4 / 6, 1 / 5, 0.2 / (0.25 * 4), 0.2 / (0.25 * 3)])
+    sig, r = ngram_recalls(capsys, tmp_path, ref, hyp, "-sm", "none")
+    assert "|smooth:none|" in sig and r == pytest.approx([4 / 6, 1 / 5, 0, 0])
+    _, r = ngram_recalls(capsys, tmp_path, ref, hyp)  # the package's default: exp
+    assert r == pytest.approx([4 / 6, 1 / 5, 1 / (2 * 0.25 * 4), 1 / (4 * 0.25 * 3)])
+
+
+def test_lowercase_flags(capsys, tmp_path):
+    """'The Cat sat' vs 'the cat sat': lowercased, every n-gram matches (3/3, 2/2, 1/1);
+    case-sensitive only 'sat' does (1/3, then nothing: 0/2 and 0/1, smoothed by exp)."""
+    sig, r = ngram_recalls(capsys, tmp_path, "The Cat sat", "the cat sat", "-sm", "none")
+    assert "|case:lc|" in sig and r[:3] == pytest.approx([1, 1, 1])
+    sig, r = ngram_recalls(capsys, tmp_path, "The Cat sat", "the cat sat", "-sm", "none", "-lc", "no")
+    assert "|case:mixed|" in sig and r[:3] == pytest.approx([1 / 3, 0, 0])
     assert "|case:lc|" in score(capsys, "-lc")["signature"]
     a = score(capsys, "-lc", "no")
     b = score(capsys, "--case-sensitive")

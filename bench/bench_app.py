@@ -1,0 +1,322 @@
+"""The dashboard as a shared server, measured in a real browser (Playwright + Debian's
+Chromium), with the command line timed beside it on the same files.
+
+    .venv/bin/python bench/bench_app.py                 # TED zh-en cases + Sandbox
+    .venv/bin/python bench/bench_app.py --wmt           # also WMT22 zh-en at full size
+    .venv/bin/python bench/bench_app.py --wmt --ter     # and wait for TER on WMT22 (minutes)
+
+Prints, per case: the CLI's cold `score --per-doc` and `--metrics BLEU,chrF` times;
+the app's time to a first Overview with BlonDe scores (empty cache), to BLEU and
+chrF shown, to TER shown; the first Overview after a server restart with the cache
+warm; 8 concurrent sessions on different TED subsets (slowest vs a single
+session, each leaderboard checked against the CLI's JSON); 10 concurrent Sandbox
+editors (95th percentile from an edit to updated scores); peak server memory
+(server and its annotation workers, summed RSS).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import functools
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
+TED = SHARED / "data" / "ted-zhen"
+WMT = SHARED / "data" / "wmt22-zhen"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PY = sys.executable
+print = functools.partial(print, flush=True)  # noqa: A001 - figures appear as they are measured
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tree_rss(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in bytes."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+            todo += [int(c) for c in children]
+        except OSError:
+            continue
+    return total
+
+
+class Server:
+    def __init__(self, cache_dir: Path):
+        self.port = free_port()
+        env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir))
+        self.log = tempfile.NamedTemporaryFile("w", suffix=".log", delete=False)
+        self.proc = subprocess.Popen([PY, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
+                                      str(self.port), "--server.address", "127.0.0.1", "--server.headless", "true",
+                                      "--server.maxUploadSize", "500"],
+                                     cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+        for _ in range(240):
+            try:
+                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).status == 200:
+                    break
+            except OSError:
+                time.sleep(0.25)
+        self.peak = 0
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._watch, daemon=True)
+        self._t.start()
+
+    def _watch(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, tree_rss(self.proc.pid))
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def cli(args: list[str], cache_dir: Path) -> tuple[float, dict]:
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir))
+    t = time.perf_counter()
+    p = subprocess.run([PY, "-m", "blonde_core", "score", *args, "--format", "json"], capture_output=True, text=True,
+                       env=env, cwd=ROOT)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        raise SystemExit(p.stderr)
+    return dt, json.loads(p.stdout)
+
+
+def uploader(page, label):
+    return page.locator('[data-testid="stFileUploader"]', has_text=label).locator('input[type="file"]')
+
+
+def open_page(browser, url):
+    pg = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    pg.set_default_timeout(3_600_000)
+    pg.goto(url)
+    pg.get_by_role("heading", name="Data").first.wait_for()
+    return pg
+
+
+def nav(pg, title):
+    pg.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+
+
+def upload(pg, refs, systems, docids):
+    uploader(pg, "References").set_input_files([str(r) for r in refs])
+    uploader(pg, "System outputs").set_input_files([str(s) for s in systems])
+    uploader(pg, "Document ids").set_input_files(str(docids))
+    pg.wait_for_load_state("networkidle")
+    pg.wait_for_timeout(1500)  # the uploads reach the server before Analyse is pressed
+
+
+def first_overview(pg, refs, systems, docids, want_ter: bool, ter_timeout: float) -> dict:
+    """Upload, then time: Analyse -> Overview with BlonDe shown -> BLEU, chrF -> TER."""
+    upload(pg, refs, systems, docids)
+    t0 = time.perf_counter()
+    pg.get_by_role("button", name="Analyse these files").click()
+    pg.get_by_text("What was understood").wait_for()
+    nav(pg, "Overview")
+    pg.get_by_text("Shown: BlonDe family").first.wait_for()
+    out = {"blonde": time.perf_counter() - t0}
+    pg.get_by_text("chrF ✓").first.wait_for()
+    out["bleu_chrf"] = time.perf_counter() - t0
+    if want_ter:
+        if pg.get_by_text("TER skipped").count():
+            pg.get_by_text("TER (slow on long segments)").click()
+        try:
+            pg.get_by_text("TER ✓").first.wait_for(timeout=ter_timeout * 1000)
+            out["ter"] = time.perf_counter() - t0
+        except Exception:
+            out["ter"] = None
+    return out
+
+
+def leaderboard(pg) -> dict:
+    """System -> BlonDe F1 (points) from the Overview's bar chart data."""
+    pg.locator(".js-plotly-plot").first.wait_for()
+    pg.wait_for_function("() => { const el = document.querySelector('.js-plotly-plot');"
+                         " return el && el.data && el.data[0] && el.data[0].x && el.data[0].x.length > 0 }")
+    pg.wait_for_timeout(300)
+    x, y = pg.locator(".js-plotly-plot").first.evaluate(
+        "el => [Array.from(el._fullData[0].x), Array.from(el._fullData[0].y)]")
+    return dict(zip(x, y))
+
+
+def case(browser, name, refs, systems, docids, args, want_ter, ter_timeout, warm_target) -> None:
+    print(f"\n== {name}: {len(systems)} systems, {len(refs)} reference(s)")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    cold_cli, cli_json = cli([*args, "--per-doc"], tmp / "cli-cache")
+    metrics_cli, _ = cli([*args, "--metrics", "BLEU,chrF"], tmp / "cli-cache-2")
+    print(f"CLI cold score --per-doc: {cold_cli:.1f} s; CLI cold --metrics BLEU,chrF: {metrics_cli:.1f} s")
+    server = Server(tmp / "app-cache")
+    try:
+        pg = open_page(browser, server.url)
+        t = first_overview(pg, refs, systems, docids, want_ter, ter_timeout)
+        board = leaderboard(pg)
+        diff = max(abs(board[s] - 100 * cli_json["systems"][s]["BlonDe"]["F1"]) for s in board)
+        print(f"app first Overview (empty cache): BlonDe shown {t['blonde']:.1f} s "
+              f"({t['blonde'] / cold_cli:.2f} x CLI; target 1.3), BLEU+chrF shown {t['bleu_chrf']:.1f} s "
+              f"(+{t['bleu_chrf'] - t['blonde']:.1f} s; {(t['bleu_chrf'] - t['blonde']) / metrics_cli:.2f} x the CLI's "
+              f"--metrics run; target 1.3)")
+        if want_ter:
+            print("app: TER shown " + (f"{t['ter']:.1f} s" if t.get("ter") else f"not within {ter_timeout:.0f} s"))
+        print(f"leaderboard vs CLI JSON: max |diff| = {diff:.2e} points")
+        print(f"peak server memory (server + workers): {server.peak / 2 ** 20:.0f} MB")
+        pg.context.close()
+    finally:
+        server.close()
+    server = Server(tmp / "app-cache")  # a restart: the disk cache is warm
+    try:
+        pg = open_page(browser, server.url)
+        t = first_overview(pg, refs, systems, docids, False, 0)
+        print(f"after a restart, warm cache: BlonDe shown {t['blonde']:.1f} s (target {warm_target} s), "
+              f"BLEU+chrF {t['bleu_chrf']:.1f} s; peak memory {server.peak / 2 ** 20:.0f} MB")
+        pg.context.close()
+    finally:
+        server.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def concurrent_ted(browser, n_sessions: int = 8) -> None:
+    systems = sorted((TED / "systems").glob("*.txt"))
+    refs = [TED / "refs" / "ref.txt"]
+    docids = TED / "docids.txt"
+    subsets = [[systems[(i + k) % len(systems)] for k in range(4)] for i in range(n_sessions)]
+    print(f"\n== {n_sessions} concurrent sessions, TED subsets of 4 systems each (empty cache)")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    # a single session on its own first, on a fresh server and cache
+    server = Server(tmp / "single")
+    try:
+        pg = open_page(browser, server.url)
+        single = first_overview(pg, refs, subsets[0], docids, False, 0)["blonde"]
+        pg.context.close()
+    finally:
+        server.close()
+    print(f"single session: {single:.1f} s")
+    server = Server(tmp / "many")
+    pages = [open_page(browser, server.url) for _ in range(n_sessions)]
+    for pg, sub in zip(pages, subsets):
+        upload(pg, refs, sub, docids)
+    t0 = time.perf_counter()
+    for pg in pages:
+        pg.get_by_role("button", name="Analyse these files").click()
+    for pg in pages:
+        pg.get_by_text("What was understood").wait_for()
+        nav(pg, "Overview")
+    ok = True
+    # Playwright's sync API is single-threaded: poll the pages in turn
+    pending = dict(enumerate(pages))
+    done = {}
+    while pending:
+        for i, pg in list(pending.items()):
+            if pg.get_by_text("Shown: BlonDe family").count():
+                done[i] = time.perf_counter() - t0
+                del pending[i]
+        time.sleep(0.05)
+    times = [done[i] for i in range(n_sessions)]
+    for i, (pg, sub) in enumerate(zip(pages, subsets)):
+        _, js = cli(["-r", *map(str, refs), "-s", *map(str, sub), "--docids", str(docids)], tmp / "cli")
+        board = leaderboard(pg)
+        diff = max(abs(board[s] - 100 * js["systems"][s]["BlonDe"]["F1"]) for s in board)
+        ok = ok and diff < 1e-9 and set(board) == set(js["systems"])
+    print(f"slowest first Overview {max(times):.1f} s = {max(times) / single:.2f} x a single session (target 3); "
+          f"fastest {min(times):.1f} s; every leaderboard equals the CLI's JSON: {ok}")
+    print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
+    for pg in pages:
+        pg.context.close()
+    server.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sandbox(browser, n_editors: int = 10, edits: int = 8) -> None:
+    print(f"\n== Sandbox: {n_editors} concurrent editors, {edits} edits each")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    server = Server(tmp / "cache")
+    pages = [open_page(browser, server.url) for _ in range(n_editors)]
+    for pg in pages:
+        nav(pg, "Sandbox")
+    for pg in pages:
+        pg.locator(".bl-doc").first.wait_for()
+    words = ["Anna", "Peter", "Lucy", "Tom", "Maria", "John", "Ellen", "Oscar"]
+    lat = []
+    # every editor types an edit; then every page is polled until its own edit shows
+    for k in range(edits):
+        started = {}
+        for i, pg in enumerate(pages):
+            word = f"{words[k % len(words)]}{i}x{k}"
+            box = pg.get_by_label("Candidate A")
+            box.fill(f"{word} walked into the room.\nHe saw a letter on the table.\nIt was not for him.")
+            box.press("Control+Enter")
+            started[i] = (time.perf_counter(), word)
+        pending = dict(started)
+        while pending:
+            for i, (t0, word) in list(pending.items()):
+                if pages[i].locator(".bl-doc", has_text=word).count():
+                    lat.append(time.perf_counter() - t0)
+                    del pending[i]
+            time.sleep(0.005)
+    lat.sort()
+    p95 = lat[int(0.95 * (len(lat) - 1))]
+    print(f"edit -> updated scores: median {1000 * statistics.median(lat):.0f} ms, 95th percentile "
+          f"{1000 * p95:.0f} ms (target 300; includes the browser round trip and polling across "
+          f"{n_editors} pages from one driver thread)")
+    print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
+    for pg in pages:
+        pg.context.close()
+    server.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wmt", action="store_true", help="also WMT22 zh-en at full size")
+    ap.add_argument("--ter", action="store_true", help="wait for TER (minutes on WMT22)")
+    ap.add_argument("--ter-timeout", type=float, default=1200)
+    ap.add_argument("--skip", default="", help="comma list of cases to skip: ted,wmt,concurrent,sandbox")
+    a = ap.parse_args()
+    skip = set(a.skip.split(","))
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        if "ted" not in skip:
+            systems = sorted((TED / "systems").glob("*.txt")) + [TED / "refs" / "refB.txt"]
+            refs = [TED / "refs" / "ref.txt"]
+            args = ["-r", *map(str, refs), "-s", *map(str, systems), "--docids", str(TED / "docids.txt")]
+            case(browser, "TED zh-en", refs, systems, TED / "docids.txt", args, True, a.ter_timeout, 3)
+        if a.wmt and "wmt" not in skip:
+            systems = sorted((WMT / "systems").glob("*.txt")) + [WMT / "refs" / "refB.txt"]
+            refs = [WMT / "refs" / "refA.txt"]
+            args = ["-r", *map(str, refs), "-s", *map(str, systems), "--docids", str(WMT / "docids.blk10.txt")]
+            case(browser, "WMT22 zh-en", refs, systems, WMT / "docids.blk10.txt", args, a.ter, a.ter_timeout, 8)
+        if "concurrent" not in skip:
+            concurrent_ted(browser)
+        if "sandbox" not in skip:
+            sandbox(browser)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
