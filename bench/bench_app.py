@@ -250,41 +250,60 @@ def concurrent_ted(browser, n_sessions: int = 8) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def sandbox(browser, n_editors: int = 10, edits: int = 8) -> None:
+def sandbox(n_editors: int = 10, edits: int = 8) -> None:
+    """n editors at once, each typing an edit, waiting for its result, thinking 0.3-1 s,
+    and so on (async Playwright: every editor is timed on its own page)."""
+    import asyncio
+    import random
+
+    from playwright.async_api import async_playwright
+
     print(f"\n== Sandbox: {n_editors} concurrent editors, {edits} edits each")
     tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
     server = Server(tmp / "cache")
-    pages = [open_page(browser, server.url) for _ in range(n_editors)]
-    for pg in pages:
-        nav(pg, "Sandbox")
-    for pg in pages:
-        pg.locator(".bl-doc").first.wait_for()
     words = ["Anna", "Peter", "Lucy", "Tom", "Maria", "John", "Ellen", "Oscar"]
-    lat = []
-    # every editor types an edit; then every page is polled until its own edit shows
-    for k in range(edits):
-        started = {}
-        for i, pg in enumerate(pages):
+    lat: list[float] = []
+    server_ms: list[float] = []
+
+    async def editor(browser, i):
+        ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = await ctx.new_page()
+        pg.set_default_timeout(600_000)
+        await pg.goto(server.url)
+        await pg.locator('[data-testid="stSidebarNav"] a', has_text="Sandbox").first.click()
+        await pg.locator(".bl-doc").first.wait_for()
+        rnd = random.Random(i)
+        await asyncio.sleep(rnd.uniform(0, 1))
+        for k in range(edits):
             word = f"{words[k % len(words)]}{i}x{k}"
             box = pg.get_by_label("Candidate A")
-            box.fill(f"{word} walked into the room.\nHe saw a letter on the table.\nIt was not for him.")
-            box.press("Control+Enter")
-            started[i] = (time.perf_counter(), word)
-        pending = dict(started)
-        while pending:
-            for i, (t0, word) in list(pending.items()):
-                if pages[i].locator(".bl-doc", has_text=word).count():
-                    lat.append(time.perf_counter() - t0)
-                    del pending[i]
-            time.sleep(0.005)
+            await box.fill(f"{word} walked into the room.\nHe saw a letter on the table.\nIt was not for him.")
+            t0 = time.perf_counter()
+            await box.press("Control+Enter")
+            await pg.locator(".bl-doc", has_text=word).first.wait_for()
+            lat.append(time.perf_counter() - t0)
+            await pg.wait_for_timeout(50)
+            cap = await pg.get_by_text("Scored on the server in").first.inner_text()
+            server_ms.append(float(cap.split(" in ")[1].split(" ms")[0]))
+            await asyncio.sleep(rnd.uniform(0.3, 1.0))
+        await ctx.close()
+
+    async def run():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            await asyncio.gather(*(editor(browser, i) for i in range(n_editors)))
+            await browser.close()
+
+    asyncio.run(run())
     lat.sort()
     p95 = lat[int(0.95 * (len(lat) - 1))]
-    print(f"edit -> updated scores: median {1000 * statistics.median(lat):.0f} ms, 95th percentile "
-          f"{1000 * p95:.0f} ms (target 300; includes the browser round trip and polling across "
-          f"{n_editors} pages from one driver thread)")
+    print(f"edit -> updated scores shown: median {1000 * statistics.median(lat):.0f} ms, 95th percentile "
+          f"{1000 * p95:.0f} ms over {len(lat)} edits (target 300; measured in the browser, which shares the "
+          f"machine's 2 cores with the server)")
+    server_ms.sort()
+    print(f"server time per edit (the page's own measure): median {statistics.median(server_ms):.0f} ms, "
+          f"95th percentile {server_ms[int(0.95 * (len(server_ms) - 1))]:.0f} ms")
     print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
-    for pg in pages:
-        pg.context.close()
     server.close()
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -313,9 +332,9 @@ def main() -> None:
             case(browser, "WMT22 zh-en", refs, systems, WMT / "docids.blk10.txt", args, a.ter, a.ter_timeout, 8)
         if "concurrent" not in skip:
             concurrent_ted(browser)
-        if "sandbox" not in skip:
-            sandbox(browser)
         browser.close()
+    if "sandbox" not in skip:
+        sandbox()
 
 
 if __name__ == "__main__":

@@ -109,58 +109,18 @@ def server_pool(lang: str, n_process: int):
         return pool
 
 
-# In-process pipelines for small jobs (a Sandbox edit): a few loaded copies lent
-# to threads, so that two sessions never share one pipeline at the same time.
-_LENT: dict[str, list] = {}
-_LENT_LOCK = threading.Lock()
-_LENT_SLOTS = threading.BoundedSemaphore(int(os.environ.get("BLONDE_PIPELINES", "4")))
+def _throttled(fn: ProgressFn, every: float = 0.2) -> ProgressFn:
+    """fn, called at most every `every` seconds (and always for the first and the final count)."""
+    import time
 
+    last = [None]
 
-class _Lease:
-    def __init__(self, pack: LanguagePack):
-        self.pack = pack
-
-    def __enter__(self):
-        _LENT_SLOTS.acquire()
-        name, _ = find_pipeline(self.pack)
-        with _LENT_LOCK:
-            free = _LENT.setdefault(name, [])
-            self.nlp = free.pop() if free else None
-        if self.nlp is None:
-            try:
-                self.nlp = _load_fresh(self.pack)
-            except BaseException:
-                _LENT_SLOTS.release()
-                raise
-        self.name = name
-        return self.nlp
-
-    def __exit__(self, *exc):
-        with _LENT_LOCK:
-            _LENT[self.name].append(self.nlp)
-        _LENT_SLOTS.release()
-        return False
-
-
-_LOAD_LOCK = threading.Lock()
-
-
-def _load_fresh(pack: LanguagePack):
-    """A pipeline object of the pack's own (the first one is the process's shared one)."""
-    with _LOAD_LOCK:
-        name, _ = find_pipeline(pack)
-        if name not in _PIPELINES:
-            return load_pipeline(pack)
-        import copy
-
-        import spacy
-
-        first = _PIPELINES[name]
-        try:
-            return spacy.load(name, exclude=[c for c in first.meta.get("pipeline", [])
-                                             if c not in first.pipe_names])
-        except Exception:  # pragma: no cover - fall back to a deep copy
-            return copy.deepcopy(first)
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if last[0] is None or done >= total or now - last[0] >= every:
+            last[0] = now
+            fn(done, total)
+    return report
 
 
 ProgressStop = BaseException  # what a progress callback may raise to stop the work (e.g. a session left)
@@ -178,7 +138,7 @@ class Annotator:
     per run; `pool="server"` uses the server's long-lived worker processes.
     """
 
-    SMALL = 64  # jobs up to this many texts run in the calling thread
+    SMALL = 64  # jobs up to this many texts: in the calling process (CLI), first in the workers' queue (server)
 
     def __init__(self, pack: LanguagePack, lowercase: bool, cache: AnnotationCache | None = None,
                  n_process: int = 1, progress: ProgressFn | None = None, memo_limit: int | None = None,
@@ -232,7 +192,7 @@ class Annotator:
     # -- annotation ------------------------------------------------------------
     def annotate(self, texts: Sequence[str], progress: ProgressFn | None = None) -> dict[str, dict]:
         """Return {prepared text: record} for every text (prepared = as spaCy sees it)."""
-        report = progress or self.progress or (lambda done, tot: None)
+        report = _throttled(progress or self.progress or (lambda done, tot: None))
         prepared = {self.prepare(t) for t in texts}
         total = len(prepared)
         out: dict[str, dict] = {}
@@ -314,18 +274,13 @@ class Annotator:
         chunk = 128
         batches = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
         n_proc = min(self.n_process, len(batches))
-        if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
-            if self.pool == "server":
-                with _Lease(self.pack) as nlp:
-                    for batch in batches:
-                        on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
-            else:
-                nlp = load_pipeline(self.pack)
-                for batch in batches:
-                    on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
+        if self.pool == "server":  # the server never runs spaCy in its own threads
+            self._run_server_pool(batches, on_batch, priority=0 if len(texts) <= self.SMALL else 1)
             return
-        if self.pool == "server":
-            self._run_server_pool(batches, on_batch)
+        if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
+            nlp = load_pipeline(self.pack)
+            for batch in batches:
+                on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
             return
         import multiprocessing as mp
 
@@ -335,7 +290,7 @@ class Annotator:
             for batch, recs in zip(batches, pool.imap(_work, batches)):
                 on_batch(batch, recs)
 
-    def _run_server_pool(self, batches: list[list[str]], on_batch) -> None:
+    def _run_server_pool(self, batches: list[list[str]], on_batch, priority: int = 1) -> None:
         """At most n_process batches of this caller in the shared pool at a time, so
         that several sessions' batches interleave; a caller that stops (its session
         left) submits nothing more, and what it had submitted is still cached."""
@@ -348,7 +303,7 @@ class Annotator:
             while queue or pending:
                 while queue and len(pending) < self.n_process:
                     b = queue.pop(0)
-                    pending[pool.submit(b)] = b
+                    pending[pool.submit(b, priority)] = b
                 done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
                 for f in done:
                     b = pending.pop(f)

@@ -6,10 +6,12 @@ app script `__main__`).  Instead each worker is a plain child process,
 `python -m blonde_core.worker LANG`, that loads the spaCy pipeline once and
 then answers one batch per line: a JSON list of texts in, a JSON list of
 annotation records out.  A `WorkerPool` hands batches from any thread to the
-first free worker and restarts a worker that died.
+first free worker (small jobs, such as a Sandbox edit, before the batches of
+large ones) and restarts a worker that died.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -67,21 +69,23 @@ class WorkerPool:
 
     def __init__(self, lang: str, n: int):
         self.lang, self.n = lang, max(1, n)
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.PriorityQueue = queue.PriorityQueue()
+        self._seq = itertools.count()
         self._threads = [threading.Thread(target=self._serve, name=f"blonde-annotator-{i}", daemon=True)
                          for i in range(self.n)]
         for t in self._threads:
             t.start()
 
-    def submit(self, batch: list[str]) -> Future:
+    def submit(self, batch: list[str], priority: int = 1) -> Future:
+        """priority 0 goes before 1; equal priorities in order of submission."""
         fut: Future = Future()
-        self._jobs.put((batch, fut))
+        self._jobs.put((priority, next(self._seq), batch, fut))
         return fut
 
     def _serve(self) -> None:
         worker = None
         while True:
-            batch, fut = self._jobs.get()
+            _, _, batch, fut = self._jobs.get()
             if not fut.set_running_or_notify_cancel():
                 continue
             try:

@@ -1,4 +1,6 @@
 """Sandbox: type a reference and one or two candidates and watch every category react."""
+import time
+
 import pandas as pd
 import streamlit as st
 from sacrebleu.metrics import BLEU
@@ -23,6 +25,7 @@ b = c3.text_area("Candidate B (optional)", box.get("B", ""), height=200, key=f"s
 box.update(reference=ref, A=a, B=b)
 cfg = config()
 ann = box.get("annotation")
+t0 = time.perf_counter()
 res, note = evaluate_texts(ref, {"A": a, "B": b}, ann.split("\n") if ann else None, cfg)
 if res is None:
     st.info(note)
@@ -70,4 +73,6 @@ with st.expander("Per-category precision and recall"):
         for c, v in res.scores(n)["categories"].items():
             det.append({"candidate": n, "category": c, **v})
     st.dataframe(pd.DataFrame(det), hide_index=True)
-signature_box(res.signature)
+st.caption(f"Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms "
+           "(annotation of new sentences, counts, scores, BLEU, spans).", help="server time per edit")
+signature_box(res.signature, sandbox=box)
