@@ -44,7 +44,9 @@ class StandardResult:
         return out
 
     def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
-                 cache_dir=None, progress=None):
+                 cache_dir=None, progress=None, extract=None):
+        """extract(metric name, hyps, refs) -> per-segment statistics: where sacrebleu
+        runs (default: here; the dashboard's server: in its worker processes)."""
         bad = [m for m in metrics if m not in STANDARD]
         if bad:
             raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})")
@@ -79,7 +81,7 @@ class StandardResult:
                 parts = []
                 for i in range(0, max(len(hyps), 1), self.CHUNK):  # progress (and a chance to stop) per chunk
                     parts.append(self._segment_stats(obj, self.signatures[m], hyps[i:i + self.CHUNK],
-                                                     [r[i:i + self.CHUNK] for r in refs], store))
+                                                     [r[i:i + self.CHUNK] for r in refs], store, extract, m))
                     done += len(hyps[i:i + self.CHUNK])
                     if progress:
                         progress(done, total)
@@ -89,17 +91,18 @@ class StandardResult:
                 self.doc_stats[m][name] = per_doc
 
     @staticmethod
-    def _segment_stats(obj, signature: str, hyps: list, refs: list, store) -> np.ndarray:
+    def _segment_stats(obj, signature: str, hyps: list, refs: list, store, extract=None, name="") -> np.ndarray:
         """sacrebleu's per-segment statistics, from the disk cache where possible."""
         if not hyps:
             return np.zeros((0, 1))
+        run = (lambda h, r: extract(name, h, r)) if extract is not None else obj._extract_corpus_statistics
         if store is None:
-            return np.asarray(obj._extract_corpus_statistics(hyps, refs), dtype=float)
+            return np.asarray(run(hyps, refs), dtype=float)
         keys = _keys(signature, hyps, refs)
         found = store.get_many(keys)
         missing = [i for i, k in enumerate(keys) if k not in found]
         if missing:
-            new = obj._extract_corpus_statistics([hyps[i] for i in missing], [[r[i] for i in missing] for r in refs])
+            new = run([hyps[i] for i in missing], [[r[i] for i in missing] for r in refs])
             store.put_many((keys[i], [float(x) for x in row]) for i, row in zip(missing, new))
             for i, row in zip(missing, new):
                 found[keys[i]] = row

@@ -98,6 +98,20 @@ class Engine:
                 self._annotators[key] = ann
             return ann
 
+    def segstats_runner(self, corpus: Corpus):
+        """Where sacrebleu runs: in the server's worker processes, after any annotation
+        waiting there (priority 2); in this process for the CLI."""
+        if self.pool != "server":
+            return None
+        from .annotate import server_pool
+
+        lang = "en"
+
+        def run(metric: str, hyps: list, refs: list) -> list:
+            pool = server_pool(lang, self.n_process)
+            return pool.submit({"segstats": metric, "hyps": hyps, "refs": refs}, 2).result()
+        return run
+
     def info(self) -> dict:
         """What is kept where, for the Data page and the README."""
         anns = list(self._annotators.values())
@@ -257,7 +271,7 @@ class Study:
         engine = engine or server_engine()
         return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
             self.corpus, [metric], granularity, cache=engine.cache_mode == "disk", cache_dir=engine.cache_dir,
-            progress=progress))
+            progress=progress, extract=engine.segstats_runner(self.corpus)))
 
     def standard_ready(self, granularity: str, metric: str, engine: Engine | None = None) -> bool:
         return (self.key, "standard", granularity, metric) in (engine or server_engine()).results

@@ -4,8 +4,10 @@ The server is multi-threaded (one thread per script run), so it neither forks
 itself nor lets multiprocessing re-import its main module (Streamlit makes the
 app script `__main__`).  Instead each worker is a plain child process,
 `python -m blonde_core.worker LANG`, that loads the spaCy pipeline once and
-then answers one batch per line: a JSON list of texts in, a JSON list of
-annotation records out.  A `WorkerPool` hands batches from any thread to the
+then answers one job per line: a JSON list of texts in, a JSON list of
+annotation records out; or {"segstats": metric, "hyps": [...], "refs": [[...]]}
+in, sacrebleu's per-segment statistics out (so that the server's threads do no
+heavy work of their own).  A `WorkerPool` hands batches from any thread to the
 first free worker (small jobs, such as a Sandbox edit, before the batches of
 large ones) and restarts a worker that died.
 """
@@ -27,12 +29,21 @@ def main(argv=None) -> int:
     from .langpack import load_pack
 
     argv = sys.argv[1:] if argv is None else argv
-    nlp = load_pipeline(load_pack(argv[0] if argv else "en"))
+    pack = load_pack(argv[0] if argv else "en")
+    nlp = None
+    metrics: dict = {}
     out = sys.stdout
     for line in sys.stdin:
-        batch = json.loads(line)
-        recs = [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)]
-        out.write(json.dumps(recs, ensure_ascii=True) + "\n")
+        job = json.loads(line)
+        if isinstance(job, dict):
+            from .standard import _metric
+
+            m = metrics.get(job["segstats"]) or metrics.setdefault(job["segstats"], _metric(job["segstats"]))
+            res = [[float(x) for x in row] for row in m._extract_corpus_statistics(job["hyps"], job["refs"])]
+        else:
+            nlp = nlp or load_pipeline(pack)
+            res = [doc_to_record(d) for d in nlp.pipe(job, batch_size=64)]
+        out.write(json.dumps(res, ensure_ascii=True) + "\n")
         out.flush()
     return 0
 
@@ -45,16 +56,17 @@ class _Worker:
                                      stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8",
                                      errors="surrogatepass", bufsize=1)
 
-    def run(self, batch: list[str]) -> list[dict]:
-        self.proc.stdin.write(json.dumps(batch, ensure_ascii=True) + "\n")
+    def run(self, job) -> list:
+        self.proc.stdin.write(json.dumps(job, ensure_ascii=True) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError(f"annotation worker exited (status {self.proc.poll()})")
-        recs = json.loads(line)
-        if len(recs) != len(batch):
+        res = json.loads(line)
+        n = len(job) if isinstance(job, list) else len(job["hyps"])
+        if len(res) != n:
             raise RuntimeError("annotation worker answered a different number of records")
-        return recs
+        return res
 
     def close(self) -> None:
         try:
@@ -76,8 +88,10 @@ class WorkerPool:
         for t in self._threads:
             t.start()
 
-    def submit(self, batch: list[str], priority: int = 1) -> Future:
-        """priority 0 goes before 1; equal priorities in order of submission."""
+    def submit(self, batch, priority: int = 1) -> Future:
+        """batch: texts to annotate, or a segstats job.  Lower priorities go first
+        (0: small annotation jobs, 1: annotation batches, 2: sacrebleu chunks);
+        equal priorities in order of submission."""
         fut: Future = Future()
         self._jobs.put((priority, next(self._seq), batch, fut))
         return fut

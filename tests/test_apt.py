@@ -86,4 +86,8 @@ def test_apt_command_aligns_automatically_with_eflomal(ted, capsys):
     expected = sum(len(tokenize(line, "zh", ZH.source_pronouns)) - len([t for t in tokenize(line, "zh",
                    ZH.source_pronouns) if t not in ZH.source_pronouns]) for line in text.splitlines())
     assert n == expected > 100
-    assert 0 < v["APT"] < 1 and d["alignment"].startswith("eflomal")
+    # the score is the paper's formula over the six cases: (c1 + 0.5 c2) / all
+    c = {int(k): x for k, x in v["cases"].items()}
+    assert v["APT"] == pytest.approx((c[1] + 0.5 * c[2]) / n)
+    # two professional translations agree on most pronouns: case 1 dominates
+    assert c[1] > n / 3 and 0 < v["APT"] < 1 and d["alignment"].startswith("eflomal")

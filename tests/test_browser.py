@@ -124,6 +124,10 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert page.locator(".bl-seg").count() > 50
     body = page.content()
     assert "&lt;script&gt;window.__xss" in body  # shown as text, escaped
+    # and shown literally, character for character (a sanitiser would have dropped the tags instead)
+    shown = " ".join(page.locator(".bl-doc").all_inner_texts()).lower()
+    for line in XSS_LINES:
+        assert line.lower() in shown, line
     no_exception(page)
     shot(page, "4-documents")
     page.get_by_role("tab", name="Entity threads").click()

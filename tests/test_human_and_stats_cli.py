@@ -1,6 +1,7 @@
 """MQM and judgment readers; the compare, correlate and human commands on TED zh-en."""
 import json
 
+import numpy as np
 import pytest
 
 from blonde_core.cli import main
@@ -111,6 +112,20 @@ def test_correlate_command(ted, capsys):
     m = d["metrics"]["BlonDe"]
     assert {"pearson", "pearson_ci", "spearman", "spearman_ci", "kendall", "kendall_ci"} <= set(m)
     assert -1 <= m["pearson"] <= 1 and m["pearson_ci"][0] <= m["pearson"] <= m["pearson_ci"][1]
+    # worked out independently: the system scores of `score`, MQM of `human`, negated (lower is better)
+    systems = ["Online-W", "SMU", "DIDI-NLP", "NiuTrans", "MiSS"]
+    assert main(["score", *_ted_args(ted, systems), "--format", "json"]) == 0
+    sc = json.loads(capsys.readouterr().out)["systems"]
+    assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--format", "json"]) == 0
+    hm = json.loads(capsys.readouterr().out)["systems"]
+    names = sorted(sc)
+    x = np.array([sc[s]["BlonDe"]["F1"] for s in names])
+    y = -np.array([hm[s]["MQM"] for s in names])
+    assert m["pearson"] == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-9)
+    rx, ry = np.argsort(np.argsort(x)), np.argsort(np.argsort(y))
+    assert m["spearman"] == pytest.approx(np.corrcoef(rx, ry)[0, 1], abs=1e-9)
+    conc = sum(np.sign((x[i] - x[j]) * (y[i] - y[j])) for i in range(len(x)) for j in range(i + 1, len(x)))
+    assert m["kendall"] == pytest.approx(conc / (len(x) * (len(x) - 1) / 2), abs=1e-9)
     assert d["williams"] and {"a", "b", "t", "p"} <= set(d["williams"][0])
     assert d["matrix"]["BlonDe"]["BlonDe"] == pytest.approx(1.0)
     assert main(args + ["--level", "document"]) == 0
