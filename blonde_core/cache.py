@@ -51,7 +51,8 @@ class AnnotationCache:
     The same file holds other tables of per-segment results (e.g. sacrebleu
     statistics, `table="segstats"`), each with its own validator."""
 
-    def __init__(self, directory: str | os.PathLike | None = None, table: str = "ann", validate=None):
+    def __init__(self, directory: str | os.PathLike | None = None, table: str = "ann", validate=None,
+                 max_bytes: int | None = None):
         self.dir = Path(directory) if directory is not None else default_cache_dir()
         self.path = self.dir / "annotations.sqlite3"
         self._local = threading.local()  # one connection per thread
@@ -60,6 +61,8 @@ class AnnotationCache:
             raise ValueError("bad table name")
         self.table = table
         self.validate = validate or _decode
+        self.max_bytes = max_bytes  # None: unbounded; else the oldest records go first past this size
+        self._writes = 0
 
     # -- connection management -------------------------------------------
     def _open(self) -> sqlite3.Connection | None:
@@ -149,6 +152,10 @@ class AnnotationCache:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(f"INSERT OR REPLACE INTO {self.table} (k, v) VALUES (?, ?)", rows)
             conn.execute("COMMIT")
+            self._writes += len(rows)
+            if self.max_bytes is not None and self._writes >= 2000:
+                self._writes = 0
+                self.trim()
         except sqlite3.Error as exc:
             try:
                 conn.execute("ROLLBACK")
@@ -177,6 +184,26 @@ class AnnotationCache:
                 pass
             _warn(f"annotation cache delete failed ({exc})")
         return n
+
+    def trim(self) -> int:
+        """Past max_bytes of records, delete the oldest written (a quarter of them at a time)."""
+        conn = self._open()
+        if conn is None or self.max_bytes is None:
+            return 0
+        gone = 0
+        try:
+            while True:
+                n, size = conn.execute(f"SELECT count(*), coalesce(sum(length(v)) + 40 * count(*), 0) "
+                                       f"FROM {self.table}").fetchone()
+                if size <= self.max_bytes or n == 0:
+                    return gone
+                k = max(1, n // 4)
+                conn.execute(f"DELETE FROM {self.table} WHERE rowid IN "
+                             f"(SELECT rowid FROM {self.table} ORDER BY rowid LIMIT ?)", (k,))
+                gone += k
+        except sqlite3.Error as exc:
+            _warn(f"annotation cache trim failed ({exc})")
+            return gone
 
     def count(self) -> int:
         conn = self._open()

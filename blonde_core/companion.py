@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from .errors import InputError
+from .numbers import nan_to_none
 from .sufficient import _aggregate
 
 ORDERS = 4
@@ -265,5 +266,4 @@ def companion_scores(result, names=None, metrics=COMPANIONS, per_doc: bool = Fal
     return out
 
 
-def _clean(x):
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+_clean = nan_to_none

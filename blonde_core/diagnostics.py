@@ -17,6 +17,7 @@ import numpy as np
 
 from .features import NGRAM_ORDERS, entities, spans
 from .metric import prepare
+from .numbers import nan_to_none
 
 CATEGORY_LABELS = {"tense": "verb tense", "pronoun": "gendered pronouns", "entity": "named entities",
                    "dm": "discourse markers", "ngram": "n-grams"}
@@ -209,5 +210,3 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
     return view
 
 
-def nan_to_none(x):
-    return None if isinstance(x, float) and math.isnan(x) else x

@@ -20,6 +20,7 @@ from .corpus import Corpus
 from .errors import InputError
 from .features import PLUS_CATEGORIES, FeatureTable, Layout
 from .langpack import load_pack
+from .numbers import nan_to_none
 from .plus import count_phrase, parse_annotation, parse_ner_line
 from .scoring import score
 from .sufficient import literal_items, system_stats
@@ -91,9 +92,7 @@ class Result:
         return out
 
 
-def _clean(x) -> float | None:
-    x = float(x)
-    return None if math.isnan(x) else x
+_clean = nan_to_none
 
 
 def to_floats(res: dict, i=None) -> dict:

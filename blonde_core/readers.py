@@ -451,25 +451,3 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
     has_src = any(src_docs)
     return Corpus(doc_ids=doc_ids, references=refs, systems=hyp_docs, source=src_docs if has_src else None,
                   boundaries="structured", files={n: name for n in list(refs) + list(hyp_docs)})
-
-
-def read_structured(path, reference_systems=()) -> Corpus:
-    """Dispatch by content: WMT XML, MQM TSV, JSON Lines, or a TSV/CSV table."""
-    return read_structured_with_human(path, reference_systems)[0]
-
-
-def read_structured_with_human(path, reference_systems=()):
-    """(corpus, human scores or None): an MQM file carries both; the file is read once."""
-    from .human import is_mqm, mqm_corpus, read_mqm
-
-    name = str(path)
-    mem = NamedBytes(name, read_bytes(path))
-    head = decode_bytes(mem.data, name).lstrip()[:200].lower()
-    if head.startswith("<?xml") or head.startswith("<dataset") or name.lower().endswith(".xml"):
-        return read_wmt_xml(mem, reference_systems), None
-    if is_mqm(mem):
-        m = read_mqm(mem)
-        return mqm_corpus(m, list(reference_systems), name), m.scores
-    if name.lower().endswith((".jsonl", ".ndjson")) or head.startswith("{"):
-        return read_jsonl(mem, reference_systems), None
-    return read_table(mem, reference_systems), None

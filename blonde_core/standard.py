@@ -13,6 +13,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import InputError
+from .numbers import nan_to_none
 
 STANDARD = ("BLEU", "chrF", "TER")
 HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False}
@@ -44,7 +45,7 @@ class StandardResult:
         return out
 
     def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
-                 cache_dir=None, progress=None, extract=None):
+                 cache_dir=None, progress=None, extract=None, store=None):
         """extract(metric name, hyps, refs) -> per-segment statistics: where sacrebleu
         runs (default: here; the dashboard's server: in its worker processes)."""
         bad = [m for m in metrics if m not in STANDARD]
@@ -64,8 +65,9 @@ class StandardResult:
 
         refs = [units(corpus.references[r])[0] for r in ref_names]
         self.n_refs = len(ref_names)
-        store = None
-        if cache:
+        if not cache:
+            store = None
+        elif store is None:
             from .cache import AnnotationCache, decode_numbers
 
             store = AnnotationCache(cache_dir, table="segstats", validate=decode_numbers)
@@ -166,5 +168,4 @@ def segment_keys_of(corpus: Corpus) -> list[bytes]:
     return keys
 
 
-def _clean(x):
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+_clean = nan_to_none

@@ -58,7 +58,8 @@ class Engine:
     """
 
     def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,
-                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024):
+                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
+                 disk_mb: int | None = None):
         if cache_mode not in CACHE_MODES:
             raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
         from .annotate import default_n_process
@@ -68,6 +69,7 @@ class Engine:
         self.n_process = n_process if n_process is not None else default_n_process()
         self.pool = pool
         self.memo_sentences = 0 if cache_mode == "off" else memo_sentences
+        self.disk_bytes = None if disk_mb is None else disk_mb * 2 ** 20
         self.results = Memo(max_entries=512, max_bytes=results_mb * 2 ** 20, name="results")
         self._annotators: dict = {}
         self._lock = threading.Lock()
@@ -81,20 +83,23 @@ class Engine:
 
         if table == "ann":
             if self._disk is None:
-                self._disk = AnnotationCache(self.cache_dir)
+                self._disk = AnnotationCache(self.cache_dir, max_bytes=self.disk_bytes)
             return self._disk
-        return AnnotationCache(self.cache_dir, table=table, validate=decode_numbers)
+        return AnnotationCache(self.cache_dir, table=table, validate=decode_numbers, max_bytes=self.disk_bytes)
 
-    def annotator(self, lowercase: bool, lang: str = "en"):
+    def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
+        """persist=False (the Sandbox's edits): annotations kept in a small memory memo
+        of their own, never on disk."""
         from .annotate import Annotator
         from .langpack import load_pack
 
         with self._lock:
-            key = (bool(lowercase), lang)
+            key = (bool(lowercase), lang, persist)
             ann = self._annotators.get(key)
             if ann is None:
-                ann = Annotator(load_pack(lang), lowercase, self.disk(), n_process=self.n_process,
-                                memo_limit=self.memo_sentences, pool=self.pool)
+                memo = self.memo_sentences if persist else min(self.memo_sentences or 20_000, 20_000)
+                ann = Annotator(load_pack(lang), lowercase, self.disk() if persist else None,
+                                n_process=self.n_process, memo_limit=memo, pool=self.pool)
                 self._annotators[key] = ann
             return ann
 
@@ -109,7 +114,10 @@ class Engine:
 
         def run(metric: str, hyps: list, refs: list) -> list:
             pool = server_pool(lang, self.n_process)
-            return pool.submit({"segstats": metric, "hyps": hyps, "refs": refs}, 2).result()
+            k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
+            futs = [pool.submit({"segstats": metric, "hyps": hyps[i:i + k], "refs": [r[i:i + k] for r in refs]}, 2)
+                    for i in range(0, len(hyps), k)]
+            return [row for f in futs for row in f.result()]
         return run
 
     def info(self) -> dict:
@@ -129,7 +137,7 @@ class Engine:
         and in the disk caches."""
         self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
         texts = study.distinct_texts()
-        for (lc, _lang), ann in list(self._annotators.items()):
+        for (lc, _lang, _persist), ann in list(self._annotators.items()):
             ann.forget({t.lower() if lc else t for t in texts})
         if self.cache_mode == "disk":
             from .standard import segment_keys_of
@@ -152,6 +160,7 @@ def server_engine() -> Engine:
     """The dashboard server's engine, configured from the environment:
     BLONDE_CACHE (disk | memory | off, default disk), BLONDE_CACHE_DIR,
     BLONDE_MEMO_SENTENCES (default 200000), BLONDE_RESULTS_MB (default 1024),
+    BLONDE_CACHE_MAX_MB (annotation cache on disk, default 2048; oldest records out first),
     BLONDE_JOBS (annotation processes, default up to 2)."""
     global _SERVER
     with _SERVER_LOCK:
@@ -162,7 +171,8 @@ def server_engine() -> Engine:
                              cache_dir=os.environ.get("BLONDE_CACHE_DIR") or None,
                              n_process=_env_int("BLONDE_JOBS", default_n_process()), pool="server",
                              memo_sentences=_env_int("BLONDE_MEMO_SENTENCES", 200_000),
-                             results_mb=_env_int("BLONDE_RESULTS_MB", 1024))
+                             results_mb=_env_int("BLONDE_RESULTS_MB", 1024),
+                             disk_mb=_env_int("BLONDE_CACHE_MAX_MB", 2048))
         return _SERVER
 
 
@@ -251,7 +261,8 @@ class Study:
         self.corpus.check(cfg.granularity)
 
         def count():
-            metric = BlonDe(cfg, annotator=engine.annotator(cfg.lowercase, cfg.lang))
+            metric = BlonDe(cfg, annotator=engine.annotator(cfg.lowercase, cfg.lang,
+                                                            persist=self.origin != "sandbox"))
             ann = metric.annotator
             old = ann.progress
             try:
@@ -271,7 +282,7 @@ class Study:
         engine = engine or server_engine()
         return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
             self.corpus, [metric], granularity, cache=engine.cache_mode == "disk", cache_dir=engine.cache_dir,
-            progress=progress, extract=engine.segstats_runner(self.corpus)))
+            progress=progress, extract=engine.segstats_runner(self.corpus), store=engine.disk("segstats")))
 
     def standard_ready(self, granularity: str, metric: str, engine: Engine | None = None) -> bool:
         return (self.key, "standard", granularity, metric) in (engine or server_engine()).results
@@ -435,8 +446,8 @@ from .companion import COMPANIONS, LOWER_IS_BETTER  # noqa: E402,F401
 from .config import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
 from .diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
 from .human import read_human  # noqa: E402,F401
-from .readers import (NamedBytes, decode_bytes, plain_corpus, read_lines, read_structured_with_human,  # noqa: E402,F401
-                      split_lines)
+from .readers import NamedBytes, decode_bytes, plain_corpus, read_lines, split_lines  # noqa: E402,F401
+from .structured import read_structured_with_human  # noqa: E402,F401
 from .scoring import score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
 from .stats import metric_names, resample_weights, significance_clusters  # noqa: E402,F401

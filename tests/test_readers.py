@@ -14,8 +14,8 @@ from blonde_core.cli import main
 from blonde_core.errors import InputError
 from blonde_core.human import read_human, read_judgments, read_mqm
 from blonde_core.plus import parse_annotation, parse_ner_line
-from blonde_core.readers import (plain_corpus, read_jsonl, read_lines, read_structured, read_table,
-                                 read_wmt_xml)
+from blonde_core.readers import plain_corpus, read_jsonl, read_lines, read_table, read_wmt_xml
+from blonde_core.structured import read_structured
 from conftest import SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 REF = SAMPLE / "reference.txt"

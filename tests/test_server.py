@@ -284,3 +284,54 @@ def test_sandbox_command_line_reproduces_its_scores(tmp_path):
     assert "gran:doc" in out["signature"]  # B has other line counts: document-level matching, as the page does
     for name in ("A", "B"):
         assert out["systems"][name]["BlonDe"]["F1"] == pytest.approx(res.scores(name)["BlonDe"]["F1"], abs=1e-12)
+
+
+def test_pages_talk_to_the_core_through_one_door():
+    """pages/ and app.py import only blonde_core.study and blonde_core.render of the core."""
+    import ast
+
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            mods = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                mods = [node.module]
+            elif isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            for m in mods:
+                if m.startswith("blonde_core"):
+                    assert m in ("blonde_core.study", "blonde_core.render"), (path.name, m)
+
+
+def test_no_import_cycle_between_readers_and_human():
+    import ast
+
+    for mod, other in (("readers", "human"), ("human", "structured")):
+        tree = ast.parse((ROOT / "blonde_core" / f"{mod}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in (other, f"blonde_core.{other}"), (mod, node.module)
+    tree = ast.parse((ROOT / "blonde_core" / "readers.py").read_text(encoding="utf-8"))
+    assert not any(isinstance(n, ast.ImportFrom) and n.module == "human" for n in ast.walk(tree))
+
+
+def test_disk_cache_is_bounded_oldest_out(tmp_path):
+    cache = AnnotationCache(tmp_path, max_bytes=60_000)
+    rec = {"w": ["x"] * 20, "i": list(range(20)), "t": ["NN"] * 20, "e": []}
+    for i in range(30):
+        cache.put_many([(b"k%05d" % (100 * i + j), rec) for j in range(100)])
+    cache.trim()
+    n = cache.count()
+    assert 0 < n < 3000
+    assert cache.get_many([b"k00000"]) == {} and cache.get_many([b"k02999"])  # the oldest went first
+
+
+def test_sandbox_text_never_reaches_the_disk(tmp_path):
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
+    corpus = plain_corpus([NamedBytes("reference.txt", b"Mary came home.\n")],
+                          [NamedBytes("A.txt", b"He came home.\n")])
+    Study(corpus, "sandbox").result(ScoreConfig(), engine)
+    assert AnnotationCache(tmp_path).count() == 0
+    other = plain_corpus([NamedBytes("reference.txt", b"Mary came back.\n")],
+                         [NamedBytes("A.txt", b"He came back.\n")])
+    Study(other, "uploaded files").result(ScoreConfig(), engine)
+    assert AnnotationCache(tmp_path).count() == 2

@@ -1,0 +1,115 @@
+"""Command line: `python -m blonde_core score ...` (also `blonde-studio score ...`).
+
+Bad input exits with status 2 and one line on stderr naming the file and the
+problem; never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+from ..errors import InputError
+from .commands import run_apt, run_compare, run_correlate, run_human, run_score
+from .parser import _Parser, add_config_args, add_corpus_args
+from .parser import config_from_args  # noqa: F401  (re-exported)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="blonde-studio", description="BlonDe Studio: document-level MT evaluation.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    s = sub.add_parser("score", help="BlonDe / BlonD-d / BlonD+ scores of systems against references")
+    add_corpus_args(s)
+    add_config_args(s)
+    s.add_argument("--per-doc", action="store_true", help="also score every document on its own")
+    s.add_argument("--per-feature", action="store_true",
+                   help="add unweighted counts and P/R/F1 of every feature (tense tag, pronoun gender, entity group, "
+                        "marker type, n-gram order) under 'features'")
+    s.add_argument("--metrics", default="",
+                   help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
+                        "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")
+    s.add_argument("--otem-n", type=int, default=2, help="Otem: largest n-gram order (default 2)")
+    s.add_argument("--utem-n", type=int, default=4, help="Utem: largest n-gram order (default 4)")
+    s.add_argument("--alpha", type=float, default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
+    s.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    c = sub.add_parser("compare", help="paired significance tests between every pair of systems")
+    add_corpus_args(c)
+    add_config_args(c)
+    c.add_argument("--test", choices=("ttest", "wilcoxon", "bootstrap", "ar"), default="ttest")
+    c.add_argument("--unit", default="doc", help="doc (default), block:N (N consecutive segments) or segment")
+    c.add_argument("--metric", default="BlonDe",
+                   help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4), F1 unless "
+                        "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
+                        "RC; or BLEU, chrF, TER (document units)")
+    c.add_argument("--n", type=int, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
+    c.add_argument("--seed", type=int, default=12345)
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("-o", "--output", metavar="FILE")
+    r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
+    add_corpus_args(r)
+    add_config_args(r)
+    r.add_argument("--human", required=True, metavar="FILE", help="MQM TSV or a judgments table")
+    r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
+    r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
+    r.add_argument("--level", choices=("system", "document"), default="system")
+    r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category)")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument("-o", "--output", metavar="FILE")
+    h = sub.add_parser("human", help="human scores per system and document (MQM or a judgments table)")
+    h.add_argument("file", nargs="?", help="judgments table (TSV/CSV) or MQM TSV")
+    h.add_argument("--mqm", metavar="FILE", help="Google's MQM TSV")
+    h.add_argument("--score-column")
+    h.add_argument("--lower-is-better", action="store_true")
+    h.add_argument("--format", choices=("text", "json"), default="text")
+    h.add_argument("-o", "--output", metavar="FILE")
+    ap = sub.add_parser("apt", help="APT: accuracy of pronoun translation (needs the source)")
+    ap.add_argument("--source", required=True, metavar="FILE", help="source text, one segment per line")
+    ap.add_argument("--reference", "-r", required=True, metavar="FILE")
+    ap.add_argument("--system", "-s", required=True, nargs="+", metavar="FILE")
+    ap.add_argument("--align-ref", metavar="FILE", help="source-reference links, Pharaoh 'i-j' per line")
+    ap.add_argument("--align-system", nargs="+", metavar="FILE", help="source-system links, one file per system")
+    ap.add_argument("--pair", choices=("en-fr", "zh-en"), required=True)
+    ap.add_argument("--weights", type=float, nargs=6, default=[1.0, 0.5, 0, 0, 0, 0], metavar="W",
+                    help="weights of cases 1-6 (default 1 0.5 0 0 0 0)")
+    ap.add_argument("--discard", type=int, nargs="*", default=[], metavar="CASE", help="cases left out (e.g. 5 6)")
+    ap.add_argument("--no-heuristics", action="store_true", help="plain alignments, without the paper's heuristics")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("-o", "--output", metavar="FILE")
+    from .. import __version__
+    p.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        a = parser.parse_args(argv)
+        if a.command is None:
+            parser.print_help()
+            return 0
+        runners = {"score": run_score, "compare": run_compare, "correlate": run_correlate, "human": run_human,
+                   "apt": run_apt}
+        text = runners[a.command](a)
+        if getattr(a, "output", None):
+            try:
+                with open(a.output, "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+            except OSError as exc:
+                raise InputError(f"cannot write output ({exc.strerror})", file=a.output) from None
+        else:
+            sys.stdout.write(text)
+        for note in getattr(a, "notes", []):  # after success only: an error stays one line
+            print(f"blonde-studio: note: {note}", file=sys.stderr)
+        return 0
+    except InputError as exc:
+        print(f"blonde-studio: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("blonde-studio: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        print(f"blonde-studio: internal error: {type(exc).__name__}: {exc} "
+              "(please report this with the command you ran)", file=sys.stderr)
+        return 3

@@ -1,0 +1,261 @@
+"""The commands: score, compare, correlate, apt, human (each returns its output text)."""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+from ..errors import InputError
+from .output import _num, _progress, dump_json, to_csv, to_text
+from .parser import COMPANION_NAMES, config_from_args
+
+
+def load_corpus(a):
+    from ..readers import plain_corpus
+
+    if a.input:
+        from ..structured import read_structured
+
+        if a.reference or a.system:
+            raise InputError("give either --input or -r/-s, not both")
+        return read_structured(a.input, a.reference_systems)
+    if not a.reference:
+        raise InputError("no reference given (-r FILE ... or --input FILE)")
+    if not a.system:
+        raise InputError("no system output given (-s FILE ...)")
+    if not a.docids and not a.blank_line_docs:
+        a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
+    return plain_corpus(a.reference, a.system, docids=a.docids,
+                        boundaries="blank-lines" if a.blank_line_docs else None)
+
+
+def evaluate(a):
+    from ..readers import read_lines
+    from ..study import Engine, Study
+
+    cfg = config_from_args(a)
+    corpus = load_corpus(a)
+    annotation = ner = None
+    if a.plus and not a.annotation:
+        raise InputError("-p/--plus needs an annotation file (-an FILE)")
+    if a.annotation:
+        if not a.plus:
+            raise InputError("-an is given without -p/--plus; add -p to compute BlonD+")
+        annotation = read_lines(a.annotation, allow_empty=True)
+    if a.ner_refined:
+        ner = read_lines(a.ner_refined, allow_empty=True)
+    study = Study(corpus, "command line", annotation=annotation, ner=ner,
+                  annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
+    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
+                    pool="fork")
+    return study.result(cfg, engine=engine, progress=_progress(sys.stderr))
+
+
+def _wanted(a) -> list[str]:
+    return [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
+
+
+def standard_for(a, res):
+    from ..companion import COMPANIONS
+    from ..standard import STANDARD, StandardResult
+
+    wanted = _wanted(a)
+    bad = [m for m in wanted if m not in STANDARD and m not in COMPANIONS]
+    if bad:
+        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(STANDARD + COMPANIONS)}; LC needs "
+                         "WordNet, which no registry package here ships)")
+    wanted = [m for m in wanted if m in STANDARD]
+    if not wanted:
+        return None
+    return StandardResult(res.corpus, wanted, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
+
+
+def run_score(a) -> str:
+    res = evaluate(a)
+    data = res.to_dict(per_doc=a.per_doc)
+    if a.per_feature:
+        from ..diagnostics import feature_breakdown
+        from ..numbers import nan_to_none
+
+        for name in res.names:
+            feats = {}
+            for row in feature_breakdown(res, name):
+                feats.setdefault(row["category"], {})[row["feature"]] = {
+                    k: nan_to_none(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
+            data["systems"][name]["features"] = feats
+    std = standard_for(a, res)
+    extra = {}
+    if std is not None:
+        data["metric_signatures"] = std.signatures
+        extra = std.to_dict(per_doc=a.per_doc)
+    comp = [m for m in _wanted(a) if m in COMPANION_NAMES]
+    if comp:
+        from ..companion import LOWER_IS_BETTER, companion_scores
+
+        for name, vals in companion_scores(res, metrics=comp, per_doc=a.per_doc, otem_n=a.otem_n,
+                                           utem_n=a.utem_n, alpha=a.alpha).items():
+            docs = vals.pop("documents", {})
+            extra.setdefault(name, {}).update(vals)
+            for d, v in docs.items():
+                extra[name].setdefault("documents", {}).setdefault(d, {}).update(v)
+        data["metric_directions"] = {m: "lower is better" if LOWER_IS_BETTER[m] else "higher is better"
+                                     for m in comp}
+        data["metric_settings"] = {"Otem": f"n<={a.otem_n}", "Utem": f"n<={a.utem_n}", "alpha": a.alpha,
+                                   "scale": "0-100"}
+    if std is not None:
+        data.setdefault("metric_directions", {}).update(
+            {m: "higher is better" if m != "TER" else "lower is better" for m in std.metrics})
+    for name, vals in extra.items():
+        docs = vals.pop("documents", {})
+        data["systems"][name].update(vals)
+        for d, v in docs.items():
+            data["systems"][name]["documents"][d].update(v)
+    if a.format == "json":
+        return dump_json(data)
+    if a.format == "csv":
+        return to_csv(data)
+    return to_text(data)
+
+
+def run_compare(a) -> str:
+    from ..stats import compare
+
+    from ..standard import STANDARD, StandardResult
+
+    res = evaluate(a)
+    if len(res.names) < 2:
+        raise InputError("compare needs at least two systems (-s A B ...)")
+    std = None
+    if a.metric in STANDARD:
+        std = StandardResult(res.corpus, [a.metric], res.config.granularity, cache=not a.no_cache,
+                             cache_dir=a.cache_dir)
+    out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
+    sig = f"{res.signature}|test:{a.test}|unit:{a.unit}|metric:{out['metric']}|seed:{a.seed}"
+    if a.test in ("bootstrap", "ar"):
+        sig += f"|n:{a.n or (1000 if a.test == 'bootstrap' else 10000)}"
+    out = {"signature": sig, **out}
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
+    for q in out["pairs"]:
+        ci = q["ci"]
+        cis = "-" if ci[0] is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+        diff = q["corpus_diff"] if a.test in ("bootstrap", "ar") else q["mean_diff"]
+        lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.4f'):>9} {cis:>21} "
+                     f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}  "
+                     f"{q['n_units']}")
+    lines += ["", f"{out['metric']} ({out['direction']}) per {a.unit}, {a.test}; diff = A - B "
+              + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)"), sig]
+    return "\n".join(lines) + "\n"
+
+
+def run_correlate(a) -> str:
+    from ..human import read_human
+    from ..stats import correlate
+
+    res = evaluate(a)
+    from ..standard import STANDARD, StandardResult
+
+    human = read_human(a.human, a.score_column, not a.lower_is_better)
+    metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
+    from ..companion import COMPANIONS
+
+    std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
+    comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
+    blonde_names = [m for m in metrics if m not in STANDARD and m not in COMPANIONS] if metrics else None
+    from ..companion import companion_scores
+    from ..stats import oriented_tables
+
+    std = StandardResult(res.corpus, std_names, res.config.granularity, cache=not a.no_cache,
+                         cache_dir=a.cache_dir) if std_names else None
+    comp = companion_scores(res, metrics=comp_names, per_doc=True) if comp_names else None
+    extra = oriented_tables(a.level, res.names, std, comp)
+    out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None)
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'metric':<12} {'pearson':>8} {'95% CI':>18} {'spearman':>9} {'kendall':>8}"]
+    for m, v in out["metrics"].items():
+        ci = v["pearson_ci"]
+        cis = "-" if ci[0] is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+        lines.append(f"{m:<12} {_num(v['pearson'], '+.4f'):>8} {cis:>18} {_num(v['spearman'], '+.4f'):>9} "
+                     f"{_num(v['kendall'], '+.4f'):>8}")
+    lines += ["", f"{a.level} level, n = {out['n']}, human: {out['human']} ({out['human_direction']})",
+              out["signature"]]
+    return "\n".join(lines) + "\n"
+
+
+def run_apt(a) -> str:
+    from pathlib import Path
+
+    from ..apt import PAIRS, apt_cases, apt_score, auto_align, parse_links, tokenize
+    from ..readers import read_lines
+
+    pair = PAIRS[a.pair]
+    bad = [c for c in a.discard if c not in range(1, 7)]
+    if bad:
+        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}")
+    src = read_lines(a.source)
+    ref = read_lines(a.reference)
+    if len(ref) != len(src):
+        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=a.reference)
+    given = a.align_ref is not None
+    if given != bool(a.align_system):
+        raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
+                         "alignment")
+    if given and len(a.align_system) != len(a.system):
+        raise InputError(f"{len(a.align_system)} --align-system files for {len(a.system)} systems")
+    if given:  # the links refer to whitespace tokens
+        tok_src = [tokenize(x, "whitespace") for x in src]
+        tok_ref = [tokenize(x, "whitespace") for x in ref]
+    else:
+        tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in src]
+        tok_ref = [tokenize(x, pair.target_tokenizer) for x in ref]
+
+    def links_of(path, n):
+        lines = read_lines(path, allow_empty=True)
+        if len(lines) != n:
+            raise InputError(f"has {len(lines)} lines but the source has {n}", file=path)
+        return [parse_links(line, path, i + 1) for i, line in enumerate(lines)]
+
+    ref_links = links_of(a.align_ref, len(src)) if given else auto_align(tok_src, tok_ref)
+    out = {"pair": a.pair, "weights": a.weights, "discard": a.discard,
+           "alignment": "given" if given else "eflomal (forward links)", "heuristics": not a.no_heuristics,
+           "systems": {}}
+    for k, sys_file in enumerate(a.system):
+        hyp = read_lines(sys_file)
+        if len(hyp) != len(src):
+            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=sys_file)
+        tok_hyp = [tokenize(x, "whitespace" if given else pair.target_tokenizer) for x in hyp]
+        hyp_links = links_of(a.align_system[k], len(src)) if given else auto_align(tok_src, tok_hyp)
+        cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, pair, not a.no_heuristics)
+        counts = {str(c): sum(1 for x in cases if x["case"] == c) for c in range(1, 7)}
+        score = apt_score({int(c): n for c, n in counts.items()}, a.weights, a.discard)
+        out["systems"][Path(sys_file).stem] = {"APT": None if score != score else score, "cases": counts}
+    if a.format == "json":
+        return dump_json(out)
+    lines = [f"{'system':<20} {'APT':>7}  cases 1..6 (identical, equivalent, different, candidate missing, "
+             "reference missing, both missing)"]
+    for name, v in out["systems"].items():
+        lines.append(f"{name[:20]:<20} {_num(v['APT'], '.4f'):>7}  " + " ".join(str(v["cases"][str(c)]) for c in range(1, 7)))
+    lines.append(f"pair {a.pair}; alignment: {out['alignment']}; weights {a.weights}; discard {a.discard or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
+def run_human(a) -> str:
+    from ..human import read_human, read_mqm
+
+    if a.mqm:
+        hs = read_mqm(a.mqm).scores
+    elif a.file:
+        hs = read_human(a.file, a.score_column, not a.lower_is_better)
+    else:
+        raise InputError("give a judgments file or --mqm FILE")
+    data = hs.to_dict()
+    if a.format == "json":
+        return dump_json(data)
+    better = "higher" if hs.higher_is_better else "lower"
+    lines = [f"{'system':<20} {hs.name:>10} {'segments':>9}"]
+    for s, v in sorted(hs.system_scores.items(), key=lambda kv: kv[1], reverse=hs.higher_is_better):
+        lines.append(f"{s[:20]:<20} {v:>10.3f} {hs.n_segments.get(s, 0):>9}")
+    lines.append(f"({better} is better)")
+    return "\n".join(lines) + "\n"

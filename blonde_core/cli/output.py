@@ -1,0 +1,100 @@
+"""Output of the commands: JSON, CSV, text tables, progress on stderr."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+
+
+def _progress(stream):
+    state = {"last": -1}
+
+    def cb(done, total):
+        if not stream.isatty() or total == 0:
+            return
+        pct = int(100 * done / total)
+        if pct != state["last"]:
+            state["last"] = pct
+            stream.write(f"\rannotating {done}/{total} distinct sentences ({pct}%)")
+            if done >= total:
+                stream.write("\n")
+            stream.flush()
+    return cb
+
+
+def dump_json(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _num(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def _rows(data: dict):
+    for name, entry in data["systems"].items():
+        yield name, "", entry
+        for doc, d in entry.get("documents", {}).items():
+            yield name, doc, d
+
+
+def _extras(first: dict) -> list[str]:
+    """The extra metrics of a system entry (BLEU, Otem, ...): plain numbers."""
+    return [k for k, v in first.items() if not isinstance(v, dict)]
+
+
+def to_csv(data: dict) -> str:
+    buf = io.StringIO()
+    rows = list(_rows(data))
+    header = ["system", "document"]
+    first = rows[0][2]
+    tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
+    cats = list(first["categories"])
+    extras = _extras(first)
+    for k in tops + cats:
+        header += [f"{k}.R", f"{k}.P", f"{k}.F1"]
+    header += extras
+    header.append("signature")
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for name, doc, e in rows:
+        row = [name, doc]
+        for k in tops:
+            row += ["" if e[k][m] is None else repr(e[k][m]) for m in ("R", "P", "F1")]
+        for k in cats:
+            v = e["categories"].get(k, {})
+            row += ["" if v.get(m) is None else repr(v[m]) for m in ("R", "P", "F1")]
+        row += ["" if e.get(k) is None else repr(e[k]) for k in extras]
+        row.append(data["signature"])
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def _pct(x):
+    return "   -  " if x is None else f"{100 * x:6.2f}"
+
+
+def to_text(data: dict) -> str:
+    out = []
+    rows = list(_rows(data))
+    first = rows[0][2]
+    tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
+    cats = list(first["categories"])
+    extras = _extras(first)
+    head = f"{'system':<20} {'document':<12} " + " ".join(f"{k + '.F1':>10}" for k in tops) + \
+        " " + " ".join(f"{k:>8}" for k in cats) + "".join(f" {k[:13]:>13}" for k in extras)
+    out.append(head)
+    out.append("-" * len(head))
+    for name, doc, e in rows:
+        line = f"{name[:20]:<20} {doc[:12]:<12} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
+        line += " " + " ".join(f"{_pct(e['categories'][k]['F1']):>8}" for k in cats)
+        line += "".join(f" {'-' if e.get(k) is None else format(e[k], '.2f'):>13}" for k in extras)
+        out.append(line)
+    out.append("")
+    out.append("Scores are F1 x 100; categories show F1 per category.")
+    if extras:
+        dirs = data.get("metric_directions", {})
+        out.append("Other metrics on their own scales: " + ", ".join(
+            f"{k} ({dirs.get(k, '')})" if dirs.get(k) else k for k in extras) + ".")
+    out.append(data["signature"])
+    return "\n".join(out) + "\n"

@@ -1,0 +1,26 @@
+"""Statistics over units (documents, blocks of N segments, or segments), computed
+from per-unit sufficient statistics: resampling never re-scores text.
+
+* paired tests between systems: t-test, Wilcoxon signed-rank, paired bootstrap
+  resampling and paired approximate randomization (sacrebleu's algorithms,
+  vectorised over the sufficient statistics; seed 12345 by default);
+* all pairs with Holm and Benjamini-Hochberg corrections and effect sizes;
+* bootstrap confidence intervals of every system's corpus score;
+* correlation with human judgments (Pearson, Spearman, Kendall tau-b with
+  confidence intervals) and the Williams test for dependent correlations;
+* Cohen's kappa (unweighted, linear, quadratic).
+
+Two identical systems are "no difference" with p = 1.0 for every test.
+"""
+from __future__ import annotations
+
+from .agreement import cohen_kappa
+from .correlation import correlate, correlations, metric_names, metric_table, oriented_tables, williams_test
+from .intervals import bootstrap_cis, percentile_ci, resample_weights
+from .paired import PairInput, bh, compare, holm, measure, paired_test, significance_clusters
+from .units import DEFAULT_SEED, TESTS, align, metric_fn, parse_unit, unit_groups, unit_stats
+
+__all__ = ["DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "correlate",
+           "correlations", "holm", "measure", "metric_fn", "metric_names", "metric_table", "oriented_tables",
+           "paired_test", "parse_unit", "percentile_ci", "resample_weights", "significance_clusters", "unit_groups",
+           "unit_stats", "williams_test"]
