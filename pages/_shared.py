@@ -305,6 +305,11 @@ def label(s) -> str:
     return html.escape(str(s), quote=False)
 
 
+def unlabel(s) -> str:
+    """The name behind a plotly label (what a chart selection reports)."""
+    return html.unescape(str(s))
+
+
 def pct(x) -> float:
     return float("nan") if x is None else 100.0 * x
 

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import collapse_notes, entity_strings, feature_breakdown, score
-from pages._shared import downloads, shown_f1, signature_box, start_page
+from pages._shared import downloads, label, shown_f1, signature_box, start_page, unlabel
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 names = res.names
@@ -26,7 +26,8 @@ heat = pd.DataFrame(z, index=names, columns=cats)
 st.subheader(f"Systems x categories ({part} x 100)")
 st.caption("Blank: the category has no span in reference or system. F1 is 0 where nothing matched "
            "(the blonde package reports NaN there).")
-fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats], y=names,
+fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats],
+                           y=[label(n) for n in names],
                            colorscale="RdYlGn", zmin=0, zmax=100, text=np.round(heat.values, 1),
                            texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))
 fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
@@ -91,14 +92,15 @@ for n in names:
     block = per[doc_metric] if doc_metric in ("BlonD-d", "BlonDe") else per["categories"][doc_metric]
     vals.append(np.asarray(block[part], dtype=float) * 100)
 docs = res.corpus.doc_ids
-fig = go.Figure(go.Heatmap(z=vals, x=docs, y=names, colorscale="RdYlGn", zmin=0, zmax=100,
+fig = go.Figure(go.Heatmap(z=vals, x=[label(x) for x in docs], y=[label(n) for n in names], colorscale="RdYlGn",
+                           zmin=0, zmax=100,
                            hovertemplate="%{y} / %{x}: %{z:.2f}<extra>click to open</extra>"))
 fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat")
 pts = (event or {}).get("selection", {}).get("points", []) if event else []
 if pts:
-    st.session_state["doc_pick"] = pts[0]["x"]
-    st.session_state["sys_pick"] = [pts[0]["y"]]
+    st.session_state["doc_pick"] = unlabel(pts[0]["x"])
+    st.session_state["sys_pick"] = [unlabel(pts[0]["y"])]
     st.switch_page("pages/documents.py")
 st.caption("Click a cell to open that document for that system on the Documents page.")
 pick_doc = st.selectbox("...or open a document", docs, key="open_doc")

@@ -139,7 +139,7 @@ with tab_tense:
     scale = []
     for i, col in enumerate(palette):
         scale += [[i / len(palette), col], [(i + 1) / len(palette), col]]
-    fig = go.Figure(go.Heatmap(z=z, x=list(range(1, n_max + 1)), y=ys, zmin=-0.5, zmax=len(palette) - 0.5,
+    fig = go.Figure(go.Heatmap(z=z, x=list(range(1, n_max + 1)), y=[label(y) for y in ys], zmin=-0.5, zmax=len(palette) - 0.5,
                                colorscale=scale, text=hover, xgap=2, ygap=2,
                                hovertemplate="%{y}, sentence %{x}: %{text}<extra></extra>",
                                colorbar=dict(tickvals=list(range(len(palette))),
