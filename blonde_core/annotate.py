@@ -109,7 +109,7 @@ def server_pool(lang: str, n_process: int):
         return pool
 
 
-def _throttled(fn: ProgressFn, every: float = 0.2) -> ProgressFn:
+def _throttled(fn: ProgressFn, every: float = 0.5) -> ProgressFn:
     """fn, called at most every `every` seconds (and always for the first and the final count)."""
     import time
 
