@@ -10,8 +10,13 @@ the app's time to a first Overview with BlonDe scores (empty cache), to BLEU and
 chrF shown, to TER shown; the first Overview after a server restart with the cache
 warm; 8 concurrent sessions on different TED subsets (slowest vs a single
 session, each leaderboard checked against the CLI's JSON); 10 concurrent Sandbox
-editors (95th percentile from an edit to updated scores); peak server memory
-(server and its annotation workers, summed RSS).
+editors (95th percentile from an edit to updated scores), once in Chromium tabs
+(which share the machine's cores with the server) and once through Streamlit's
+websocket protocol without a browser (the server's share, as for users whose
+browsers run on their own machines); peak server memory (server and its
+annotation workers, summed RSS).
+
+    .venv/bin/python bench/bench_app.py --skip ted,concurrent --editors 10   # Sandbox cases only
 """
 from __future__ import annotations
 
@@ -43,6 +48,11 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def median_p95(xs: list[float]) -> tuple[float, float]:
+    xs = sorted(xs)
+    return statistics.median(xs), xs[int(0.95 * (len(xs) - 1))]
 
 
 def tree_rss(pid: int) -> int:
@@ -315,14 +325,123 @@ def sandbox(n_editors: int = 10, edits: int = 8) -> None:
             await browser.close()
 
     asyncio.run(run())
-    lat.sort()
-    p95 = lat[int(0.95 * (len(lat) - 1))]
-    print(f"edit -> updated scores shown: median {1000 * statistics.median(lat):.0f} ms, 95th percentile "
-          f"{1000 * p95:.0f} ms over {len(lat)} edits (target 300; measured in the browser, which shares the "
-          f"machine's 2 cores with the server)")
-    server_ms.sort()
-    print(f"server time per edit (the page's own measure): median {statistics.median(server_ms):.0f} ms, "
-          f"95th percentile {server_ms[int(0.95 * (len(server_ms) - 1))]:.0f} ms")
+    med, p95 = median_p95([1000 * x for x in lat])
+    print(f"edit -> updated scores shown: median {med:.0f} ms, 95th percentile {p95:.0f} ms over {len(lat)} edits "
+          "(target 300; measured in the browser, which shares the machine's 2 cores with the server)")
+    med, p95 = median_p95(server_ms)
+    print(f"server time per edit (the page's own measure): median {med:.0f} ms, 95th percentile {p95:.0f} ms")
+    print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
+    server.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+class ProtocolEditor:
+    """A Sandbox editor that speaks Streamlit's own websocket protocol (the protobuf
+    messages the browser sends and receives) without a browser: the server's share of
+    an edit, as seen by users whose browsers run on their own machines."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.ws = None
+        self.page_hash = None
+        self.widgets: dict[str, str] = {}  # label -> widget id
+        self.fragment = ""
+
+    async def _send(self, **rerun) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        rr = msg.rerun_script
+        rr.context_info.timezone = "UTC"
+        rr.context_info.locale = "en-US"
+        rr.context_info.url = self.url + "/sandbox"
+        for wid, text in rerun.get("widgets", {}).items():
+            w = rr.widget_states.widgets.add()
+            w.id = wid
+            w.string_value = text
+        if self.page_hash:
+            rr.page_script_hash = self.page_hash
+        if rerun.get("fragment"):
+            rr.fragment_id = rerun["fragment"]
+        await self.ws.send(msg.SerializeToString())
+
+    async def _until_finished(self, want: str | None = None) -> bool:
+        """Read messages to the end of the run; whether an HTML element contained `want`."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        seen = want is None
+        while True:
+            m = ForwardMsg()
+            m.ParseFromString(await self.ws.recv())
+            kind = m.WhichOneof("type")
+            if kind == "navigation" and not self.page_hash:
+                self.page_hash = next((p.page_script_hash for p in m.navigation.app_pages
+                                      if p.url_pathname == "sandbox"), None)
+            elif kind == "delta":
+                el = m.delta.new_element
+                if el.WhichOneof("type") == "text_area":
+                    self.widgets[el.text_area.label] = el.text_area.id
+                    self.fragment = m.delta.fragment_id or self.fragment
+                elif el.WhichOneof("type") == "html" and want and want in el.html.body:
+                    seen = True
+            elif kind == "script_finished":
+                return seen
+
+    async def open(self) -> None:
+        import websockets
+
+        host = self.url.split("://", 1)[1]
+        self.ws = await websockets.connect(f"ws://{host}/_stcore/stream", subprotocols=["streamlit"],
+                                           origin=self.url, max_size=2 ** 26)
+        await self._send()              # the app's default page
+        await self._until_finished()
+        await self._send()              # now with the Sandbox's page hash
+        await self._until_finished()
+
+    async def edit(self, reference: str, a: str) -> bool:
+        widgets = {self.widgets["Reference"]: reference, self.widgets["Candidate A"]: a,
+                   self.widgets["Candidate B (optional)"]: ""}
+        await self._send(widgets=widgets, fragment=self.fragment)
+        return await self._until_finished(a.split()[0])
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def sandbox_protocol(n_editors: int = 10, edits: int = 8) -> None:
+    """The same editors and edits as sandbox(), through ProtocolEditor: no browser on the machine."""
+    import asyncio
+    import random
+
+    print(f"\n== Sandbox through the websocket protocol (no browser): {n_editors} concurrent editors, {edits} edits each")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    server = Server(tmp / "cache")
+    words = ["Anna", "Peter", "Lucy", "Tom", "Maria", "John", "Ellen", "Oscar"]
+    ref = "Mary walked into the room.\nShe saw a letter on the table.\nHowever, it was not for her."
+    lat: list[float] = []
+    shown = []
+
+    async def editor(i):
+        ed = ProtocolEditor(server.url)
+        await ed.open()
+        rnd = random.Random(i)
+        await asyncio.sleep(rnd.uniform(0, 1))
+        for k in range(edits):
+            word = f"{words[k % len(words)]}{i}x{k}"
+            t0 = time.perf_counter()
+            shown.append(await ed.edit(ref, f"{word} walked into the room.\nHe saw a letter on the table.\n"
+                                            "It was not for him."))
+            lat.append(time.perf_counter() - t0)
+            await asyncio.sleep(rnd.uniform(0.3, 1.0))
+        await ed.close()
+
+    async def run():
+        await asyncio.gather(*(editor(i) for i in range(n_editors)))
+
+    asyncio.run(run())
+    med, p95 = median_p95([1000 * x for x in lat])
+    print(f"edit -> run finished with the edited text highlighted: median {med:.0f} ms, 95th percentile {p95:.0f} ms "
+          f"over {len(lat)} edits (target 300); every edit's text shown: {all(shown)}")
     print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
     server.close()
     shutil.rmtree(tmp, ignore_errors=True)
@@ -333,7 +452,8 @@ def main() -> None:
     ap.add_argument("--wmt", action="store_true", help="also WMT22 zh-en at full size")
     ap.add_argument("--ter", action="store_true", help="wait for TER (minutes on WMT22)")
     ap.add_argument("--ter-timeout", type=float, default=1200)
-    ap.add_argument("--skip", default="", help="comma list of cases to skip: ted,wmt,concurrent,sandbox")
+    ap.add_argument("--editors", type=int, default=10, help="concurrent Sandbox editors")
+    ap.add_argument("--skip", default="", help="comma list of cases to skip: ted,wmt,concurrent,sandbox,protocol")
     a = ap.parse_args()
     skip = set(a.skip.split(","))
     from playwright.sync_api import sync_playwright
@@ -354,7 +474,9 @@ def main() -> None:
             concurrent_ted(browser)
         browser.close()
     if "sandbox" not in skip:
-        sandbox()
+        sandbox(a.editors)
+    if "protocol" not in skip:
+        sandbox_protocol(a.editors)
 
 
 if __name__ == "__main__":

@@ -7,72 +7,82 @@ from sacrebleu.metrics import BLEU
 
 from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from pages._shared import config, downloads, esc, evaluate_texts, lines_of, md, shown_f1, signature_box
+from pages._shared import config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
            "which category moves. Preset and weights come from the sidebar.")
-box = st.session_state.setdefault("sandbox", {
-    "reference": "Mary walked into the room.\nShe saw a letter on the table.\nHowever, it was not for her.",
-    "A": "Mary walked into the room.\nHe saw a letter on the table.\nIt was not for him.",
-    "B": "", "annotation": None, "title": None})
-if box.get("title"):
-    st.info(f"Gallery example: **{md(box['title'])}**. Edit freely.")
-c1, c2, c3 = st.columns(3)
-ref = c1.text_area("Reference", box["reference"], height=200, key=f"sb_ref_{box.get('title')}")
-a = c2.text_area("Candidate A", box["A"], height=200, key=f"sb_a_{box.get('title')}")
-b = c3.text_area("Candidate B (optional)", box.get("B", ""), height=200, key=f"sb_b_{box.get('title')}")
-box.update(reference=ref, A=a, B=b)
-cfg = config()
-ann = box.get("annotation")
-t0 = time.perf_counter()
-res, note = evaluate_texts(ref, {"A": a, "B": b}, ann.split("\n") if ann else None, cfg)
-if res is None:
-    st.info(note)
-    st.stop()
-if note:
-    st.caption(note)
-names = res.names
-rows = []
-bleu = BLEU()
-for n in names:
-    s = res.scores(n)
-    row = {"candidate": n, "BlonDe": s["BlonDe"]["F1"], "BlonD-d": s["BlonD-d"]["F1"]}
-    if "BlonD+" in s:
-        row["BlonD+"] = s["BlonD+"]["F1"]
-    for c, v in s["categories"].items():
-        row[f"{c} F1"] = shown_f1(v)
-    row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if cfg.granularity == "sentence" and
-                                    len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(box[n]))],
-                                    [lines_of(ref) if cfg.granularity == "sentence" and
-                                     len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(ref))]]
-                                    ).score / 100
-    rows.append(row)
-table = pd.DataFrame(rows)
-st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                                    for c in table.columns if c != "candidate"})
-downloads(table, "sandbox_scores", key="sb")
-st.caption("Scores are fractions (1 = identical); BLEU from sacrebleu, divided by 100 for comparison. "
-           "An empty cell means the category has no span on either side; 0 means nothing matched.")
-cats = list(COLORS)
-st.html(CSS + legend(cats))
-view = sentence_view(res, 0, names, "reference")
-cols = st.columns(1 + len(names))
-for col, n in zip(cols, ["reference"] + names):
-    col.markdown(f"**{md(n)}**")
-    html = []
-    for i, r in enumerate(view["rows"][n]):
-        counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} '
-                          f'{r["counts"].get(c, 0)}</span>' for c in cats)
-        html.append(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
-                    f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
-    col.html("".join(html))
-with st.expander("Per-category precision and recall"):
-    det = []
+
+
+@st.fragment
+def sandbox() -> None:
+    """The whole editor is one fragment: an edit re-runs only this part of the page
+    (not the sidebar or navigation), so the server and the browser redo little per keystroke."""
+    box = st.session_state.setdefault("sandbox", {
+        "reference": "Mary walked into the room.\nShe saw a letter on the table.\nHowever, it was not for her.",
+        "A": "Mary walked into the room.\nHe saw a letter on the table.\nIt was not for him.",
+        "B": "", "annotation": None, "title": None})
+    if box.get("title"):
+        st.info(f"Gallery example: **{md(box['title'])}**. Edit freely.")
+    c1, c2, c3 = st.columns(3)
+    ref = c1.text_area("Reference", box["reference"], height=200, key=f"sb_ref_{box.get('title')}")
+    a = c2.text_area("Candidate A", box["A"], height=200, key=f"sb_a_{box.get('title')}")
+    b = c3.text_area("Candidate B (optional)", box.get("B", ""), height=200, key=f"sb_b_{box.get('title')}")
+    box.update(reference=ref, A=a, B=b)
+    cfg = config()
+    ann = box.get("annotation")
+    t0 = time.perf_counter()
+    res, note = evaluate_texts(ref, {"A": a, "B": b}, ann.split("\n") if ann else None, cfg)
+    if res is None:
+        st.info(note)
+        return
+    if note:
+        st.caption(note)
+    names = res.names
+    rows = []
+    bleu = BLEU()
     for n in names:
-        for c, v in res.scores(n)["categories"].items():
-            det.append({"candidate": n, "category": c, **v})
-    st.dataframe(pd.DataFrame(det), hide_index=True)
-st.caption(f"Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms "
-           "(annotation of new sentences, counts, scores, BLEU, spans).", help="server time per edit")
-signature_box(res.signature, sandbox=box)
+        s = res.scores(n)
+        row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"])}
+        if "BlonD+" in s:
+            row["BlonD+"] = pct(s["BlonD+"]["F1"])
+        for c, v in s["categories"].items():
+            row[f"{c} F1"] = 100 * shown_f1(v)
+        row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if cfg.granularity == "sentence" and
+                                        len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(box[n]))],
+                                        [lines_of(ref) if cfg.granularity == "sentence" and
+                                         len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(ref))]]
+                                        ).score
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    # a static table (two rows at most): far lighter for the browser to redraw on every edit than a data grid
+    st.table(table.set_index("candidate").map(lambda v: "-" if pd.isna(v) else f"{v:.2f}"))
+    downloads(table, "sandbox_scores", key="sb")
+    st.caption("Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. "
+               "'-' means the category has no span on either side; 0 means nothing matched.")
+    cats = list(COLORS)
+    st.html(CSS + legend(cats))
+    view = sentence_view(res, 0, names, "reference")
+    cols = st.columns(1 + len(names))
+    for col, n in zip(cols, ["reference"] + names):
+        col.markdown(f"**{md(n)}**")
+        html = []
+        for i, r in enumerate(view["rows"][n]):
+            counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} '
+                              f'{r["counts"].get(c, 0)}</span>' for c in cats)
+            html.append(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
+                        f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
+        col.html("".join(html))
+    with st.expander("Per-category precision and recall"):
+        det = []
+        for n in names:
+            for c, v in res.scores(n)["categories"].items():
+                det.append({"candidate": n, "category": c, **v})
+        st.table(pd.DataFrame(det).set_index(["candidate", "category"]).map(
+            lambda v: "-" if pd.isna(v) else (f"{v:.4f}" if isinstance(v, float) else v)))
+    st.caption(f"Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms "
+               "(annotation of new sentences, counts, scores, BLEU, spans).", help="server time per edit")
+    signature_box(res.signature, sandbox=box)
+
+
+sandbox()

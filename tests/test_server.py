@@ -335,3 +335,13 @@ def test_sandbox_text_never_reaches_the_disk(tmp_path):
                          [NamedBytes("A.txt", b"He came back.\n")])
     Study(other, "uploaded files").result(ScoreConfig(), engine)
     assert AnnotationCache(tmp_path).count() == 2
+
+
+def test_server_config_skips_streamlit_forced_gc():
+    """Streamlit's post-run gc.collect(2) cost ~150 ms of GIL per script run with the pipeline's
+    heap loaded (bench/bench_app.py: 10 protocol editors, p95 1630 ms with it, 243 ms without)."""
+    import tomllib
+
+    conf = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert conf["runner"]["postScriptGC"] is False
+    assert conf["server"]["fileWatcherType"] == "none" and conf["server"]["runOnSave"] is False
