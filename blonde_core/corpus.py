@@ -28,6 +28,21 @@ class Corpus:
         docs = self.references.get(name) or self.systems[name]
         return [len(d) for d in docs]
 
+    def scored_against(self, name: str) -> "Corpus":
+        """The same texts with `name` (a reference or a system) as the only reference;
+        every other reference becomes a system, so it is scored (and can be excluded)
+        like any other translation.  Annotations are per sentence, so re-scoring is cheap."""
+        if name in self.references and len(self.references) == 1:
+            return self
+        texts = {**self.references, **self.systems}
+        if name not in texts:
+            raise InputError(f"no loaded text is named '{name}' (references: {', '.join(self.references)}; "
+                             f"systems: {', '.join(self.systems)})")
+        systems = {n: d for n, d in self.references.items() if n != name}
+        systems.update({n: d for n, d in self.systems.items() if n != name})
+        return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
+                      dict(self.files), self.docids_file)
+
     def check_names(self) -> None:
         """A name is an identity: a reference and a system never share one."""
         for name in self.references:

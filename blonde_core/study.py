@@ -306,11 +306,20 @@ class Study:
                          lambda: compare(res, metric=metric, test=test, unit=unit, n=n, seed=seed, standard=std,
                                          system_cis=cis))
 
-    def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, engine: Engine | None = None):
+    def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, engine: Engine | None = None,
+                      unit: str = "doc"):
         from .stats import bootstrap_cis
 
         res = self.result(cfg, engine)
-        return self._get(engine, ("cis", repr(cfg), tuple(metrics), n), lambda: bootstrap_cis(res, list(metrics), n=n))
+        return self._get(engine, ("cis", repr(cfg), tuple(metrics), n, unit),
+                         lambda: bootstrap_cis(res, list(metrics), n=n, unit=unit))
+
+    def significance_unit(self, cfg: ScoreConfig) -> dict:
+        """The policy's unit for these documents (stats.policy.auto_unit)."""
+        from .stats.policy import auto_unit
+
+        c = self.corpus
+        return auto_unit(c.doc_lengths(next(iter(c.references))), cfg.granularity)
 
     def companions(self, cfg: ScoreConfig, engine: Engine | None = None) -> dict:
         """Otem/Utem, the early BlonD variants and RC (0-100; they depend on the counting settings only)."""
@@ -335,7 +344,8 @@ class Study:
         return oriented_tables(level, res.names, std, self.companions(cfg, engine), apt)
 
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
-                  engine: Engine | None = None):
+                  engine: Engine | None = None, grouping: str = "none", exclude=(), spa: bool = False,
+                  permutations: int = 1000, seed: int = 12345, compare: tuple | None = None):
         """(correlate(...) output, metric_table(...)) against this study's own human judgments."""
         from .stats import correlate, metric_table
 
@@ -343,9 +353,27 @@ class Study:
             raise InputError("no human judgments loaded")
         res = self.result(cfg, engine)
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair, engine)
-        return self._get(engine, ("correlate", repr(cfg), level, tuple(std_metrics), apt_pair),
-                         lambda: (correlate(res, self.human, level, extra=extra),
-                                  metric_table(res, self.human, level, extra=extra)))
+        extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, engine) if spa else None
+        exclude = tuple(exclude)
+        return self._get(engine, ("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
+                                  spa, permutations, seed, tuple(compare or ())),
+                         lambda: (correlate(res, self.human, level, extra=extra, grouping=grouping, exclude=exclude,
+                                            spa=spa, permutations=permutations, seed=seed, compare=compare,
+                                            extra_docs=extra_docs),
+                                  metric_table(res, self.human, level, extra=extra, exclude=exclude)))
+
+    def scored_against(self, name: str) -> "Study":
+        """The same study with `name` (a reference or a system) as the only reference; other
+        references become systems.  BlonD+ annotation belongs to the first reference, so it is
+        kept only when that stays the reference.  Sentence annotations are cached, so this
+        re-scores without re-annotating."""
+        c = self.corpus
+        if name in c.references and len(c.references) == 1:
+            return self
+        first = next(iter(c.references))
+        keep = name == first
+        return Study(c.scored_against(name), self.origin, self.human, self.annotation if keep else None,
+                     self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages))
 
     def guess_pair(self) -> str | None:
         """The APT language pair from the texts: Chinese source and English target, or English to French."""
@@ -451,4 +479,5 @@ from .structured import read_structured_with_human  # noqa: E402,F401
 from .scoring import score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
 from .stats import metric_names, resample_weights, significance_clusters  # noqa: E402,F401
+from .stats import policy  # noqa: E402,F401
 from .threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401

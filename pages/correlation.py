@@ -1,89 +1,179 @@
-"""Human correlation: metric vs human judgments at system and document level."""
+"""Human correlation: meta-evaluation as the WMT metrics task does it, steered by the user:
+which reference scores the systems, which systems take part, level and grouping, and two
+metrics compared head to head."""
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import InputError
+from blonde_core.study import InputError, metric_names
 from pages._shared import config, downloads, label, md, need_data, result, signature_box, standard
 
 st.title("Human correlation")
-d = need_data("metric-human correlation")
-if d is None:
+d0 = need_data("metric-human correlation")
+if d0 is None:
     st.stop()
-if d.human is None:
+if d0.human is None:
     st.info("No human judgments loaded. On the **Data** page upload an MQM TSV (Google's WMT MQM release) or a "
             "table with columns system, doc_id, optional seg_id and a score.")
     st.page_link("pages/data.py", label="Go to Data", icon=":material/folder_open:")
     st.stop()
 cfg = config()
-res = result(d, cfg)
-if res is None:
-    st.stop()
-# TER joins once it has been computed (on the Overview): it can take minutes on long segments
-std_metrics = ("BLEU", "chrF") + (("TER",) if d.standard_ready(cfg.granularity, "TER") else ())
-standard(d, cfg, std_metrics)
-level = st.segmented_control("Level", ["system", "document"], default="system", key="corr_level") or "system"
-pair = d.guess_pair()
-apt_pair = pair if pair and st.session_state.get("with_apt") else None  # switched on in Overview
+texts = list(d0.corpus.references) + list(d0.corpus.systems)
+c1, c2, c3, c4 = st.columns([2, 1, 1, 1])
+ref = c1.selectbox("Reference that scores the systems", texts, key="corr_ref",
+                   help="Any loaded text can be the reference; the other references then become systems (and can "
+                        "be left out below). Re-scored from the cached sentence annotations, no re-upload.")
+level = c2.segmented_control("Level", ["system", "document"], default="system", key="corr_level") or "system"
+grouping = c3.selectbox("Grouping", ["none", "sys", "item"], key="corr_grouping", disabled=level == "system",
+                        help="Document level: none = one correlation over all (system, document) cells; sys = per "
+                             "system across documents, then the mean; item = per document across systems, then "
+                             "the mean (WMT23/24's choice).") if level == "document" else "none"
+spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "system",
+                help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems from "
+                     "per-document scores, humans vs metric; 1000 permutations, seed 12345.") and level == "system"
 try:
-    with st.spinner("Correlating..."):
-        out, (keys, vals, hum) = d.correlate(cfg, level, std_metrics, apt_pair)
+    d = d0.scored_against(ref)
 except InputError as exc:
     st.error(md(str(exc)))
     st.stop()
-direction = out["human_direction"]
-st.caption(f"Human score: **{md(out['human'])}** ({direction}). n = {out['n']} "
-           f"{'systems' if level == 'system' else '(system, document) pairs'}. Metrics where lower is better "
-           "(TER, Otem, Utem, BlonD-dist) are negated (-TER, -Otem, ...) so that higher is better for every metric.")
-names = list(out["metrics"])
-metric = st.selectbox("Metric for the scatter plot", names, key="corr_metric")
-x, y = vals[metric], hum
+former_refs = [n for n in d0.corpus.references if n != ref]
+judged = [n for n in d.corpus.systems if n in d0.human.system_scores]
+exclude = st.multiselect("Systems left out", judged, default=[], key=f"corr_exclude_{ref}",
+                         format_func=lambda n: f"{n} (human translation)" if n in former_refs else n,
+                         help="For example the human translations, which humans and metrics judge differently.")
+if ref != texts[0] and d0.annotation is not None and d.annotation is None:
+    st.caption("BlonD+ is off here: its annotation belongs to the first reference.")
+res = result(d, cfg)
+if res is None:
+    st.stop()
+# TER joins once it has been computed for this reference (it can take minutes on long segments)
+std_metrics = ("BLEU", "chrF") + (("TER",) if d.standard_ready(cfg.granularity, "TER") else ())
+standard(d, cfg, std_metrics)
+pair = d.guess_pair()
+apt_pair = pair if pair and st.session_state.get("with_apt") and ref == texts[0] else None
+blonde = set(metric_names(res))
+all_names = None
+try:
+    with st.spinner("Correlating..."):
+        out, (keys, vals, hum) = d.correlate(cfg, level, std_metrics, apt_pair, grouping=grouping,
+                                             exclude=tuple(exclude), spa=spa)
+        all_names = list(out["metrics"])
+except InputError as exc:
+    st.error(md(str(exc)))
+    st.stop()
+rated = f"{out['cells_rated']} of {out['cells']} (system, document) cells have a human score"
+st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Scored against **{md(ref)}**; "
+           f"{out['n_systems']} systems take part" + (f" ({md(', '.join(exclude))} left out)" if exclude else "")
+           + f"; {rated}; only rated cells take part. n = {out['n']} "
+           f"{'systems' if level == 'system' else '(system, document) cells'}. BlonDe-family scores are in points "
+           "(0-100), as on every page; lower-is-better metrics are negated (-TER, -Otem, ...) so that higher is "
+           "better everywhere.")
+
+
+def shown(metric: str, v: np.ndarray) -> np.ndarray:
+    return 100 * v if metric in blonde else v
+
+
+metric = st.selectbox("Metric for the scatter plot", all_names, key="corr_metric")
+x, y = shown(metric, vals[metric]), hum
 ok = ~(np.isnan(x) | np.isnan(y))
-fig = go.Figure(go.Scatter(x=x[ok], y=y[ok], mode="markers", text=[label(k) for k in np.array(keys)[ok]],
-                           hovertemplate="%{text}<br>metric %{x:.4f}<br>human %{y:.3f}<extra></extra>",
-                           marker=dict(size=10 if level == "system" else 7, opacity=.8)))
+sys_of = [k.split("/", 1)[0] for k in keys]
+fig = go.Figure()
+if level == "system":
+    fig.add_trace(go.Scatter(x=x[ok], y=y[ok], mode="markers+text", text=[label(k) for k in np.array(keys)[ok]],
+                             textposition="top center", marker=dict(size=10, opacity=.8),
+                             hovertemplate="%{text}<br>metric %{x:.2f}<br>human %{y:.3f}<extra></extra>"))
+else:
+    for s in dict.fromkeys(sys_of):
+        sel = ok & (np.array(sys_of) == s)
+        fig.add_trace(go.Scatter(x=x[sel], y=y[sel], mode="markers", name=label(s),
+                                 text=[label(k) for k in np.array(keys)[sel]], marker=dict(size=7, opacity=.8),
+                                 hovertemplate="%{text}<br>metric %{x:.2f}<br>human %{y:.3f}<extra></extra>"))
 if ok.sum() >= 2 and np.ptp(x[ok]) > 0:
     slope, icpt = np.polyfit(x[ok], y[ok], 1)
     xs = np.linspace(x[ok].min(), x[ok].max(), 50)
     fig.add_trace(go.Scatter(x=xs, y=slope * xs + icpt, mode="lines", name="least squares",
-                             line=dict(dash="dash"), hoverinfo="skip"))
+                             line=dict(dash="dash", color="#555"), hoverinfo="skip"))
 m = out["metrics"][metric]
 title = f"Pearson {m['pearson']:.3f}" if m["pearson"] is not None else "Pearson n/a"
-fig.update_layout(xaxis_title=label(metric), yaxis_title=label(f"human ({'-' if not d.human.higher_is_better else ''}"
-                                                             f"{out['human']})"), height=440, showlegend=False, title=title, margin=dict(t=40))
+if level == "document":
+    title += f" (grouping {grouping})"
+fig.update_layout(xaxis_title=label(metric + (" (points)" if metric in blonde else "")),
+                  yaxis_title=label(f"human ({'-' if not d.human.higher_is_better else ''}{out['human']})"),
+                  height=460, showlegend=level == "document", title=title, margin=dict(t=40))
 st.plotly_chart(fig, width="stretch")
 
 rows = []
 for name, v in out["metrics"].items():
-    rows.append({"metric": name, "pearson": v["pearson"], "pearson_low": v["pearson_ci"][0],
-                 "pearson_high": v["pearson_ci"][1], "spearman": v["spearman"], "spearman_low": v["spearman_ci"][0],
-                 "spearman_high": v["spearman_ci"][1], "kendall": v["kendall"], "kendall_low": v["kendall_ci"][0],
-                 "kendall_high": v["kendall_ci"][1], "n": v["n"]})
+    row = {"metric": name, "pearson": v["pearson"], "pearson_low": v["pearson_ci"][0],
+           "pearson_high": v["pearson_ci"][1], "spearman": v["spearman"], "kendall": v["kendall"]}
+    if level == "system":
+        row.update({"kendall_low": v["kendall_ci"][0], "kendall_high": v["kendall_ci"][1],
+                    "accuracy": v.get("accuracy"), "accuracy_low": (v.get("accuracy_ci") or [None])[0],
+                    "accuracy_high": (v.get("accuracy_ci") or [None, None])[1]})
+        if spa:
+            row["SPA"] = v.get("spa")
+        row["intervals"] = v["ci_method"]
+    else:
+        row.update({"groups used": v["groups_used"], "groups left out": v["groups_left_out"]})
+    row["n"] = v["n"]
+    rows.append(row)
 table = pd.DataFrame(rows)
-st.subheader("Correlations with 95% confidence intervals")
+st.subheader("Correlations with 95% intervals")
+st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy (share of system pairs ordered "
+           "as the humans order them), intervals over resampled documents for the BlonDe family and Fisher-z for "
+           "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments)"
+                           if spa else "") + ". Document level: the chosen grouping; groups that are constant or "
+           "shorter than 2 are left out and counted.")
 st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                                    for c in table.columns if c not in ("metric", "n")})
+                                                    for c in table.columns
+                                                    if c not in ("metric", "n", "intervals", "groups used",
+                                                                 "groups left out")})
 downloads(table, f"correlation_{level}", latex=True, key="corr")
 
-st.subheader("Williams tests between metrics")
-st.caption("Is metric a's Pearson correlation with the human score higher than metric b's, given their "
-           "correlation with each other? One-sided p (psych::r.test formula, df = n - 3).")
-wt = pd.DataFrame(out["williams"])
-if wt.empty:
-    st.write("Not enough data for Williams tests (needs n > 3 and defined correlations).")
+st.subheader("Compare two metrics")
+k1, k2 = st.columns(2)
+a = k1.selectbox("Metric A", all_names, index=all_names.index("BLEU") if "BLEU" in all_names else 0, key="corr_a")
+b = k2.selectbox("Metric B", all_names, index=0, key="corr_b")
+if a == b:
+    st.caption("Choose two different metrics.")
 else:
-    st.dataframe(wt.sort_values("p"), hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in wt.columns
-                                if c not in ("a", "b", "n")})
-    downloads(wt, f"williams_{level}", key="wil")
+    with st.spinner("PERM-BOTH permutations..."):
+        cmp = d.correlate(cfg, level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude), spa=spa,
+                          compare=(a, b))[0]["compare"]
+    w = cmp["williams"]
+    pb = cmp["perm_both"]
+    ra, rb = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"]
+    st.markdown(f"Pearson: **{md(b)}** {'n/a' if rb is None else f'{rb:.3f}'} vs **{md(a)}** "
+                f"{'n/a' if ra is None else f'{ra:.3f}'}.")
+    cmp_rows = [{"test": "PERM-BOTH (Deutsch et al. 2021)", "p (B correlates better than A)": pb["p_b_better"],
+                 "detail": f"difference B - A {pb['delta_b_minus_a']:+.3f} on z-scored metrics; "
+                           f"{pb['resamples']} resamples over {pb['cells']} cells"}]
+    if w:
+        cmp_rows.append({"test": "Williams (dependent correlations)", "p (B correlates better than A)":
+                         w["p_b_better"], "detail": f"t = {w['t']:.3f}, n = {w['n']}"})
+    else:
+        cmp_rows.append({"test": "Williams (dependent correlations)", "p (B correlates better than A)": None,
+                         "detail": "only for ungrouped correlations with n > 3"})
+    ct = pd.DataFrame(cmp_rows)
+    st.dataframe(ct, hide_index=True, column_config={"p (B correlates better than A)":
+                                                     st.column_config.NumberColumn(format="%.4f")})
+    downloads(ct, f"compare_{level}", key="cmp")
 
-st.subheader("Metric-metric correlation (Pearson)")
-mm = pd.DataFrame(out["matrix"]).reindex(index=names, columns=names).astype(float)
-fig = go.Figure(go.Heatmap(z=mm.values, x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu",
-                           text=np.round(mm.values, 2), texttemplate="%{text}",
-                           hovertemplate="%{y} / %{x}: %{z:.3f}<extra></extra>"))
-fig.update_layout(height=120 + 30 * len(names), margin=dict(t=10), yaxis_autorange="reversed")
-st.plotly_chart(fig, width="stretch")
-downloads(mm.reset_index(names="metric"), f"metric_matrix_{level}", key="mm")
-signature_box(out["signature"], f"|corr:{level}|human:{out['human']}")
+with st.expander("Metric-metric correlation (Pearson)"):
+    mm = pd.DataFrame(out["matrix"]).reindex(index=all_names, columns=all_names).astype(float)
+    names_l = [label(n) for n in all_names]
+    fig = go.Figure(go.Heatmap(z=mm.values, x=names_l, y=names_l, zmin=-1, zmax=1, colorscale="RdBu",
+                               text=np.round(mm.values, 2), texttemplate="%{text}",
+                               hovertemplate="%{y} / %{x}: %{z:.3f}<extra></extra>"))
+    fig.update_layout(height=120 + 30 * len(all_names), margin=dict(t=10), yaxis_autorange="reversed")
+    st.plotly_chart(fig, width="stretch")
+    downloads(mm.reset_index(names="metric"), f"metric_matrix_{level}", key="mm")
+flags = [f"--reference {ref}"] + ([f"--exclude {' '.join(exclude)}"] if exclude else []) + \
+    [f"--level {level}"] + ([f"--grouping {grouping}"] if level == "document" else []) + \
+    (["--spa --accuracy"] if spa else ["--accuracy"]) + ([f"--compare {a} {b}"] if a != b else [])
+st.caption("The same numbers from the command line: `python -m blonde_core correlate` with the files below, "
+           f"`--human FILE` and {md(' '.join(flags))}.")
+signature_box(out["signature"], f"|corr:{level}|grouping:{grouping}|ref:{ref}|human:{out['human']}"
+              + (f"|exclude:{','.join(exclude)}" if exclude else "") + ("|spa:1000" if spa else ""))

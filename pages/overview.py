@@ -4,8 +4,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, resample_weights, significance_clusters
-from pages._shared import (apt_scores, companions, compare, downloads, label, signature_box, standard, start_page)
+from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, policy, resample_weights,
+                               significance_clusters)
+from pages._shared import (apt_scores, companions, compare, downloads, label, md, signature_box, standard,
+                           start_page)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -16,8 +18,9 @@ with_ter = c1.toggle("TER (slow on long segments)", value=n_seg <= 20000 or d.st
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if res.plus else [])
+pol = d.significance_unit(cfg)  # the one policy: the Significance page's default too
 with st.spinner("Bootstrapping confidence intervals..."):
-    ci = d.bootstrap_cis(cfg, tops, n_boot)
+    ci = d.bootstrap_cis(cfg, tops, n_boot, unit=pol["unit"])
 w = resample_weights(len(d.corpus.doc_ids), n_boot, 12345)
 
 
@@ -60,18 +63,21 @@ def show(df: pd.DataFrame, status: str) -> None:
     st.caption(status)
 
 
-sig = compare(d, cfg, res, "BlonDe", "bootstrap", "doc", n_boot)
+sig = compare(d, cfg, res, "BlonDe", policy.TEST, pol["unit"], n_boot)
 rows = blonde_rows()
 clusters = significance_clusters([r["system"] for r in sorted(rows, key=lambda r: -np.nan_to_num(r["BlonDe F1"],
                                                                                               nan=-1e9))],
-                                 sig["pairs"])
+                                 sig["pairs"], policy.ALPHA, policy.CORRECTION)
 st.subheader("Leaderboard")
-st.caption("BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over documents; "
-           "BLEU, chrF and TER from sacrebleu (TER: lower is better). The seed papers' companion metrics "
+st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {sig['n_units']} units "
+           f"({md(pol['reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
+           "documents). The seed papers' companion metrics "
            "follow on the 0-100 scale, arrows giving their direction (↓ lower is better: Otem, Utem, BlonD-dist). "
-           "Systems in the same **cluster** are not "
-           "significantly different from the cluster's best (paired bootstrap, Benjamini-Hochberg, p < 0.05). "
+           "Systems in the same **cluster** are not significantly different from the cluster's best "
+           f"({policy.describe(policy.TEST, sig['unit'], sig['n_units'])}; the Significance page's default). "
            "Click a column header to sort.")
+if sig["warning"]:
+    st.warning(f"Clusters and intervals: {md(sig['warning'])}.", icon=":material/warning:")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
 std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])
@@ -126,7 +132,7 @@ fig.update_layout(yaxis_title=metric + (" (lower is better)" if metric == "TER" 
 st.plotly_chart(fig, width="stretch")
 if d.human is None:
     st.caption("Upload human judgments on the Data page to see metric-human correlation.")
-signature_box(res.signature, f"|ci:bootstrap|n:{n_boot}|unit:doc|seed:12345")
+signature_box(res.signature, f"|ci:bootstrap|n:{n_boot}|unit:{sig['unit']}|seed:12345")
 with st.expander("sacrebleu signatures"):
     for m, s in std.signatures.items():
         st.code(s, language=None)

@@ -4,7 +4,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import COMPANIONS, InputError, metric_names
+from blonde_core.study import COMPANIONS, InputError, metric_names, policy
 from pages._shared import compare, downloads, label, md, signature_box, standard, start_page
 
 d, cfg, res = start_page("Significance", "significance tests")
@@ -19,21 +19,26 @@ part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part",
                 disabled=metric not in metrics)
 if metric not in metrics:
     part = "F1"
-test = c2.selectbox("Test", ["ttest", "wilcoxon", "bootstrap", "ar"], key="sig_test",
-                    format_func={"ttest": "paired t-test", "wilcoxon": "Wilcoxon signed-rank",
-                                 "bootstrap": "paired bootstrap", "ar": "approximate randomization"}.get)
-unit_kind = c3.selectbox("Units", ["documents", "blocks of N segments", "segments"], key="sig_unit",
-                         disabled=cfg.granularity == "document")
+tests = ["bootstrap", "ttest", "wilcoxon", "ar"]
+test = c2.selectbox("Test", tests, index=tests.index(policy.TEST), key="sig_test", format_func=policy.TEST_NAMES.get)
+pol = d.significance_unit(cfg)
+unit_kind = c3.selectbox("Units", ["automatic", "documents", "blocks of N segments", "segments"], key="sig_unit",
+                         disabled=cfg.granularity == "document",
+                         help=f"Automatic (the Overview's): documents when there are at least {policy.MIN_UNITS}, "
+                              f"else blocks of consecutive segments sized to give at least {policy.MIN_UNITS} units. "
+                              f"Here: {pol['reason']}.")
 block = c3.number_input("N", 1, 100, 5, key="sig_block") if unit_kind.startswith("blocks") else None
-unit = "doc" if unit_kind == "documents" or cfg.granularity == "document" else (
-    f"block:{block}" if block else "segment")
+unit = {"automatic": pol["unit"], "documents": "doc"}.get(unit_kind) or (f"block:{block}" if block else "segment")
+if cfg.granularity == "document":
+    unit = "doc"
 if metric in ("BLEU", "chrF", "TER") and unit != "doc":
     st.caption(f"{metric} is tested over documents.")
     unit = "doc"
 n = c4.select_slider("Resamples / trials", [200, 500, 1000, 2000, 5000, 10000],
                      value=1000 if test != "ar" else 2000, key="sig_n", disabled=test in ("ttest", "wilcoxon"))
-corr = c4.radio("p-values", ["p_bh", "p_holm", "p"], horizontal=True, key="sig_corr",
-                format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
+corrections = ["p_bh", "p_holm", "p"]
+corr = c4.radio("p-values", corrections, index=corrections.index(policy.CORRECTION), horizontal=True,
+                key="sig_corr", format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
 full = metric if part == "F1" else f"{metric}.{part}"
 try:
     std_metrics = (metric,) if metric in ("BLEU", "chrF", "TER") else ()
@@ -57,6 +62,13 @@ for q in out["pairs"]:
 text = [["" if i == j or np.isnan(mat[i, j]) else f"{mat[i, j]:.3f}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
 st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
+is_policy = (test, unit, corr, metric) == (policy.TEST, pol["unit"], policy.CORRECTION, "BlonDe") and part == "F1"
+st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
+           + (f" — the policy that makes the Overview's clusters ({md(pol['reason'])})." if is_policy else
+              f". The Overview's clusters use {policy.describe(policy.TEST, pol['unit'], pol['n_units'])} on BlonDe."))
+if out.get("warning"):
+    st.warning(f"{md(out['warning'])}. " + ("" if unit_kind == "automatic" else
+               f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."), icon=":material/warning:")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
 fig = go.Figure(go.Heatmap(z=mat, x=[label(x) for x in names], y=[label(x) for x in names], text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
                            colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],

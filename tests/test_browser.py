@@ -23,6 +23,9 @@ XSS_LINES = ['<script>window.__xss = "script"</script> The light arrived.',
              '"><svg onload="window.__xss = \'svg\'"></svg> He left & came back.']
 
 
+SERVER_CACHE: list = []  # the server's annotation cache, for values worked out beside it
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -33,7 +36,8 @@ def free_port() -> int:
 def server(tmp_path_factory):
     assert Path(CHROMIUM).exists(), "Chromium is missing: scripts/test.sh installs Debian's chromium package"
     port = free_port()
-    env = dict(os.environ, BLONDE_CACHE_DIR=str(tmp_path_factory.mktemp("browser-cache")))
+    SERVER_CACHE.append(tmp_path_factory.mktemp("browser-cache"))
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(SERVER_CACHE[-1]))
     log = open(tmp_path_factory.mktemp("log") / "streamlit.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
                              str(port), "--server.address", "127.0.0.1", "--server.headless", "true"],
@@ -144,9 +148,34 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
 
     goto(page, "Human correlation")
     page.locator(".js-plotly-plot").first.wait_for()
-    page.get_by_text("Williams tests").first.wait_for()
+    page.get_by_text("Compare two metrics").first.wait_for()
     no_exception(page)
     shot(page, "6-correlation")
+    # score against refB instead of ref, and leave ref (now a system) out
+    page.locator('[data-testid="stSelectbox"]', has_text="Reference that scores the systems").click()
+    page.get_by_role("option", name="refB", exact=True).click()
+    page.get_by_text("Scored against refB").first.wait_for()
+    excl = page.locator('[data-testid="stMultiSelect"]', has_text="Systems left out")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stMultiSelect]')]"
+                           ".filter(e => e.textContent.includes('Systems left out')).length === 1")
+    excl.click()
+    page.get_by_role("option", name="ref (human translation)").click()
+    page.keyboard.press("Escape")
+    page.get_by_text("(ref left out)").first.wait_for()
+    # the scatter's Pearson equals the core's, worked out beside the server on its cache
+    from blonde_core.human import read_human
+    from blonde_core.readers import plain_corpus
+    from blonde_core.stats import correlate
+    from blonde_core.study import Engine, ScoreConfig, Study
+
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test")
+    res = study.scored_against("refB").result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    want = correlate(res, read_human(ted / "raw" / "mqm_ted_zhen.tsv"), "system", metrics=["BlonDe"],
+                     exclude=["ref"], bootstrap=0)
+    assert want["n_systems"] == 13 and want["metrics"]["BlonDe"]["pearson"] > 0  # ref (rated worst) is out
+    page.locator(".js-plotly-plot .gtitle", has_text=f"Pearson {want['metrics']['BlonDe']['pearson']:.3f}").wait_for()
+    no_exception(page)
+    shot(page, "6b-correlation-refB")
 
     goto(page, "Phenomenon gallery")
     page.get_by_text("One baker, two names").first.wait_for()

@@ -37,8 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compare", help="paired significance tests between every pair of systems")
     add_corpus_args(c)
     add_config_args(c)
-    c.add_argument("--test", choices=("ttest", "wilcoxon", "bootstrap", "ar"), default="ttest")
-    c.add_argument("--unit", default="doc", help="doc (default), block:N (N consecutive segments) or segment")
+    c.add_argument("--test", choices=("ttest", "wilcoxon", "bootstrap", "ar"), default="bootstrap",
+                   help="default: paired bootstrap, the test of the dashboard's clusters")
+    c.add_argument("--unit", default="auto",
+                   help="auto (default: documents when there are at least 30, else blocks of consecutive segments "
+                        "sized to give at least 30 units), doc, block:N (N consecutive segments) or segment")
     c.add_argument("--metric", default="BlonDe",
                    help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4), F1 unless "
                         "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
@@ -54,6 +57,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
     r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
     r.add_argument("--level", choices=("system", "document"), default="system")
+    r.add_argument("--grouping", choices=("none", "sys", "item"), default="none",
+                   help="document level: none (all cells), sys (per system, then the mean) or item (per document "
+                        "across systems, then the mean)")
+    r.add_argument("--exclude", nargs="+", default=[], metavar="NAME",
+                   help="systems left out of the correlations (e.g. human translations)")
+    r.add_argument("--accuracy", action="store_true",
+                   help="show system-level pairwise accuracy in the text output (always in JSON)")
+    r.add_argument("--spa", action="store_true",
+                   help="soft pairwise accuracy (WMT24), from per-document scores and permutations")
+    r.add_argument("--permutations", type=int, default=1000, help="SPA and PERM-BOTH permutations (default 1000)")
+    r.add_argument("--bootstrap", type=int, default=1000,
+                   help="resamples of documents for the correlation intervals (default 1000; 0: Fisher-z only)")
+    r.add_argument("--seed", type=int, default=12345)
+    r.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="two metrics: Williams test and PERM-BOTH for 'B correlates better than A'")
     r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category)")
     r.add_argument("--format", choices=("text", "json"), default="text")
     r.add_argument("-o", "--output", metavar="FILE")

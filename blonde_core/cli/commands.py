@@ -11,22 +11,35 @@ from .parser import COMPANION_NAMES, config_from_args
 
 
 def load_corpus(a):
+    """The corpus of -r/-s or --input; a -r value that is no file but the name of a loaded
+    text picks the one reference that scores the systems (Corpus.scored_against)."""
+    from pathlib import Path
+
     from ..readers import plain_corpus
 
+    refs = list(a.reference or [])
+    names = [x for x in refs if not Path(x).exists() and "/" not in x and "\\" not in x and "." not in x]
+    files = [x for x in refs if x not in names]
+    if len(names) > 1:
+        raise InputError(f"-r names two texts to score against ({names[0]}, {names[1]}); give one")
     if a.input:
         from ..structured import read_structured
 
-        if a.reference or a.system:
-            raise InputError("give either --input or -r/-s, not both")
-        return read_structured(a.input, a.reference_systems)
-    if not a.reference:
-        raise InputError("no reference given (-r FILE ... or --input FILE)")
-    if not a.system:
-        raise InputError("no system output given (-s FILE ...)")
-    if not a.docids and not a.blank_line_docs:
-        a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
-    return plain_corpus(a.reference, a.system, docids=a.docids,
-                        boundaries="blank-lines" if a.blank_line_docs else None)
+        if files or a.system:
+            raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)")
+        corpus = read_structured(a.input, a.reference_systems)
+    else:
+        if not files:
+            raise InputError("no reference file given (-r FILE ... or --input FILE)")
+        if not a.system:
+            raise InputError("no system output given (-s FILE ...)")
+        if not a.docids and not a.blank_line_docs:
+            a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
+        corpus = plain_corpus(files, a.system, docids=a.docids,
+                              boundaries="blank-lines" if a.blank_line_docs else None)
+    if names:
+        corpus = corpus.scored_against(names[0])
+    return corpus
 
 
 def evaluate(a):
@@ -130,7 +143,7 @@ def run_compare(a) -> str:
         std = StandardResult(res.corpus, [a.metric], res.config.granularity, cache=not a.no_cache,
                              cache_dir=a.cache_dir)
     out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
-    sig = f"{res.signature}|test:{a.test}|unit:{a.unit}|metric:{out['metric']}|seed:{a.seed}"
+    sig = f"{res.signature}|test:{a.test}|unit:{out['unit']}|metric:{out['metric']}|seed:{a.seed}"
     if a.test in ("bootstrap", "ar"):
         sig += f"|n:{a.n or (1000 if a.test == 'bootstrap' else 10000)}"
     out = {"signature": sig, **out}
@@ -144,43 +157,73 @@ def run_compare(a) -> str:
         lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.4f'):>9} {cis:>21} "
                      f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}  "
                      f"{q['n_units']}")
-    lines += ["", f"{out['metric']} ({out['direction']}) per {a.unit}, {a.test}; diff = A - B "
+    if out["unit_reason"]:
+        lines += ["", f"unit: {out['unit']} ({out['unit_reason']})"]
+    if out["warning"]:
+        lines += [f"warning: {out['warning']}"]
+    lines += ["", f"{out['metric']} ({out['direction']}) per {out['unit']}, {a.test}; diff = A - B "
               + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)"), sig]
     return "\n".join(lines) + "\n"
 
 
 def run_correlate(a) -> str:
+    from ..companion import COMPANIONS, companion_scores
     from ..human import read_human
-    from ..stats import correlate
+    from ..standard import STANDARD, StandardResult
+    from ..stats import correlate, oriented_tables
 
     res = evaluate(a)
-    from ..standard import STANDARD, StandardResult
-
     human = read_human(a.human, a.score_column, not a.lower_is_better)
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
-    from ..companion import COMPANIONS
-
     std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
     comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
     blonde_names = [m for m in metrics if m not in STANDARD and m not in COMPANIONS] if metrics else None
-    from ..companion import companion_scores
-    from ..stats import oriented_tables
-
     std = StandardResult(res.corpus, std_names, res.config.granularity, cache=not a.no_cache,
                          cache_dir=a.cache_dir) if std_names else None
     comp = companion_scores(res, metrics=comp_names, per_doc=True) if comp_names else None
     extra = oriented_tables(a.level, res.names, std, comp)
-    out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None)
+    extra_docs = oriented_tables("document", res.names, std, comp) if a.spa or a.compare else None
+    out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None, grouping=a.grouping,
+                    exclude=a.exclude, spa=a.spa, permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
+                    compare=tuple(a.compare) if a.compare else None, extra_docs=extra_docs)
+    out["signature"] += (f"|level:{a.level}|grouping:{a.grouping}|boot:{a.bootstrap}|seed:{a.seed}"
+                         + (f"|spa:{a.permutations}" if a.spa else "")
+                         + (f"|exclude:{','.join(a.exclude)}" if a.exclude else "")
+                         + f"|ref:{','.join(res.corpus.references)}")
     if a.format == "json":
         return dump_json(out)
-    lines = [f"{'metric':<12} {'pearson':>8} {'95% CI':>18} {'spearman':>9} {'kendall':>8}"]
+    system = a.level == "system"
+
+    def ci(v, fmt="+.3f"):
+        return "-" if not v or v[0] is None else f"[{v[0]:{fmt}}, {v[1]:{fmt}}]"
+
+    # (header, width, cell of a metric's values)
+    cols = [("pearson", 8, lambda v: _num(v["pearson"], "+.4f")), ("95% CI", 18, lambda v: ci(v["pearson_ci"])),
+            ("spearman", 9, lambda v: _num(v["spearman"], "+.4f")), ("kendall", 8, lambda v: _num(v["kendall"], "+.4f"))]
+    if system:
+        cols.append(("95% CI", 18, lambda v: ci(v.get("kendall_ci"))))
+        if a.accuracy:
+            cols += [("accuracy", 8, lambda v: _num(v.get("accuracy"), ".4f")),
+                     ("95% CI", 16, lambda v: ci(v.get("accuracy_ci"), ".3f"))]
+        if a.spa:
+            cols.append(("SPA", 7, lambda v: _num(v.get("spa"), ".4f")))
+    lines = [f"{'metric':<12}" + "".join(f" {h:>{w}}" for h, w, _ in cols)]
     for m, v in out["metrics"].items():
-        ci = v["pearson_ci"]
-        cis = "-" if ci[0] is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
-        lines.append(f"{m:<12} {_num(v['pearson'], '+.4f'):>8} {cis:>18} {_num(v['spearman'], '+.4f'):>9} "
-                     f"{_num(v['kendall'], '+.4f'):>8}")
-    lines += ["", f"{a.level} level, n = {out['n']}, human: {out['human']} ({out['human_direction']})",
-              out["signature"]]
+        lines.append(f"{m:<12}" + "".join(f" {fn(v):>{w}}" for _, w, fn in cols))
+    used = (f"{out['n_systems']} systems" + (f" (excluded: {', '.join(out['excluded'])})" if out["excluded"] else "")
+            + f", {out['cells_rated']} of {out['cells']} (system, document) cells rated")
+    lines += ["", f"{a.level} level" + ("" if system else f", grouping {a.grouping}") + f", n = {out['n']}; {used}; "
+              f"scored against {', '.join(res.corpus.references)}; human: {out['human']} ({out['human_direction']})"]
+    if system:
+        lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} for the BlonDe family, "
+                     "Fisher-z for the others")
+    if out.get("compare"):
+        c = out["compare"]
+        w = c["williams"]
+        lines.append(f"{c['b']} vs {c['a']}: PERM-BOTH p = {_num(c['perm_both']['p_b_better'], '.4f')} "
+                     f"(delta {_num(c['perm_both']['delta_b_minus_a'], '+.4f')}, {c['perm_both']['resamples']} "
+                     "resamples)" + (f"; Williams p = {_num(w['p_b_better'], '.4f')}" if w else ""))
+    lines.append(out["signature"])
     return "\n".join(lines) + "\n"
 
 

@@ -30,8 +30,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def add_corpus_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-r", "--reference", nargs="+", metavar="FILE",
-                   help="reference file(s), one segment per line")
+    p.add_argument("-r", "--reference", nargs="+", action="extend", metavar="FILE",
+                   help="reference file(s), one segment per line; or the NAME of a loaded text (a reference or a "
+                        "system, e.g. refB) that alone scores the systems, the other references becoming systems")
     p.add_argument("-s", "--system", nargs="+", metavar="FILE",
                    help="system output file(s); a system's name is its file stem")
     p.add_argument("--input", metavar="FILE",

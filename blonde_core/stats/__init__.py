@@ -8,7 +8,10 @@ from per-unit sufficient statistics: resampling never re-scores text.
 * bootstrap confidence intervals of every system's corpus score;
 * correlation with human judgments (Pearson, Spearman, Kendall tau-b with
   confidence intervals) and the Williams test for dependent correlations;
-* Cohen's kappa (unweighted, linear, quadratic).
+* Cohen's kappa (unweighted, linear, quadratic);
+* meta-evaluation as the WMT metrics task does it (meta.py: groupings, pairwise
+  accuracy, SPA, PERM-BOTH) and one significance policy (policy.py: test, unit
+  chosen from the data, correction) shared by every view.
 
 Two identical systems are "no difference" with p = 1.0 for every test.
 """
@@ -17,10 +20,11 @@ from __future__ import annotations
 from .agreement import cohen_kappa
 from .correlation import correlate, correlations, metric_names, metric_table, oriented_tables, williams_test
 from .intervals import bootstrap_cis, percentile_ci, resample_weights
+from . import meta, policy
 from .paired import PairInput, bh, compare, holm, measure, paired_test, significance_clusters
 from .units import DEFAULT_SEED, TESTS, align, metric_fn, parse_unit, unit_groups, unit_stats
 
-__all__ = ["DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "correlate",
+__all__ = ["meta", "policy", "DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "correlate",
            "correlations", "holm", "measure", "metric_fn", "metric_names", "metric_table", "oriented_tables",
            "paired_test", "parse_unit", "percentile_ci", "resample_weights", "significance_clusters", "unit_groups",
            "unit_stats", "williams_test"]

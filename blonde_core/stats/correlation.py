@@ -9,7 +9,7 @@ from scipy import stats as sps
 
 from ..errors import InputError
 from ..scoring import score
-from .units import metric_fn
+from .units import DEFAULT_SEED, metric_fn
 
 
 def _fisher_ci(r: float, n: int, se_scale: float, offset: int, level: float) -> list:
@@ -71,8 +71,17 @@ def metric_names(result) -> list[str]:
     return tops + list(probe["categories"])
 
 
+def used_systems(result, human, exclude=()) -> list[str]:
+    """The scored systems that humans judged, minus `exclude` (each must be a scored system)."""
+    unknown = [x for x in exclude if x not in result.names]
+    if unknown:
+        raise InputError(f"cannot exclude '{unknown[0]}': no scored system has that name "
+                         f"(systems: {', '.join(result.names)})")
+    return [s for s in result.names if s in human.system_scores and s not in exclude]
+
+
 def metric_table(result, human, level: str = "system", metrics: list[str] | None = None,
-                 extra: dict | None = None):
+                 extra: dict | None = None, exclude=()):
     """Aligned metric and human values: (keys, {metric: values}, human values).
 
     level "system": one value per system (corpus score vs mean human score);
@@ -83,7 +92,7 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
         raise InputError("level must be system or document")
     metrics = metrics or metric_names(result)
     fns = {m: metric_fn(result, m) for m in metrics}
-    systems = [s for s in result.names if s in human.system_scores]
+    systems = used_systems(result, human, exclude)
     if not systems:
         raise InputError(f"no system of the human judgments ({', '.join(sorted(human.system_scores))}) is among "
                          f"the scored systems ({', '.join(result.names)})")
@@ -117,17 +126,100 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
     return keys, {m: np.array(v) for m, v in vals.items()}, np.array(hum)
 
 
+def _human_docs(human, systems: list[str], doc_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(oriented per-document human scores, rated segments per document), systems x documents;
+    NaN (and 0 segments) where nobody rated the document."""
+    mean = np.full((len(systems), len(doc_ids)), np.nan)
+    count = np.zeros((len(systems), len(doc_ids)))
+    col = {d: j for j, d in enumerate(doc_ids)}
+    per_seg = {}
+    for key in human.segments:
+        per_seg[(key[0], key[1])] = per_seg.get((key[0], key[1]), 0) + 1
+    for i, s in enumerate(systems):
+        for d, v in human.doc_scores.get(s, {}).items():
+            if d in col and v is not None and not (isinstance(v, float) and math.isnan(v)):
+                mean[i, col[d]] = human.oriented(v)
+                count[i, col[d]] = per_seg.get((s, d), 1)
+    return mean, count
+
+
 def correlate(result, human, level: str = "system", metrics: list[str] | None = None, extra: dict | None = None,
-              confidence: float = 0.95) -> dict:
-    """Correlation of every metric with the human scores.  `extra` metrics must
-    already be oriented so that higher is better (e.g. "-TER")."""
-    keys, vals, hum = metric_table(result, human, level, metrics, extra)
-    out = {"signature": result.signature, "level": level, "human": human.name,
+              confidence: float = 0.95, grouping: str = "none", exclude=(), spa: bool = False,
+              permutations: int = 1000, seed: int = DEFAULT_SEED, bootstrap: int = 1000,
+              compare: tuple[str, str] | None = None, extra_docs: dict | None = None) -> dict:
+    """Meta-evaluation of every metric against the human scores, as the WMT metrics task
+    does it (../shared/spec/meta-evaluation.md).
+
+    level "system": Pearson, Spearman, Kendall tau-b, pairwise accuracy over the systems,
+    with percentile intervals over resampled documents for the BlonDe family (system
+    scores re-made from the resampled documents' sufficient statistics, human scores from
+    their rated segments) and Fisher-z intervals for the others; ``spa``: soft pairwise
+    accuracy from per-document scores (``permutations``, ``seed``).
+    level "document": one value per (system, document) with ``grouping`` none / sys / item,
+    intervals over resampled documents.
+    Only cells with a human score take part; the output says how many.
+    ``extra`` (and ``extra_docs``, their per-document values, for SPA) must already be
+    oriented higher-is-better (e.g. "-TER").  ``compare``: two metric names, compared with
+    the Williams test and PERM-BOTH at the chosen level and grouping."""
+    from . import meta
+    from .intervals import resample_weights
+
+    if level == "system" and grouping != "none":
+        raise InputError("grouping applies to document level only (system level has one value per system)")
+    exclude = list(exclude or ())
+    keys, vals, hum = metric_table(result, human, level, metrics, extra, exclude)
+    systems = used_systems(result, human, exclude)
+    doc_ids = list(result.corpus.doc_ids)
+    hdoc, hcount = _human_docs(human, systems, doc_ids)
+    blonde = [m for m in (metrics or metric_names(result))]
+    fns = {m: metric_fn(result, m) for m in blonde}
+    docs = {m: np.array([fn(result.doc_stats(s)) for s in systems], dtype=float) for m, fn in fns.items()}
+    for m, table in (extra_docs or (extra if level == "document" else {}) or {}).items():
+        docs[m] = np.array([[float(np.nan if table.get(s, {}).get(d) is None else table[s][d])
+                             for d in doc_ids] for s in systems])
+    out = {"signature": result.signature, "level": level, "grouping": grouping, "human": human.name,
            "human_direction": "higher is better" if human.higher_is_better else
-           "lower is better (negated before correlating)", "n": len(keys), "metrics": {}, "williams": [],
-           "matrix": {}}
+           "lower is better (negated before correlating)", "n": len(keys), "systems": systems,
+           "excluded": exclude, "n_systems": len(systems), "documents": len(doc_ids),
+           "cells_rated": int((~np.isnan(hdoc)).sum()), "cells": int(hdoc.size),
+           "metrics": {}, "williams": [], "matrix": {}}
+    w = resample_weights(len(doc_ids), bootstrap, seed) if bootstrap else None
+    if level == "system" and w is not None:
+        hw = w[:, None, :] * hcount[None]  # (B, S, D) rated segments drawn
+        with np.errstate(invalid="ignore", divide="ignore"):
+            hsys = (hw * np.nan_to_num(hdoc)[None]).sum(-1) / hw.sum(-1)
+    resampled = None
+    spa_cache: dict = {}
+    spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
     for m, v in vals.items():
-        out["metrics"][m] = correlations(v, hum, confidence)
+        r = correlations(v, hum, confidence)
+        r["ci_method"] = "fisher-z"
+        if level == "system":
+            r.update(meta.pairwise_accuracy(hum, v))
+            if w is not None and m in fns:
+                if resampled is None:  # every system's statistics over the resampled documents, once
+                    resampled = [np.einsum("bd,d...->b...", w, result.doc_stats(s)) for s in systems]
+                ms = np.stack([fns[m](r_s) for r_s in resampled], -1)
+                r.update(meta.bootstrap_system_level(hsys, ms, confidence))
+                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+            if spa and m in docs:
+                r["spa"] = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache)["spa"]
+        else:
+            for method in ("pearson", "spearman", "kendall"):
+                g = meta.grouped_correlation(hdoc, docs[m], grouping, method)
+                r[method] = None if math.isnan(g["value"]) else g["value"]
+            r.update({"groups": g["groups"], "groups_used": g["groups_used"], "groups_left_out": g["groups_left_out"],
+                      "n": g["cells"]})
+            if w is not None:
+                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, w, confidence)
+                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+            if grouping != "none":
+                for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):
+                    r[k] = None if k.endswith("_p") else [None, None]
+        out["metrics"][m] = r
+    if level == "system" and spa:
+        out["spa"] = {"permutations": permutations, "seed": seed,
+                      "items": "documents (per-document scores; humans: mean over a document's rated segments)"}
     names = list(vals)
     for a in names:
         out["matrix"][a] = {}
@@ -137,21 +229,39 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                 out["matrix"][a][b] = float(np.corrcoef(vals[a][ok], vals[b][ok])[0, 1])
             else:
                 out["matrix"][a][b] = None
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            r12, r13 = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"]
-            r23 = out["matrix"][a][b]
-            ok = ~(np.isnan(vals[a]) | np.isnan(vals[b]) | np.isnan(hum))
-            n = int(ok.sum())
-            if None in (r12, r13, r23) or n <= 3:
-                continue
-            first, second, ra, rb = (a, b, r12, r13) if r12 >= r13 else (b, a, r13, r12)
-            t, p = williams_test(ra, rb, r23, n)
-            if math.isnan(t):
-                continue
-            out["williams"].append({"a": first, "b": second, "r_a": ra, "r_b": rb, "r_ab": r23, "t": t, "p": p,
-                                    "n": n})
+    if compare:
+        out["compare"] = compare_metrics(out, vals, hum, hdoc, docs, level, grouping, compare, permutations, seed)
     return out
+
+
+def compare_metrics(out: dict, vals: dict, hum, hdoc, docs: dict, level: str, grouping: str, pair, k: int,
+                    seed: int) -> dict:
+    """Williams (Pearson, ungrouped) and PERM-BOTH (Pearson, the chosen grouping) for two metrics."""
+    from . import meta
+
+    a, b = pair
+    for m in (a, b):
+        if m not in vals:
+            raise InputError(f"unknown metric '{m}' to compare (choose from {', '.join(vals)})")
+    res = {"a": a, "b": b, "level": level, "grouping": grouping}
+    ra, rb, rab = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"], out["matrix"][a][b]
+    ok = ~(np.isnan(vals[a]) | np.isnan(vals[b]) | np.isnan(hum))
+    n = int(ok.sum())
+    if None not in (ra, rb, rab) and n > 3 and grouping == "none":
+        t, p = williams_test(rb, ra, rab, n)
+        res["williams"] = {"t": None if math.isnan(t) else t, "p_b_better": None if math.isnan(p) else
+                           (p if rb >= ra else 1 - p), "n": n}
+    else:
+        res["williams"] = None
+    if level == "system":
+        pb = meta.perm_both(hum, vals[a], vals[b], "none", "pearson", k, seed)
+    else:
+        if a not in docs or b not in docs:
+            raise InputError(f"no per-document values of '{a}' or '{b}' to compare")
+        pb = meta.perm_both(hdoc, docs[a], docs[b], grouping, "pearson", k, seed)
+    res["perm_both"] = {"p_b_better": pb["p"], "delta_b_minus_a": pb["delta"], "resamples": pb["resamples"],
+                        "cells": pb["cells"]}
+    return res
 
 
 def oriented_tables(level: str, names: list[str], standard=None, companion: dict | None = None,

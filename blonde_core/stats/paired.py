@@ -191,7 +191,17 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             standard=None, companion_kw=None, system_cis: bool = True) -> dict:
     """All pairs of systems, corrected p-values, and every system's bootstrap CI
     (system_cis=False skips the intervals when only the tests are wanted)."""
+    from .policy import auto_unit, few_units
+
     names = list(names or result.names)
+    asked = unit
+    reason = None
+    if unit == "auto":
+        lengths = result.corpus.doc_lengths(next(iter(result.corpus.references)))
+        choice = auto_unit(lengths, result.config.granularity)
+        unit, reason = choice["unit"], choice["reason"]
+        if standard is not None and metric in getattr(standard, "metrics", ()) and unit != "doc":
+            unit, reason = "doc", f"{metric} is tested over documents only"
     per, fn, lower = measure(result, metric, unit, names, standard, companion_kw)
     ids0 = per[names[0]][0]
     n_boot = n if (n and test == "bootstrap") else 1000
@@ -227,7 +237,8 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         b[valid] = bh(ps[valid])
     for q, hv, bv in zip(pairs, h, b):
         q["p_holm"], q["p_bh"] = _f(hv), _f(bv)
-    return {"metric": fn.name, "test": test, "unit": unit, "seed": seed, "n_units": len(ids0),
+    return {"metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
+            "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
             "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
 
 
