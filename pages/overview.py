@@ -76,8 +76,9 @@ st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap int
            "Systems in the same **cluster** are not significantly different from the cluster's best "
            f"({policy.describe(policy.TEST, sig['unit'], sig['n_units'])}; the Significance page's default). "
            "Click a column header to sort.")
-if sig["warning"]:
-    st.warning(f"Clusters and intervals: {md(sig['warning'])}.", icon=":material/warning:")
+if sig["warning"] or pol["note"]:
+    st.warning(md(f"Clusters and intervals: {sig['warning']}." if sig["warning"] else pol["note"]),
+               icon=":material/warning:")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
 std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])

@@ -69,6 +69,8 @@ st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
 if out.get("warning"):
     st.warning(f"{md(out['warning'])}. " + ("" if unit_kind == "automatic" else
                f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."), icon=":material/warning:")
+elif pol["note"] and unit == pol["unit"]:
+    st.warning(md(pol["note"]), icon=":material/warning:")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
 fig = go.Figure(go.Heatmap(z=mat, x=[label(x) for x in names], y=[label(x) for x in names], text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
                            colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],

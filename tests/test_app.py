@@ -137,6 +137,31 @@ def test_structured_mqm_upload(ted):
     assert any("14 system(s)" in m.value for m in at.markdown)
 
 
+def test_one_significance_policy_on_ted(ted):
+    """Overview clusters and the Significance page's default are the same test over the same
+    units and both say so; 5 documents are too few, so blocks are used, with a visible warning."""
+    from blonde_core.stats import policy
+
+    at = new_app()
+    data = (ted / "raw" / "mqm_ted_zhen.tsv").read_bytes()
+    at.file_uploader(key="up_struct").set_value(("mqm_ted_zhen.tsv", data, "text/tab-separated-values"))
+    at.text_input(key="up_refsys").set_value("ref")
+    at.button(key="FormSubmitter:structured-Analyse this file").click().run()
+    same = policy.describe("bootstrap", "block:19", 30)  # 140, 31, 129, 70, 159 segments -> 30 blocks of <= 19
+    at.switch_page("pages/overview.py").run()
+    assert_clean(at, "overview")
+    assert any(same in c.value for c in at.caption)
+    assert any("Only 5 documents" in w.value and "blocks of 19" in w.value for w in at.warning)
+    at.switch_page("pages/significance.py").run()
+    assert_clean(at, "significance")
+    assert at.selectbox(key="sig_test").value == "bootstrap" and at.selectbox(key="sig_unit").value == "automatic"
+    assert any(same in c.value and "makes the Overview's clusters" in c.value for c in at.caption)
+    assert any("Only 5 documents" in w.value for w in at.warning)
+    at.selectbox(key="sig_unit").set_value("documents").run()
+    assert any("only 5 units" in w.value and "30 units" in w.value for w in at.warning)
+    assert any("The Overview's clusters use " + same in c.value for c in at.caption)
+
+
 def test_gallery_every_example_loads_and_renders():
     import json
 

@@ -26,25 +26,29 @@ def _blocks(lengths: list[int], size: int) -> int:
 
 
 def auto_unit(doc_lengths: list[int], granularity: str = "sentence") -> dict:
-    """{"unit", "n_units", "reason", "warning"} for documents of these segment counts."""
+    """{"unit", "n_units", "reason", "warning", "note"} for documents of these segment counts
+    (warning: the chosen unit still gives fewer than MIN_UNITS; note: why not documents)."""
     n_docs = len(doc_lengths)
     if n_docs >= MIN_UNITS:
         return {"unit": "doc", "n_units": n_docs, "reason": f"{n_docs} documents (at least {MIN_UNITS})",
-                "warning": None}
+                "warning": None, "note": None}
     if granularity == "document":
         return {"unit": "doc", "n_units": n_docs, "reason": "document-level matching: documents are the only unit",
-                "warning": few_units(n_docs, "documents")}
+                "warning": few_units(n_docs, "documents"), "note": None}
     total = sum(doc_lengths)
     if total < MIN_UNITS:
         return {"unit": "segment", "n_units": total, "reason": f"only {total} segments in all",
-                "warning": few_units(total, "segments")}
+                "warning": few_units(total, "segments"), "note": None}
     size = max(s for s in range(1, max(doc_lengths) + 1) if _blocks(doc_lengths, s) >= MIN_UNITS)
     unit = "segment" if size == 1 else f"block:{size}"
     n = _blocks(doc_lengths, size)
     what = "segments" if size == 1 else f"blocks of {size} consecutive segments"
     return {"unit": unit, "n_units": n,
             "reason": f"only {n_docs} document{'s' if n_docs != 1 else ''} (fewer than {MIN_UNITS}), so {what}: "
-                      f"{n} units", "warning": None}
+                      f"{n} units", "warning": None,
+            "note": f"Only {n_docs} document{'s' if n_docs != 1 else ''}: too few units for a test over documents "
+                    f"(fewer than {MIN_UNITS}). Significance and intervals use {what} instead ({n} units, never "
+                    "across a document boundary); documents stay selectable on the Significance page."}
 
 
 def few_units(n: int, what: str = "units") -> str | None:
