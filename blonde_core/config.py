@@ -43,6 +43,9 @@ class ScoreConfig:
     aggregation: str = "max"  # over references: max or sum
     granularity: str = "sentence"  # or "document"
     lang: str = "en"
+    # categories with no span in the reference or in the system: kept in the unit's mean (the
+    # package: their 0 is floored at 1e-5 by the geometric mean) or left out of it ("skip")
+    absent: str = "keep"
     _extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -55,7 +58,8 @@ class ScoreConfig:
             raise InputError(f"unknown categories {bad} (choose from {', '.join(CATEGORY_NAMES)})")
         object.__setattr__(self, "categories", tuple(c for c in CATEGORY_NAMES if c in self.categories))
         checks = {"average": ("geometric", "arithmetic"), "smooth": tuple(SMOOTH_DEFAULTS),
-                  "aggregation": ("max", "sum"), "granularity": ("sentence", "document")}
+                  "aggregation": ("max", "sum"), "granularity": ("sentence", "document"),
+                  "absent": ("keep", "skip")}
         for name, allowed in checks.items():
             if getattr(self, name) not in allowed:
                 raise InputError(f"{name} must be one of {', '.join(allowed)}, not '{getattr(self, name)}'")
@@ -118,6 +122,8 @@ class ScoreConfig:
             args += ["--granularity", self.granularity]
         if self.lang != "en":
             args += ["--lang", self.lang]
+        if self.absent == "skip":
+            args += ["--skip-absent"]
         return args
 
     # -- signature ---------------------------------------------------------
@@ -138,6 +144,7 @@ class ScoreConfig:
             "avg:" + ("geo" if self.average == "geometric" else "arith"),
             f"smooth:{sm}",
             f"zero:{self.resolved_zero}",
+            *(["absent:skip"] if self.absent == "skip" else []),
             f"agg:{self.aggregation}",
             "gran:" + ("sent" if self.granularity == "sentence" else "doc"),
             f"nrefs:{nrefs}",

@@ -22,7 +22,7 @@ from .features import PLUS_CATEGORIES, FeatureTable, Layout
 from .langpack import load_pack
 from .numbers import nan_to_none
 from .plus import count_phrase, parse_annotation, parse_ner_line
-from .scoring import score
+from .scoring import THIN, score
 from .sufficient import literal_items, system_stats
 
 
@@ -95,6 +95,11 @@ class Result:
 _clean = nan_to_none
 
 
+def _count(x):
+    """Span counts are whole numbers except when several references are summed or maxed per feature."""
+    return int(x) if x is not None and float(x).is_integer() else x
+
+
 def to_floats(res: dict, i=None) -> dict:
     def pick(a):
         return _clean(a if i is None else a[i])
@@ -103,7 +108,12 @@ def to_floats(res: dict, i=None) -> dict:
     for key in ("BlonDe", "BlonD-d", "BlonD+"):
         if key in res:
             out[key] = {m: pick(res[key][m]) for m in ("R", "P", "F1")}
-    out["categories"] = {c: {m: pick(v[m]) for m in ("R", "P", "F1")} for c, v in res["categories"].items()}
+    out["categories"] = {}
+    for c, v in res["categories"].items():
+        entry = {m: pick(v[m]) for m in ("R", "P", "F1")}
+        entry["spans"] = {k: _count(pick(v[k])) for k in ("reference", "system", "matched")}
+        entry["thin"] = bool(entry["spans"]["reference"] < THIN)
+        out["categories"][c] = entry
     return out
 
 

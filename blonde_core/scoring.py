@@ -115,14 +115,54 @@ def category_values(S, config: ScoreConfig, layout: Layout, plus: bool = False) 
     return out
 
 
+THIN = 5  # a category score resting on fewer reference spans than this is thin evidence
+
+
+def category_counts(S, config: ScoreConfig, layout: Layout, plus: bool = False, weighted: bool = False) -> dict:
+    """{category: (matched, system, reference)} span counts, summed over the category's
+    features that carry weight (weighted=True: multiplied by their weights, as scored)."""
+    S = np.asarray(S, dtype=float)
+    w = config.resolved_weights
+    out = {}
+
+    def total(cols, wt):
+        wt = np.asarray(wt, dtype=float)
+        use = wt if weighted else (wt > 0).astype(float)
+        return tuple((S[..., cols, k] * use).sum(-1) for k in (0, 1, 2))
+
+    for cat in DISCOURSE:
+        if cat in config.categories:
+            sl = layout.cat_slices[cat]
+            out[cat] = total(sl, w[cat])
+    if "ngram" in config.categories:
+        sl = layout.cat_slices["ngram"]
+        for i, key in enumerate(NGRAM_KEYS):
+            out[key] = total([sl.start + i], [w["ngram"][i]])
+    if plus:
+        sl = layout.cat_slices["plus"]
+        for i, name in enumerate(PLUS_CATEGORIES):
+            out[name] = total([sl.start + i], [config.plus_weights[i]])
+    return out
+
+
 def score(S, config: ScoreConfig, layout: Layout, plus: bool = False) -> dict:
     """All scores from summed statistics S (..., n_columns, 3).
 
     Returns {"BlonDe": {"R","P","F1"}, "BlonD-d": {...}, ["BlonD+": {...}],
-    "categories": {name: {"R","P","F1"}}} with arrays of shape S.shape[:-2].
+    "categories": {name: {"R","P","F1","matched","system","reference"}}} with arrays of shape
+    S.shape[:-2]; the counts are spans (n-grams for "1".."4") of the features that carry weight.
     """
     vals = category_values(S, config, layout, plus)
-    cats = {k: {"R": r, "P": p, "F1": f1(r, p)} for k, (r, p) in vals.items()}
+    counts = category_counts(S, config, layout, plus)
+    cats = {k: {"R": r, "P": p, "F1": f1(r, p), "matched": counts[k][0], "system": counts[k][1],
+                "reference": counts[k][2]} for k, (r, p) in vals.items()}
+    if config.absent == "skip":
+        # explicit, non-default: a discourse category with no span on one side leaves the mean
+        wc = category_counts(S, config, layout, plus, weighted=True)
+        for k in vals:
+            if k in DISCOURSE or k in PLUS_CATEGORIES:
+                gone = (wc[k][1] == 0) | (wc[k][2] == 0)
+                vals[k] = tuple(np.where(gone, np.nan, v) for v in vals[k])
 
     def agg(keys):
         if not keys:

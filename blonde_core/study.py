@@ -476,7 +476,7 @@ from .diagnostics import collapse_notes, entity_strings, feature_breakdown, sent
 from .human import read_human  # noqa: E402,F401
 from .readers import NamedBytes, decode_bytes, plain_corpus, read_lines, split_lines  # noqa: E402,F401
 from .structured import read_structured_with_human  # noqa: E402,F401
-from .scoring import score  # noqa: E402,F401
+from .scoring import THIN, score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
 from .stats import metric_names, resample_weights, significance_clusters  # noqa: E402,F401
 from .stats import policy  # noqa: E402,F401

@@ -117,6 +117,12 @@ def sidebar_settings() -> ScoreConfig:
     with sb.expander("More settings"):
         avg = st.radio("Mean over categories", ["geometric", "arithmetic"], horizontal=True, key="average")
         smooth = st.selectbox("n-gram smoothing", list(SMOOTH_DEFAULTS), key="smooth")
+        skip = st.toggle("Leave absent categories out of the mean", value=False, key="skip_absent",
+                         help="Not the package's behaviour (off by default): a discourse category with no span in "
+                              "the reference or in the system is left out of that unit's mean instead of entering "
+                              "it as 0, which the geometric mean floors at 1e-5 (one such category collapses a "
+                              "document's score). Enters the signature (absent:skip) and the command line "
+                              "(--skip-absent).")
         weights = {}
         for c in CATEGORY_NAMES:
             w = _weights_input(c, preset)
@@ -124,7 +130,8 @@ def sidebar_settings() -> ScoreConfig:
                 weights[c] = w
     try:
         cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATEGORY_NAMES, weights=weights or None,
-                          aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth)
+                          aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
+                          absent="skip" if skip else "keep")
     except InputError as exc:
         sb.error(str(exc))
         cfg = ScoreConfig()

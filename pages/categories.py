@@ -4,8 +4,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import collapse_notes, entity_strings, feature_breakdown, score
-from pages._shared import downloads, label, shown_f1, signature_box, start_page, unlabel
+from blonde_core.study import THIN, collapse_notes, entity_strings, feature_breakdown, score
+from pages._shared import downloads, label, md, shown_f1, signature_box, start_page, unlabel
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 names = res.names
@@ -21,18 +21,32 @@ def cell(block):
     return np.nan if block[part] is None else 100 * block[part]
 
 
-z = [[cell(res.scores(n)["categories"][c]) for c in cats] for n in names]
+blocks = {n: res.scores(n)["categories"] for n in names}
+z = [[cell(blocks[n][c]) for c in cats] for n in names]
 heat = pd.DataFrame(z, index=names, columns=cats)
+spans = {n: {c: blocks[n][c]["spans"] for c in cats} for n in names}
+thin = np.array([[blocks[n][c]["thin"] for c in cats] for n in names])
 st.subheader(f"Systems x categories ({part} x 100)")
-st.caption("Blank: the category has no span in reference or system. F1 is 0 where nothing matched "
-           "(the blonde package reports NaN there).")
+st.caption(f"Blank: the category has no span in reference or system. F1 is 0 where nothing matched "
+           f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
+           f"(matched / in system / in reference); **°** marks thin evidence: fewer than {THIN} reference spans.")
+cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
+              + f"<br><sub>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}</sub>"
+              for j, c in enumerate(cats)] for i, n in enumerate(names)]
+custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
 fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats],
-                           y=[label(n) for n in names],
-                           colorscale="RdYlGn", zmin=0, zmax=100, text=np.round(heat.values, 1),
-                           texttemplate="%{text}", hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"))
-fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
+                           y=[label(n) for n in names], customdata=custom,
+                           colorscale="RdYlGn", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
+                           hovertemplate="%{y} / %{x}: %{z:.2f}<br>spans matched %{customdata[0]:g}, in system "
+                                         "%{customdata[1]:g}, in reference %{customdata[2]:g}<extra></extra>"))
+fig.update_layout(height=80 + 40 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
 st.plotly_chart(fig, width="stretch")
 heat_table = heat.reset_index(names="system")
+for c in cats:
+    heat_table[f"{c} ref spans"] = [spans[n][c]["reference"] for n in names]
+    heat_table[f"{c} sys spans"] = [spans[n][c]["system"] for n in names]
+    heat_table[f"{c} matched"] = [spans[n][c]["matched"] for n in names]
+    heat_table[f"{c} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
 with st.expander("As a table", expanded=False):
     st.dataframe(heat_table, hide_index=True,
                  column_config={c: st.column_config.NumberColumn(format="%.2f") for c in cats})
@@ -111,9 +125,19 @@ if st.button("Open in Documents"):
 notes = {n: collapse_notes(res, n) for n in names}
 flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() for doc, msgs in nd.items()
         for msg in msgs]
-with st.expander(f"Collapsed geometric means ({len(flat)})", expanded=bool(flat) and len(flat) <= 8):
-    if flat:
+st.subheader(f"Collapsed document scores ({len(flat)})")
+if flat:
+    by_doc = pd.DataFrame(flat).groupby(["document", "note"])["system"].apply(list).reset_index()
+    lines = [f"- **{md(r.document)}** — {md(r.note)} ({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
+             f": {md(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})" for r in by_doc.itertuples()]
+    st.warning("A category that matched nothing enters the geometric mean as 0, floored at 1e-5, so the "
+               "document's BlonDe collapses towards 0 (blank-looking heatmap cells above):\n\n" + "\n".join(lines)
+               + ("\n\nThe sidebar's *Leave absent categories out of the mean* (More settings) changes that where "
+                  "one side has no span at all; the default is the package's behaviour."
+                  if cfg.absent == "keep" else ""), icon=":material/warning:")
+    with st.expander("As a table"):
         st.dataframe(pd.DataFrame(flat), hide_index=True)
-    else:
-        st.write("No document has a category that matched nothing.")
+        downloads(pd.DataFrame(flat), "collapsed_documents", key="coll")
+else:
+    st.write("No document has a category that matched nothing.")
 signature_box(res.signature)

@@ -4,7 +4,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from blonde_core.study import (GROUP_ORDER, MIN_SIMILARITY, collapse_notes, entity_threads, pronoun_threads, score,
+from blonde_core.study import (THIN, GROUP_ORDER, MIN_SIMILARITY, collapse_notes, entity_threads, pronoun_threads, score,
                                sentence_view, tense_timeline)
 from pages._shared import downloads, esc, label, md, shown_f1, signature_box, start_page
 
@@ -28,14 +28,21 @@ for n in systems:
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
         row[f"{c} F1"] = shown_f1(v) * 100
+        m_, s_, r_ = (float(v[k]) for k in ("matched", "system", "reference"))
+        row[f"{c} spans"] = f"{m_:g}/{s_:g}/{r_:g}" + (" °" if r_ < THIN else "")
     rows.append(row)
 if rows:
     st.dataframe(pd.DataFrame(rows), hide_index=True,
-                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in rows[0] if k != "system"})
+                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in rows[0]
+                                if k != "system" and not k.endswith(" spans")})
+    st.caption(f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {THIN} "
+               "reference spans).")
     downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
-for n in systems:
-    for note in collapse_notes(res, n).get(doc, []):
-        st.warning(f"{md(n)}: {md(note)}", icon=":material/warning:")
+collapsed = [(n, note) for n in systems for note in collapse_notes(res, n).get(doc, [])]
+if collapsed:
+    st.warning("Collapsed geometric means in this document (a category that matched nothing enters as 0, floored "
+               "at 1e-5):\n\n" + "\n".join(f"- **{md(n)}**: {md(note)}" for n, note in collapsed),
+               icon=":material/warning:")
 
 tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(["Highlighted spans", "Entity threads", "Pronoun threads",
                                                  "Tense timeline"])

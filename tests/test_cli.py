@@ -41,9 +41,19 @@ def test_json_shape(capsys):
     assert set(e) == {"BlonDe", "BlonD-d", "categories", "documents"}
     assert list(e["categories"]) == ["tense", "pronoun", "entity", "dm", "1", "2", "3", "4"]
     assert set(e["documents"]) == {"lab", "market", "trip"}
-    for v in (e["BlonDe"], e["BlonD-d"], *e["categories"].values()):
+    for v in (e["BlonDe"], e["BlonD-d"]):
         assert set(v) == {"R", "P", "F1"}
         assert all(x is None or 0 <= x <= 1 for x in v.values())
+    for v in e["categories"].values():
+        assert set(v) == {"R", "P", "F1", "spans", "thin"}
+        assert all(x is None or 0 <= x <= 1 for x in (v["R"], v["P"], v["F1"]))
+        assert set(v["spans"]) == {"reference", "system", "matched"}
+        assert v["spans"]["matched"] <= min(v["spans"]["reference"], v["spans"]["system"])
+        assert v["thin"] == (v["spans"]["reference"] < 5)
+    # unigrams: one feature, so recall and precision are plain ratios of the counts
+    u = e["categories"]["1"]
+    assert u["R"] == pytest.approx(u["spans"]["matched"] / u["spans"]["reference"])
+    assert u["P"] == pytest.approx(u["spans"]["matched"] / u["spans"]["system"])
     # each sample system breaks exactly its own category
     cats = {n: s["categories"] for n, s in d["systems"].items()}
     assert cats["names"]["entity"]["F1"] < 0.5 and cats["consistent"]["entity"]["F1"] == 1

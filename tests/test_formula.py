@@ -141,3 +141,23 @@ def test_result_with_config_rescores_without_recounting():
     assert view.stats is base.stats
     with pytest.raises(ValueError):
         base.with_config(ScoreConfig(lowercase=True))
+
+
+def test_span_counts_and_the_skip_absent_setting():
+    """Counts travel with every category score; --skip-absent leaves a category with no span on
+    one side out of the mean (here dm: 2 reference spans, none in the system)."""
+    cfg = ScoreConfig(preset="paper", categories=DISCOURSE_ONLY, zero="floor")
+    c = score(WORKED, cfg, LAYOUT)["categories"]
+    assert (c["entity"]["matched"], c["entity"]["system"], c["entity"]["reference"]) == (1, 1, 2)
+    assert (c["dm"]["matched"], c["dm"]["system"], c["dm"]["reference"]) == (0, 0, 2)
+    skip = score(WORKED, cfg.with_(absent="skip"), LAYOUT)
+    # R over entity, tense, pronoun only: (1/2 * 2/7 * 4/5) ** (1/3); P unchanged (dm's P was NaN already)
+    assert skip["BlonD-d"]["R"] == pytest.approx((0.5 * 2 / 7 * 0.8) ** (1 / 3))
+    assert skip["BlonD-d"]["P"] == pytest.approx(0.57537, abs=5e-6)
+    assert skip["categories"]["dm"]["R"] == 0  # the category's own score is still shown as it is
+    # the same as leaving dm out of the categories for this unit
+    no_dm = score(WORKED, ScoreConfig(preset="paper", categories=("tense", "pronoun", "entity"), zero="floor"), LAYOUT)
+    assert skip["BlonD-d"]["F1"] == pytest.approx(no_dm["BlonD-d"]["F1"])
+    sig = cfg.with_(absent="skip").signature(1, "p")
+    assert "|absent:skip|" in sig and "absent" not in cfg.signature(1, "p")
+    assert cfg.with_(absent="skip").cli_args()[-1] == "--skip-absent"

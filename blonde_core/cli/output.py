@@ -5,6 +5,7 @@ import csv
 import io
 import json
 
+from ..scoring import THIN
 
 
 def _progress(stream):
@@ -51,8 +52,10 @@ def to_csv(data: dict) -> str:
     tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
     cats = list(first["categories"])
     extras = _extras(first)
-    for k in tops + cats:
+    for k in tops:
         header += [f"{k}.R", f"{k}.P", f"{k}.F1"]
+    for k in cats:
+        header += [f"{k}.R", f"{k}.P", f"{k}.F1", f"{k}.ref_spans", f"{k}.sys_spans", f"{k}.matched", f"{k}.thin"]
     header += extras
     header.append("signature")
     w = csv.writer(buf, lineterminator="\n")
@@ -64,6 +67,9 @@ def to_csv(data: dict) -> str:
         for k in cats:
             v = e["categories"].get(k, {})
             row += ["" if v.get(m) is None else repr(v[m]) for m in ("R", "P", "F1")]
+            sp = v.get("spans", {})
+            row += ["" if sp.get(m) is None else repr(sp[m]) for m in ("reference", "system", "matched")]
+            row.append("yes" if v.get("thin") else "no")
         row += ["" if e.get(k) is None else repr(e[k]) for k in extras]
         row.append(data["signature"])
         w.writerow(row)
@@ -87,11 +93,13 @@ def to_text(data: dict) -> str:
     out.append("-" * len(head))
     for name, doc, e in rows:
         line = f"{name[:20]:<20} {doc[:12]:<12} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
-        line += " " + " ".join(f"{_pct(e['categories'][k]['F1']):>8}" for k in cats)
+        line += " " + " ".join(f"{_pct(e['categories'][k]['F1']) + ('*' if e['categories'][k].get('thin') else ''):>8}"
+                               for k in cats)
         line += "".join(f" {'-' if e.get(k) is None else format(e[k], '.2f'):>13}" for k in extras)
         out.append(line)
     out.append("")
-    out.append("Scores are F1 x 100; categories show F1 per category.")
+    out.append("Scores are F1 x 100; categories show F1 per category; * = thin evidence (fewer than "
+               f"{THIN} reference spans; counts in --format json/csv).")
     if extras:
         dirs = data.get("metric_directions", {})
         out.append("Other metrics on their own scales: " + ", ".join(

@@ -78,6 +78,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("-wng", "--weight-ngram", type=float, nargs=4, metavar="W", help="orders 1 2 3 4")
     g.add_argument("--zero", choices=("floor", "delta"), default=None,
                    help="discourse categories with no match: floor at 1e-5 (package) or delta/total (paper)")
+    g.add_argument("--skip-absent", action="store_true",
+                   help="leave out of each unit's mean the discourse categories with no span in the reference or "
+                        "in the system (not the package's behaviour, which floors their 0 in the geometric mean)")
     pg = p.add_argument_group("BlonD+ (human annotation)")
     pg.add_argument("-p", "--plus", action="store_true", help="add the BlonD+ categories (needs -an)")
     pg.add_argument("-an", "--annotation", metavar="FILE", help="BlonD+ annotation file, one line per segment")
@@ -131,4 +134,5 @@ def config_from_args(a) -> ScoreConfig:
     return ScoreConfig(preset=a.preset, categories=cats, weights=weights, plus_weights=tuple(pw),
                        average=a.average_method, smooth=a.smooth_method, smooth_value=a.smooth_value,
                        zero=a.zero, lowercase=False if a.case_sensitive else a.lowercase,
-                       aggregation=a.aggregation, granularity=a.granularity, lang=a.lang)
+                       aggregation=a.aggregation, granularity=a.granularity, lang=a.lang,
+                       absent="skip" if a.skip_absent else "keep")
