@@ -31,15 +31,17 @@ st.caption(f"Blank: the category has no span in reference or system. F1 is 0 whe
            f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
            f"(matched / in system / in reference); **°** marks thin evidence: fewer than {THIN} reference spans.")
 cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
-              + f"<br><sub>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}</sub>"
+              + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}"
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
 custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
 fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats],
                            y=[label(n) for n in names], customdata=custom,
                            colorscale="RdYlGn", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
+                           textfont=dict(size=11),
                            hovertemplate="%{y} / %{x}: %{z:.2f}<br>spans matched %{customdata[0]:g}, in system "
                                          "%{customdata[1]:g}, in reference %{customdata[2]:g}<extra></extra>"))
-fig.update_layout(height=80 + 40 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
+fig.update_layout(height=80 + 40 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed",
+                  xaxis_side="top")
 st.plotly_chart(fig, width="stretch")
 heat_table = heat.reset_index(names="system")
 for c in cats:
