@@ -73,13 +73,16 @@ def sandbox() -> None:
             html.append(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
                         f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
         col.html("".join(html))
-    with st.expander("Per-category precision and recall"):
+    with st.expander("Per-category precision, recall and span counts"):
         det = []
         for n in names:
             for c, v in res.scores(n)["categories"].items():
-                det.append({"candidate": n, "category": c, **v})
+                det.append({"candidate": n, "category": c, "R": pct(v["R"]), "P": pct(v["P"]), "F1": pct(v["F1"]),
+                            "matched": v["spans"]["matched"], "in system": v["spans"]["system"],
+                            "in reference": v["spans"]["reference"], "thin": "yes" if v["thin"] else ""})
         st.table(pd.DataFrame(det).set_index(["candidate", "category"]).map(
-            lambda v: "-" if pd.isna(v) else (f"{v:.4f}" if isinstance(v, float) else v)))
+            lambda v: "-" if pd.isna(v) else (f"{v:.2f}" if isinstance(v, float) else v)))
+        st.caption("R, P, F1 in points; counts are spans (n-grams for 1-4) of the features that carry weight.")
     st.caption(f"Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms "
                "(annotation of new sentences, counts, scores, BLEU, spans).", help="server time per edit")
     signature_box(res.signature, sandbox=box)

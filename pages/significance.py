@@ -77,14 +77,20 @@ fig = go.Figure(go.Heatmap(z=mat, x=[label(x) for x in names], y=[label(x) for x
                            hovertemplate="%{y} vs %{x}: p = %{z:.4f}<extra></extra>", showscale=False))
 fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="reversed")
 st.plotly_chart(fig, width="stretch")
+POINTS = ("mean_diff", "corpus_diff", "ci_low", "ci_high")  # differences in points, as the matrix shows them
 pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
                        "ci_low": q["ci"][0], "ci_high": q["ci"][1]} for q in out["pairs"]])
+for col in POINTS:
+    if col in pairs:
+        pairs[col] = pairs[col].astype(float) * 100
 st.dataframe(pairs, hide_index=True, column_config={
     c: st.column_config.NumberColumn(format="%.4f") for c in pairs.columns if pairs[c].dtype.kind == "f"})
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
                       for s, v in out["systems"].items()])
-with st.expander("Scores and bootstrap intervals"):
+sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * 100
+st.caption("Differences and intervals in points (x 100), as everywhere.")
+with st.expander("Scores and bootstrap intervals (points)"):
     st.dataframe(sysdf, hide_index=True)
 
 st.subheader("Every category at once")
