@@ -102,15 +102,24 @@ else:
 # systems x documents
 st.subheader("Systems x documents")
 doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric")
-vals = []
+vals, marks, hover = [], [], []
 for n in names:
     per = score(res.doc_stats(n), res.config, res.layout, res.plus)
     block = per[doc_metric] if doc_metric in ("BlonD-d", "BlonDe") else per["categories"][doc_metric]
     vals.append(np.asarray(block[part], dtype=float) * 100)
+    if doc_metric in per["categories"]:  # a category: its counts per document, thin cells marked
+        c_ = per["categories"][doc_metric]
+        ref_n = np.asarray(c_["reference"], dtype=float)
+        marks.append(["°" if r < THIN else "" for r in ref_n])
+        hover.append([f"spans matched {m:g}, in system {sy:g}, in reference {r:g}" for m, sy, r in
+                      zip(np.asarray(c_["matched"]), np.asarray(c_["system"]), ref_n)])
+    else:
+        marks.append([""] * len(res.corpus.doc_ids))
+        hover.append([""] * len(res.corpus.doc_ids))
 docs = res.corpus.doc_ids
 fig = go.Figure(go.Heatmap(z=vals, x=[label(x) for x in docs], y=[label(n) for n in names], colorscale="RdYlGn",
-                           zmin=0, zmax=100,
-                           hovertemplate="%{y} / %{x}: %{z:.2f}<extra>click to open</extra>"))
+                           zmin=0, zmax=100, text=marks, texttemplate="%{text}", customdata=hover,
+                           hovertemplate="%{y} / %{x}: %{z:.2f}<br>%{customdata}<extra>click to open</extra>"))
 fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat")
 pts = (event or {}).get("selection", {}).get("points", []) if event else []
@@ -118,7 +127,9 @@ if pts:
     st.session_state["doc_pick"] = unlabel(pts[0]["x"])
     st.session_state["sys_pick"] = [unlabel(pts[0]["y"])]
     st.switch_page("pages/documents.py")
-st.caption("Click a cell to open that document for that system on the Documents page.")
+st.caption("Click a cell to open that document for that system on the Documents page."
+           + (f" ° marks thin evidence (fewer than {THIN} reference spans of {doc_metric} in that document)."
+              if doc_metric in cats else ""))
 pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
 if st.button("Open in Documents"):
     st.session_state["doc_pick"] = pick_doc

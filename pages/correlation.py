@@ -114,6 +114,7 @@ for name, v in out["metrics"].items():
                     "accuracy_high": (v.get("accuracy_ci") or [None, None])[1]})
         if spa:
             row["SPA"] = v.get("spa")
+            row["SPA_low"], row["SPA_high"] = (v.get("spa_ci") or [None, None])
         row["intervals"] = v["ci_method"]
     else:
         row.update({"groups used": v["groups_used"], "groups left out": v["groups_left_out"]})

@@ -176,6 +176,7 @@ def test_correlate_against_refB_without_ref(ted, capsys):
         assert m[k][0] is not None and m[k][0] <= m[k][1]
     assert "bootstrap over documents" in m["ci_method"]
     assert 0 <= m["spa"] <= 1 and d["spa"]["permutations"] == 500
+    assert m["spa_ci"][0] is not None and m["spa_ci"][0] <= m["spa_ci"][1]
     # same seed, same SPA; the text output names what was used
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out)["metrics"]["BlonDe"]["spa"] == m["spa"]

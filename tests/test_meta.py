@@ -75,6 +75,17 @@ def test_soft_pairwise_accuracy_by_enumeration():
     assert meta.soft_pairwise_accuracy(human, human, signs=ALL_SIGNS)["spa"] == 1.0
 
 
+def test_spa_interval_over_resampled_items():
+    human = [[3, 1, 2], [1, 1, 1]]
+    metric = [[2, 1, 1], [1, 1, 1]]
+    ones = meta.soft_pairwise_accuracy(human, metric, signs=ALL_SIGNS, weights=np.ones((4, 3)))
+    assert ones["spa_ci"] == [pytest.approx(0.75), pytest.approx(0.75)]
+    # item 1 twice, item 2 once, item 3 never: human d = (4, 0, 0), metric d = (2, 0, 0);
+    # p = 1/2 on both sides, SPA 1
+    one = meta.soft_pairwise_accuracy(human, metric, signs=ALL_SIGNS, weights=np.array([[2.0, 1.0, 0.0]]))
+    assert one["spa_ci"] == [pytest.approx(1.0), pytest.approx(1.0)]
+
+
 def test_soft_pairwise_accuracy_seeded():
     human = [[3, 1, 2], [1, 1, 1]]
     metric = [[2, 1, 1], [1, 1, 1]]

@@ -206,7 +206,8 @@ def run_correlate(a) -> str:
             cols += [("accuracy", 8, lambda v: _num(v.get("accuracy"), ".4f")),
                      ("95% CI", 16, lambda v: ci(v.get("accuracy_ci"), ".3f"))]
         if a.spa:
-            cols.append(("SPA", 7, lambda v: _num(v.get("spa"), ".4f")))
+            cols += [("SPA", 7, lambda v: _num(v.get("spa"), ".4f")),
+                     ("95% CI", 16, lambda v: ci(v.get("spa_ci"), ".3f"))]
     lines = [f"{'metric':<12}" + "".join(f" {h:>{w}}" for h, w, _ in cols)]
     for m, v in out["metrics"].items():
         lines.append(f"{m:<12}" + "".join(f" {fn(v):>{w}}" for _, w, fn in cols))

@@ -126,6 +126,9 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
     return keys, {m: np.array(v) for m, v in vals.items()}, np.array(hum)
 
 
+SPA_RESAMPLES = 200  # document resamples for SPA's interval (each needs its own permutation test)
+
+
 def _human_docs(human, systems: list[str], doc_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(oriented per-document human scores, rated segments per document), systems x documents;
     NaN (and 0 segments) where nobody rated the document."""
@@ -191,6 +194,7 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     resampled = None
     spa_cache: dict = {}
     spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
+    spa_w = w[:SPA_RESAMPLES] if (spa and w is not None) else None
     for m, v in vals.items():
         r = correlations(v, hum, confidence)
         r["ci_method"] = "fisher-z"
@@ -203,7 +207,9 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                 r.update(meta.bootstrap_system_level(hsys, ms, confidence))
                 r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
             if spa and m in docs:
-                r["spa"] = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache)["spa"]
+                sp = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache,
+                                                 weights=spa_w, level=confidence)
+                r["spa"], r["spa_ci"] = sp["spa"], sp.get("spa_ci", [None, None])
         else:
             for method in ("pearson", "spearman", "kendall"):
                 g = meta.grouped_correlation(hdoc, docs[m], grouping, method)
@@ -219,6 +225,8 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
         out["metrics"][m] = r
     if level == "system" and spa:
         out["spa"] = {"permutations": permutations, "seed": seed,
+                      "interval": f"percentile over {0 if spa_w is None else len(spa_w)} of the document resamples, "
+                                  "the permutation signs kept",
                       "items": "documents (per-document scores; humans: mean over a document's rated segments)"}
     names = list(vals)
     for a in names:

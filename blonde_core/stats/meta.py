@@ -97,49 +97,71 @@ def permutation_signs(n_items: int, k: int, seed: int) -> np.ndarray:
     return np.rint(rng.random(size=(k, n_items), dtype=np.float32)).astype(np.float64) * 2.0 - 1.0
 
 
+def _pair_differences(x: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """(pairs, items): x_i - x_j over the items rated for both, 0 elsewhere (pairs i < j)."""
+    i, j = np.triu_indices(len(x), 1)
+    both = ok[i] & ok[j]
+    return np.where(both, np.nan_to_num(x[i]) - np.nan_to_num(x[j]), 0.0)
+
+
+def _pair_p(d: np.ndarray, signs: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """One-sided permutation p per pair from differences d (pairs, items); with ``weights``
+    (B, items) of resampled item multiplicities, (B, pairs) for every resample at once."""
+    w = np.ones((1, d.shape[1])) if weights is None else np.asarray(weights, dtype=float)
+    out = np.empty((len(w), len(d)))
+    for b, wb in enumerate(w):
+        dw = d * wb  # (pairs, items)
+        observed = dw.sum(1)
+        null = signs @ dw.T  # (k, pairs)
+        # exact ties (the all-plus permutation) count; a relative tolerance keeps them from
+        # falling either side by rounding
+        tol = 1e-9 * np.maximum(1.0, np.abs(dw).sum(1))
+        out[b] = (null >= observed - tol).mean(0)
+    return out
+
+
 def pairwise_p_values(scores, signs: np.ndarray, rated=None) -> np.ndarray:
     """(S, S) matrix, upper triangle: one-sided p that system i is better than j
     (share of permutations whose null delta >= the observed delta), over the items
     rated for both (``rated``: boolean (S, I), default: not NaN)."""
     x = np.asarray(scores, dtype=float)
     ok = ~np.isnan(x) if rated is None else np.asarray(rated, dtype=bool) & ~np.isnan(x)
-    n_sys = len(x)
-    p = np.full((n_sys, n_sys), np.nan)
-    for a in range(n_sys):
-        for b in range(a + 1, n_sys):
-            both = ok[a] & ok[b]
-            d = np.where(both, x[a] - x[b], 0.0)
-            observed = d.sum()
-            null = signs @ d
-            # exact ties (the all-plus permutation) count; a relative tolerance keeps them from
-            # falling either side by rounding
-            tol = 1e-9 * max(1.0, float(np.abs(d).sum()))
-            p[a, b] = float(np.mean(null >= observed - tol))
+    p = np.full((len(x), len(x)), np.nan)
+    p[np.triu_indices(len(x), 1)] = _pair_p(_pair_differences(x, ok), signs)[0]
     return p
 
 
 def soft_pairwise_accuracy(human, metric, k: int = 1000, seed: int = 4, signs: np.ndarray | None = None,
-                           cache: dict | None = None) -> dict:
+                           cache: dict | None = None, weights: np.ndarray | None = None,
+                           level: float = 0.95) -> dict:
     """SPA over per-item scores (systems x items); only cells with a human score take part
     (for both sides), and the same signs serve the human and the metric p-values
-    (``signs``: (k, items) of +-1, drawn with the seed when not given)."""
+    (``signs``: (k, items) of +-1, drawn with the seed when not given).  ``weights``
+    (B, items): resampled item multiplicities for a percentile interval ("spa_ci"), the
+    signs kept fixed."""
+    from .intervals import percentile_ci
+
     h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
     rated = ~np.isnan(h) & ~np.isnan(m)
     signs = permutation_signs(h.shape[1], k, seed) if signs is None else np.asarray(signs, dtype=float)
     k = len(signs)
+    dh, dm = _pair_differences(h, rated), _pair_differences(m, rated)
     # the human p-values depend on the rated cells only: shared by every metric with the same ones
-    key = (rated.tobytes(), id(signs))
+    key = (rated.tobytes(), id(signs), None if weights is None else id(weights))
     if cache is not None and key in cache:
-        ph = cache[key]
+        ph, ph_b = cache[key]
     else:
-        ph = pairwise_p_values(h, signs, rated)
+        ph = _pair_p(dh, signs)[0]
+        ph_b = _pair_p(dh, signs, weights) if weights is not None else None
         if cache is not None:
-            cache[key] = ph
-    pm = pairwise_p_values(m, signs, rated)
-    iu = np.triu_indices(len(h), 1)
-    diff = np.abs(ph - pm)[iu]
-    return {"spa": float(1.0 - diff.mean()) if len(diff) else float("nan"), "pairs": int(len(diff)),
-            "permutations": k, "seed": seed, "items": int(h.shape[1]), "cells": int(rated.sum())}
+            cache[key] = (ph, ph_b)
+    pm = _pair_p(dm, signs)[0]
+    out = {"spa": float(1.0 - np.abs(ph - pm).mean()) if len(ph) else float("nan"), "pairs": int(len(ph)),
+           "permutations": k, "seed": seed, "items": int(h.shape[1]), "cells": int(rated.sum())}
+    if weights is not None and len(ph):
+        pm_b = _pair_p(dm, signs, weights)
+        out["spa_ci"] = percentile_ci(1.0 - np.abs(ph_b - pm_b).mean(1), level)
+    return out
 
 
 # -- vectorised correlations over many resamples (rows) ---------------------------------
