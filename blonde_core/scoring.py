@@ -145,17 +145,19 @@ def category_counts(S, config: ScoreConfig, layout: Layout, plus: bool = False, 
     return out
 
 
-def score(S, config: ScoreConfig, layout: Layout, plus: bool = False) -> dict:
+def score(S, config: ScoreConfig, layout: Layout, plus: bool = False, counts: bool = True) -> dict:
     """All scores from summed statistics S (..., n_columns, 3).
 
     Returns {"BlonDe": {"R","P","F1"}, "BlonD-d": {...}, ["BlonD+": {...}],
     "categories": {name: {"R","P","F1","matched","system","reference"}}} with arrays of shape
-    S.shape[:-2]; the counts are spans (n-grams for "1".."4") of the features that carry weight.
+    S.shape[:-2]; the counts are spans (n-grams for "1".."4") of the features that carry weight
+    (left out with counts=False).
     """
     vals = category_values(S, config, layout, plus)
-    counts = category_counts(S, config, layout, plus)
-    cats = {k: {"R": r, "P": p, "F1": f1(r, p), "matched": counts[k][0], "system": counts[k][1],
-                "reference": counts[k][2]} for k, (r, p) in vals.items()}
+    cats = {k: {"R": r, "P": p, "F1": f1(r, p)} for k, (r, p) in vals.items()}
+    if counts:  # off for resampling, where only the scores are wanted
+        for k, (m, sy, r) in category_counts(S, config, layout, plus).items():
+            cats[k].update(matched=m, system=sy, reference=r)
     if config.absent == "skip":
         # explicit, non-default: a discourse category with no span on one side leaves the mean
         wc = category_counts(S, config, layout, plus, weighted=True)

@@ -73,7 +73,7 @@ def metric_fn(result, metric: str):
                          "optionally with .R or .P)")
 
     def fn(S):
-        res = score(S, cfg, lay, plus)
+        res = score(S, cfg, lay, plus, counts=False)
         block = res[base] if base in tops else res["categories"][base]
         v = np.asarray(block[part], dtype=float)
         if part == "F1":
