@@ -104,19 +104,22 @@ def _pair_differences(x: np.ndarray, ok: np.ndarray) -> np.ndarray:
     return np.where(both, np.nan_to_num(x[i]) - np.nan_to_num(x[j]), 0.0)
 
 
-def _pair_p(d: np.ndarray, signs: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+def _pair_p(d: np.ndarray, signs: np.ndarray, weights: np.ndarray | None = None, chunk: int = 32) -> np.ndarray:
     """One-sided permutation p per pair from differences d (pairs, items); with ``weights``
-    (B, items) of resampled item multiplicities, (B, pairs) for every resample at once."""
+    (B, items) of resampled item multiplicities, (B, pairs) for every resample at once.
+    Single precision in batched matrix products (as Google's pce.py computes); exact ties
+    (the all-plus permutation, integer-valued scores) count, kept from falling either side
+    of the observed delta by rounding with a relative tolerance of 1e-5."""
     w = np.ones((1, d.shape[1])) if weights is None else np.asarray(weights, dtype=float)
+    s32 = np.asarray(signs, dtype=np.float32)
     out = np.empty((len(w), len(d)))
-    for b, wb in enumerate(w):
-        dw = d * wb  # (pairs, items)
-        observed = dw.sum(1)
-        null = signs @ dw.T  # (k, pairs)
-        # exact ties (the all-plus permutation) count; a relative tolerance keeps them from
-        # falling either side by rounding
-        tol = 1e-9 * np.maximum(1.0, np.abs(dw).sum(1))
-        out[b] = (null >= observed - tol).mean(0)
+    for c in range(0, len(w), chunk):
+        dw = d[None] * w[c:c + chunk, None, :]  # (b, pairs, items)
+        flat = dw.reshape(-1, d.shape[1])
+        null = s32 @ flat.astype(np.float32).T  # (k, b * pairs)
+        observed = flat.sum(1)
+        tol = 1e-5 * np.maximum(1.0, np.abs(flat).sum(1))
+        out[c:c + chunk] = (null >= observed - tol).mean(0).reshape(-1, len(d))
     return out
 
 
