@@ -76,6 +76,15 @@ st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap int
            "Systems in the same **cluster** are not significantly different from the cluster's best "
            f"({policy.describe(policy.TEST, sig['unit'], sig['n_units'])}; the Significance page's default). "
            "Click a column header to sort.")
+thin = {c: v["spans"]["reference"] for c, v in res.scores(res.names[0])["categories"].items() if v["thin"]}
+if thin and cfg.average == "geometric":
+    st.info("Thin evidence: " + ", ".join(f"**{md(c)}** rests on {n:g} reference span{'s' if n != 1 else ''}"
+                                          for c, n in thin.items())
+            + ". A resample in which such a category matches nothing enters the geometric mean as 0, floored at "
+              "1e-5, and collapses that resample's score: this is why the lower ends of the intervals sit far "
+              "below the scores. The Categories page shows every count; leaving the category out (sidebar "
+              "Categories) or the arithmetic mean (More settings) gives intervals that do not collapse.",
+            icon=":material/info:")
 if sig["warning"] or pol["note"]:
     st.warning(md(f"Clusters and intervals: {sig['warning']}." if sig["warning"] else pol["note"]),
                icon=":material/warning:")
