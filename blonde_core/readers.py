@@ -211,6 +211,7 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
     """records: list of (row number, dict with keys system, doc, seg, text, refs{}, src)."""
     docs_order: list[str] = []
     seg_order: dict[str, list] = {}
+    seg_seen: dict[str, set] = {}  # the same, for membership in constant time
     texts: dict[str, dict] = {}  # system -> {(doc, seg): text}
     refs: dict[str, dict] = {}
     src: dict = {}
@@ -220,7 +221,9 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
         if doc not in seg_order:
             docs_order.append(doc)
             seg_order[doc] = []
-        if seg not in seg_order[doc]:
+            seg_seen[doc] = set()
+        if seg not in seg_seen[doc]:
+            seg_seen[doc].add(seg)
             seg_order[doc].append(seg)
         if r.get("text") is not None:
             sysname = r.get("system") or stem
@@ -264,7 +267,8 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
             if all(str(x).strip().lstrip("-").isdigit() for x in segs):
                 segs = sorted(segs, key=seg_key)
             else:  # file order
-                segs = [x for x in seg_order[d] if x in set(segs)]
+                mine_set = set(segs)
+                segs = [x for x in seg_order[d] if x in mine_set]
             out.append([store[(d, sg)] for sg in segs])
         return out
 

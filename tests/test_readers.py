@@ -295,3 +295,20 @@ def test_fuzz_mutated_valid_files(tmp_path_factory, valid_files, data):
     p = tmp_path_factory.mktemp("mut") / f"m{suffix}"
     p.write_bytes(bytes(raw))
     _check_all(p)
+
+
+def test_table_string_segment_ids_keep_file_order(tmp_path):
+    """String segment ids keep the file's order for every text (also when a system lists its
+    segments in another order); read with set lookups, not list scans."""
+    from blonde_core.structured import read_structured
+
+    ids = ["intro", "b7", "a3", "zeta", "c"]
+    rows = ["doc_id\tseg_id\tsystem\ttext\tref"]
+    rows += [f"talk\t{s}\tA\tA {s}\tR {s}" for s in ids]
+    rows += [f"talk\t{s}\tB\tB {s}\t" for s in reversed(ids)]
+    f = tmp_path / "t.tsv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    c = read_structured(f, [])
+    assert c.seg_ids == [ids]
+    assert c.systems["A"] == [[f"A {s}" for s in ids]]
+    assert c.systems["B"] == [[f"B {s}" for s in ids]]  # file order of the first text, not B's own order
