@@ -5,6 +5,7 @@ auto-discovery of pages/ never applies); the sidebar settings are built here
 so they apply to every page.  Run with `bash scripts/run.sh`.
 """
 import os
+from pathlib import Path
 
 import streamlit as st
 
@@ -12,7 +13,9 @@ from blonde_core.study import InputError
 
 from pages._shared import config, data, keep_token, load_sample, md, sidebar_settings
 
-st.set_page_config(page_title="BlonDe Studio", page_icon=":material/translate:", layout="wide")
+# a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
+st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
+                   layout="wide")
 
 PAGES = {
     "Evaluate": [

@@ -24,6 +24,7 @@ XSS_LINES = ['<script>window.__xss = "script"</script> The light arrived.',
 
 
 SERVER_CACHE: list = []  # the server's annotation cache, for values worked out beside it
+OUTSIDE: list = []  # requests of the page to anywhere but the app's server
 
 
 def free_port() -> int:
@@ -68,6 +69,9 @@ def page(server):
             "--disable-component-update", "--disable-sync"])
         pg = browser.new_page(viewport={"width": 1500, "height": 1000})
         pg.set_default_timeout(180_000)
+        # offline-clean: every request must go to the app's own server
+        pg.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:", "about:"))
+              else OUTSIDE.append(r.url))
         pg.goto(server)
         yield pg
         browser.close()
@@ -188,6 +192,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     no_exception(page)
     shot(page, "9-sandbox")
 
+    assert OUTSIDE == [], OUTSIDE[:5]  # nothing fetched from outside the server (favicon, fonts, ...)
     # no uploaded markup ran in any frame
     for frame in page.frames:
         assert frame.evaluate("typeof window.__xss") == "undefined", frame.url
