@@ -4,9 +4,8 @@
     .venv/bin/python bench/bench_correlate.py [--permutations 1000]
 
 The DA file (`SYS SID RAW.SCR Z.SCR N`, space-separated, `.K` suffixes, HUMAN-B for
-refB) is turned into a plain judgments table here (system, doc_id, seg_id, score):
-reading WMT's DA layout directly is a separate reader.  Documents are the blocks of
-`docids.blk10.txt`, not the news documents.  Prints the CLI's time cold (annotation
+refB) is read as it is (blonde_core/da.py: SIDs bound to the loaded lines, names mapped).
+Documents are the blocks of `docids.blk10.txt`, not the news documents.  Prints the CLI's time cold (annotation
 cache empty) and warm, and the time of the meta-evaluation alone, in the process.
 """
 from __future__ import annotations
@@ -24,27 +23,12 @@ SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
 WMT = SHARED / "data" / "wmt22-zhen"
 
 
-def da_table(out: Path) -> Path:
-    docs = (WMT / "docids.blk10.txt").read_text().split()
-    rows = ["system\tdoc_id\tseg_id\tscore"]
-    for line in (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()[1:]:
-        f = line.split()
-        if len(f) < 3:
-            continue
-        name = f[0].rsplit(".", 1)[0]
-        name = "refB" if name == "HUMAN-B" else name
-        sid = int(f[1])
-        rows.append(f"{name}\t{docs[sid - 1]}\t{sid}\t{f[2]}")
-    out.write_text("\n".join(rows) + "\n")
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--permutations", type=int, default=1000)
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-corr-"))
-    human = da_table(tmp / "da.tsv")
+    human = WMT / "human" / "ad-seg-scores-zh-en.csv"
     systems = sorted((WMT / "systems").glob("*.txt")) + [WMT / "refs" / "refB.txt"]
     args = [sys.executable, "-m", "blonde_core", "correlate", "-r", str(WMT / "refs" / "refA.txt"),
             "-s", *map(str, systems), "--docids", str(WMT / "docids.blk10.txt"), "--human", str(human),
@@ -71,9 +55,9 @@ def main() -> None:
     from blonde_core.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study
 
-    res = Study(plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt"),
-                "bench").result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=tmp / "cache"))
-    hs = read_human(human)
+    corpus = plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt")
+    res = Study(corpus, "bench").result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=tmp / "cache"))
+    hs = read_human(human, corpus=corpus)
     t = time.perf_counter()
     correlate(res, hs, "system", spa=True, permutations=a.permutations)
     print(f"meta-evaluation alone (BlonDe, BlonD-d and every category; correlations, bootstrap intervals, "

@@ -44,6 +44,8 @@ class HumanScores:
     system_scores: dict = field(default_factory=dict)  # system -> score
     n_segments: dict = field(default_factory=dict)  # system -> count
     rater_scores: dict = field(default_factory=dict)  # (system, doc, seg_id) -> {rater: score}
+    mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
+    coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
 
     def oriented(self, value: float) -> float:
         """Higher is better."""
@@ -78,6 +80,9 @@ class HumanScores:
             "systems": {s: {self.name: v, "segments": self.n_segments.get(s)} for s, v in self.system_scores.items()},
             "documents": {s: dict(d) for s, d in self.doc_scores.items()},
         }
+        if self.mapping:
+            out["mapping"] = dict(self.mapping)
+            out["coverage"] = dict(self.coverage)
         if self.rater_scores:
             out["rater_agreement"] = self.rater_agreement()
             if not out["rater_agreement"]:
@@ -250,11 +255,22 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     return hs
 
 
-def read_human(path, score_column: str | None = None, higher_is_better: bool = True) -> HumanScores:
-    """MQM TSV (recognised by its header) or a judgments table."""
+def read_human(path, score_column: str | None = None, higher_is_better: bool = True, corpus: Corpus | None = None,
+               mapping: dict | None = None) -> HumanScores:
+    """MQM TSV (recognised by its header), a WMT DA / ESA segment-score table (bound to
+    `corpus`: its SIDs are line numbers, its names mapped with `mapping` first), or a
+    judgments table."""
+    from .da import bind, is_da, read_da
+
     mem = NamedBytes(str(path), read_bytes(path))  # read once
     if is_mqm(mem):
         return read_mqm(mem).scores
+    if is_da(mem):
+        if corpus is None:
+            raise InputError("is a WMT DA segment-score table (SYS, SID): its segment ids are line numbers of the "
+                             "test set, so it is read together with the texts (correlate, the dashboard)",
+                             file=str(path))
+        return bind(read_da(mem, score_column), corpus, mapping, higher_is_better)
     return read_judgments(mem, score_column, higher_is_better)
 
 

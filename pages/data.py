@@ -98,7 +98,8 @@ with tab_files:
                                  help="one id per line; consecutive equal ids form a document")
         blank = a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
         source = b.file_uploader("Source (optional)", key="up_src")
-        human = a.file_uploader("Human judgments (optional, MQM TSV or a table)", key="up_human")
+        human = a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores or a table)",
+                                key="up_human")
         lower_better = a.checkbox("In the judgments table, lower scores are better", key="up_lower")
         plus = b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
                                help="the blonde package's annotation format, one line per reference segment")
@@ -127,7 +128,7 @@ with tab_files:
                     raise InputError(f"has {len(lines)} lines but the reference has {n} segments", file=source.name)
                 it = iter(lines)
                 corpus.source = [[next(it) for _ in d] for d in next(iter(corpus.references.values()))]
-            hs = read_human(nb(human), None, not lower_better) if human is not None else None
+            hs = read_human(nb(human), None, not lower_better, corpus=corpus) if human is not None else None
             ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
             ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
             set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
@@ -206,6 +207,16 @@ if d.human is not None:
     extras.append(f"human judgments ({md(d.human.name)}, "
                   f"{'higher' if d.human.higher_is_better else 'lower'} is better) for "
                   f"{len(d.human.system_scores)} systems")
+if d.human is not None and d.human.mapping:
+    hm = d.human.mapping
+    st.caption("System names of the judgments file, as matched to the loaded texts (segment ids are line numbers "
+               "of the test set; scores use only the rated segments):")
+    st.dataframe(pd.DataFrame([{"name in the file": k, "loaded text": v or "- (not matched, left out)",
+                                "segments rated": d.human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
+                                "of": d.human.coverage.get(v, {}).get("segments", "") if v else ""}
+                               for k, v in sorted(hm.items())]), hide_index=True)
+    st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
+               "line's --map FILE_NAME=NAME.")
 if d.annotation is not None:
     extras.append(f"BlonD+ annotations ({len(d.annotation)} lines)")
 if d.ner is not None:

@@ -127,6 +127,32 @@ def test_uploaded_files_and_bad_upload_messages():
     assert any("binary" in e.value for e in at.error)
 
 
+def test_da_judgments_upload_shows_the_name_mapping():
+    """A WMT DA table (SYS with .K suffixes, SIDs as line numbers) in the judgments uploader:
+    bound to the uploaded texts, its names matched and shown; correlation uses it."""
+    at = new_app()
+    ref = (SAMPLE / "reference.txt").read_bytes()
+    ids = (SAMPLE / "docids.txt").read_bytes()
+    systems = [(f"{s}.txt", (SAMPLE / f"{s}.txt").read_bytes(), "text/plain") for s in SAMPLE_SYSTEMS]
+    n = len((SAMPLE / "reference.txt").read_text().splitlines())
+    rows = ["SYS SID RAW.SCR Z.SCR N"] + [f"{s}.{k} {i} {50 + 7 * k + i} 0 1" for k, s in enumerate(SAMPLE_SYSTEMS)
+                                          for i in range(1, n + 1, 2)] + ["Unknown.9 1 10 0 1"]
+    at.file_uploader(key="up_refs").set_value([("reference.txt", ref, "text/plain")])
+    at.file_uploader(key="up_sys").set_value(systems)
+    at.file_uploader(key="up_docids").set_value(("docids.txt", ids, "text/plain"))
+    at.file_uploader(key="up_human").set_value(("ad-seg-scores.csv", ("\n".join(rows) + "\n").encode(), "text/csv"))
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert_clean(at, "DA upload")
+    mapping = [df.value for df in at.dataframe if "name in the file" in df.value.columns][0]
+    got = dict(zip(mapping["name in the file"], mapping["loaded text"]))
+    assert got[f"{SAMPLE_SYSTEMS[0]}.0"] == SAMPLE_SYSTEMS[0] and got["Unknown.9"].startswith("- (not matched")
+    rated = dict(zip(mapping["name in the file"], mapping["segments rated"]))
+    assert rated[f"{SAMPLE_SYSTEMS[1]}.1"] == len(range(1, n + 1, 2))
+    at.switch_page("pages/correlation.py").run()
+    assert_clean(at, "correlation with DA")
+    assert any("RAW.SCR" in c.value for c in at.caption)
+
+
 def test_structured_mqm_upload(ted):
     at = new_app()
     data = (ted / "raw" / "mqm_ted_zhen.tsv").read_bytes()

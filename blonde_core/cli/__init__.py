@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--human", required=True, metavar="FILE", help="MQM TSV or a judgments table")
     r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
     r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
+    r.add_argument("--map", nargs="+", default=[], metavar="FILE_NAME=NAME",
+                   help="WMT DA tables: map a system name of the file to a loaded text (e.g. HUMAN-B=refB); "
+                        "without it, .K suffixes are dropped and HUMAN-X goes to refX")
     r.add_argument("--level", choices=("system", "document"), default="system")
     r.add_argument("--grouping", choices=("none", "sys", "item"), default="none",
                    help="document level: none (all cells), sys (per system, then the mean) or item (per document "

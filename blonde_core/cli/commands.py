@@ -173,7 +173,17 @@ def run_correlate(a) -> str:
     from ..stats import correlate, oriented_tables
 
     res = evaluate(a)
-    human = read_human(a.human, a.score_column, not a.lower_is_better)
+    pairs = dict(m.split("=", 1) for m in a.map if "=" in m)
+    bad = [m for m in a.map if "=" not in m]
+    if bad:
+        raise InputError(f"--map takes FILE_NAME=NAME pairs, not '{bad[0]}'")
+    human = read_human(a.human, a.score_column, not a.lower_is_better, corpus=res.corpus, mapping=pairs)
+    if human.mapping:
+        unmatched = sorted(k for k, v in human.mapping.items() if v is None)
+        a.notes = getattr(a, "notes", []) + [
+            "names of the judgments file: " + ", ".join(f"{k} -> {v}" for k, v in sorted(human.mapping.items())
+                                                        if v is not None)
+            + (f"; not matched (left out): {', '.join(unmatched)}" if unmatched else "")]
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
     std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
     comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
@@ -190,6 +200,9 @@ def run_correlate(a) -> str:
                          + (f"|spa:{a.permutations}" if a.spa else "")
                          + (f"|exclude:{','.join(a.exclude)}" if a.exclude else "")
                          + f"|ref:{','.join(res.corpus.references)}")
+    if human.mapping:
+        out["human_mapping"] = human.mapping
+        out["human_coverage"] = human.coverage
     if a.format == "json":
         return dump_json(out)
     system = a.level == "system"

@@ -1,0 +1,80 @@
+"""WMT direct-assessment segment tables: read, bound to the loaded texts by line number,
+names mapped visibly; missing segments are missing, not zero."""
+import json
+
+import pytest
+
+from blonde_core.cli import main
+from blonde_core.corpus import Corpus
+from blonde_core.da import guess_mapping, is_da, read_da
+from blonde_core.errors import InputError
+from blonde_core.human import read_human
+from conftest import SHARED
+
+WMT = SHARED / "data" / "wmt22-zhen"
+
+
+def corpus():
+    # two documents: lines 1-2 are d1, lines 3-5 are d2
+    ref = [["a", "b"], ["c", "d", "e"]]
+    return Corpus(["d1", "d2"], {"refA": ref, "refB": ref}, {"Sys-X": ref, "Other": ref})
+
+
+def test_hand_made_da_table(tmp_path):
+    f = tmp_path / "da.csv"
+    f.write_text("SYS SID RAW.SCR Z.SCR N \n"
+                 "Sys-X.3 1 80 0.5 2 \n"
+                 "Sys-X.3 4 60 -0.1 1 \n"
+                 "Sys-X.3 5 70 0.2 1 \n"
+                 "HUMAN-B.7 2 90 0.9 1 \n"
+                 "Mystery.1 3 10 -2 1 \n", encoding="utf-8")
+    assert is_da(f)
+    hs = read_human(f, corpus=corpus())
+    assert hs.name == "RAW.SCR" and hs.higher_is_better
+    assert hs.mapping == {"Sys-X.3": "Sys-X", "HUMAN-B.7": "refB", "Mystery.1": None}
+    # line 1 -> d1 segment 1; lines 4 and 5 -> d2 segments 2 and 3
+    assert hs.segments == {("Sys-X", "d1", "1"): 80, ("Sys-X", "d2", "2"): 60, ("Sys-X", "d2", "3"): 70,
+                           ("refB", "d1", "2"): 90}
+    assert hs.doc_scores["Sys-X"] == {"d1": 80, "d2": 65}  # rated segments only: d2 is (60 + 70) / 2
+    assert hs.system_scores["Sys-X"] == pytest.approx(70) and hs.n_segments["Sys-X"] == 3
+    assert hs.coverage["Sys-X"] == {"segments_rated": 3, "segments": 5}
+    assert "Other" not in hs.system_scores  # not rated is not zero
+    z = read_human(f, "Z.SCR", corpus=corpus(), mapping={"Mystery.1": "Other"})
+    assert z.system_scores["Other"] == -2 and z.segments[("Sys-X", "d1", "1")] == 0.5
+    with pytest.raises(InputError, match="read together with the texts"):
+        read_human(f)
+
+
+def test_da_errors_name_file_and_line(tmp_path):
+    f = tmp_path / "bad.tsv"
+    f.write_text("SYS\tSID\tscore\nA\tseven\t3\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 2.*'seven' is not a line number|not a line number"):
+        read_da(f)
+    f.write_text("SYS\tSID\tscore\nSys-X\t9\t3\n", encoding="utf-8")
+    with pytest.raises(InputError, match="outside the loaded test set"):
+        read_human(f, corpus=corpus())
+
+
+def test_mapping_rules():
+    loaded = ["refA", "refB", "Online-W", "JDExploreAcademy"]
+    m = guess_mapping(["Online-W.1", "HUMAN-B.12", "jdexploreacademy.6", "X.2"], loaded, {"X.2": "refA"})
+    assert m == {"Online-W.1": "Online-W", "HUMAN-B.12": "refB", "jdexploreacademy.6": "JDExploreAcademy",
+                 "X.2": "refA"}
+
+
+def test_real_wmt22_da_file():
+    rows = (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()[1:]
+    t = read_da(WMT / "human" / "ad-seg-scores-zh-en.csv")
+    assert t.name == "RAW.SCR" and len(t.rows) == len([r for r in rows if r.strip()])
+    from blonde_core.readers import plain_corpus
+
+    systems = sorted((WMT / "systems").glob("*.txt")) + [WMT / "refs" / "refB.txt"]
+    c = plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt")
+    hs = read_human(WMT / "human" / "ad-seg-scores-zh-en.csv", corpus=c)
+    assert hs.mapping["HUMAN-B.12"] == "refB" and hs.mapping["JDExploreAcademy.6"] == "JDExploreAcademy"
+    assert all(v is not None for v in hs.mapping.values()) and len(hs.system_scores) == 13
+    # worked out here: the mean RAW.SCR over JDExploreAcademy's rated lines (one row per line in the file)
+    jd = [float(r.split()[2]) for r in rows if r.split()[0] == "JDExploreAcademy.6"]
+    assert hs.system_scores["JDExploreAcademy"] == pytest.approx(sum(jd) / len(jd))
+    assert hs.coverage["JDExploreAcademy"]["segments"] == 1875
+    assert hs.coverage["JDExploreAcademy"]["segments_rated"] == len(jd) < 1875
