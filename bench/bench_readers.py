@@ -1,4 +1,4 @@
-"""Reader speed on 20,000-segment files (one long document, string segment ids: the case
+"""Reader speed on 20,000-segment files (tables: one long document with string segment ids, the case
 that used to be quadratic), one file per layout the readers support today.
 
     .venv/bin/python bench/bench_readers.py [--segments 20000]
@@ -43,6 +43,14 @@ def write_files(d: Path, n: int) -> dict:
         for who in ("A", "R"):
             rows.append(f"{who}\ttalk\t1\t{i + 1}\trater1\tsrc {i}\t{who} text {i}\tNo-error\tNo-error")
     files["Google MQM TSV (2020-21 layout), 2 systems"] = (d / "m.tsv", "\n".join(rows) + "\n", "mqm")
+    rows = ["system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\t# comment"]
+    for i in range(n):
+        for r in ("rater1", "rater2"):
+            rows.append(f"A\tnews_{i // 20}:zh-en\t{i % 20 + 1}\t{i + 1}\t{r}\tsrc {i}\tA <v>text</v> {i}\t"
+                        f"Accuracy/Mistranslation\tMinor\t{{\"segment_index\": {i}}}")
+    files["Google MQM TSV (WMT22-24 layout), 2 raters, metadata"] = (d / "m22.tsv", "\n".join(rows) + "\n", "mqm1")
+    rows = ["SYS SID RAW.SCR Z.SCR N"] + [f"A.3 {i + 1} {i % 100} 0.1 1" for i in range(n)]
+    files["WMT DA segment scores (space-separated)"] = (d / "da.csv", "\n".join(rows) + "\n", "da")
     rows = ["system\tdoc_id\tseg_id\tscore"] + [f"A\ttalk\t{s}\t{i % 100}" for i, s in enumerate(seg)]
     files["judgments table (system, doc_id, seg_id, score)"] = (d / "j.tsv", "\n".join(rows) + "\n", "human")
     for path, text, _ in files.values():
@@ -56,6 +64,10 @@ def main() -> None:
     a = ap.parse_args()
     d = Path(tempfile.mkdtemp(prefix="bench-readers-"))
     files = write_files(d, a.segments)
+    from blonde_core.corpus import Corpus
+
+    lines = [f"line {i}" for i in range(a.segments)]
+    corpus = Corpus(["all"], {"ref": [lines]}, {"A": [lines]})  # what a DA table is bound to
     print(f"== readers, {a.segments} segments in one document, string segment ids")
     for label, (path, _, kind) in files.items():
         t = time.perf_counter()
@@ -64,6 +76,10 @@ def main() -> None:
             n = sum(len(x) for x in next(iter(c.systems.values())))
         elif kind == "mqm":
             n = len(read_mqm(path).scores.segments) // 2
+        elif kind == "mqm1":
+            n = len(read_mqm(path).scores.segments)
+        elif kind == "da":
+            n = len(read_human(path, corpus=corpus).segments)
         else:
             n = len(read_human(path).segments)
         dt = time.perf_counter() - t

@@ -20,12 +20,19 @@ from .errors import InputError
 from .readers import NamedBytes, decode_bytes, read_bytes, split_lines
 
 MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
+# WMT22-24 releases: docSegId counts within the document, globalSegId is the test-set line;
+# often a trailing metadata (JSON) column and a comment cell in the header
+MQM_COLUMNS_2022 = ["system", "doc", "docsegid", "globalsegid", "rater", "source", "target", "category", "severity"]
 _V = re.compile(r"</?v>")
 
 
 def mqm_weight(category: str, severity: str) -> float:
+    """Major 5, Minor 1 (Fluency/Punctuation 0.1), Non-translation 25; No-error, Neutral,
+    Source issue (an error of the source) and quality-control probes (Found / HOTW-test) 0."""
     cat = category.strip()
     sev = severity.strip().lower()
+    if cat.lower() in ("source issue", "found") or sev == "hotw-test":
+        return 0.0
     if cat.lower().startswith("non-translation"):
         return 25.0
     if sev == "major":
@@ -97,6 +104,7 @@ class MqmFile:
     source_docs: list
     doc_ids: list
     seg_ids: list  # per document, segment ids
+    incomplete: dict = field(default_factory=dict)  # system -> segments without a rating (no text, no score)
 
 
 def _rows(path, expected: list[str] | None = None):
@@ -107,74 +115,111 @@ def _rows(path, expected: list[str] | None = None):
     return lines
 
 
+def _mqm_header(first_line: str) -> tuple[list[str], str | None]:
+    """(lower-case column names without comment cells, layout) of an MQM header line;
+    layout "2020" (doc_id, seg_id), "2022" (docSegId, globalSegId) or None."""
+    header = [h.strip().lower() for h in first_line.split("\t")]
+    while header and (header[-1] == "" or header[-1].startswith("#")):
+        header.pop()
+    if all(c in header for c in MQM_COLUMNS):
+        return header, "2020"
+    if all(c in header for c in MQM_COLUMNS_2022):
+        return header, "2022"
+    return header, None
+
+
 def read_mqm(path) -> MqmFile:
+    """Google's MQM TSV, the 2020-21 layout (doc_id, seg_id) or the WMT22-24 one (docSegId,
+    globalSegId, metadata): one row per error (or No-error) per rater; segment penalty =
+    mean over its raters of the summed weights.  Only rated segments have a score."""
     lines = _rows(path)
-    header = [h.strip().lower() for h in lines[0].split("\t")]
-    missing = [c for c in MQM_COLUMNS if c not in header]
-    if missing:
+    header, layout = _mqm_header(lines[0])
+    if layout is None:
+        missing = [c for c in MQM_COLUMNS if c not in header]
         raise InputError(f"line 1 is not an MQM header: missing column(s) {', '.join(missing)} "
-                         f"(expected {' '.join(MQM_COLUMNS)}, tab-separated)", file=str(path), line=1)
-    col = {c: header.index(c) for c in MQM_COLUMNS}
+                         f"(expected {' '.join(MQM_COLUMNS)}, or the WMT22-24 layout with docSegId and "
+                         "globalSegId, tab-separated)", file=str(path), line=1)
+    seg_col = "seg_id" if layout == "2020" else "globalsegid"
+    col = {c: header.index(c) for c in ("system", "doc", "rater", "source", "target", "category", "severity")}
+    col["seg_id"] = header.index(seg_col)
     per_rater = defaultdict(lambda: defaultdict(float))
     targets, sources, doc_of = {}, {}, {}
     doc_order: list[str] = []
-    seg_first: dict = {}
+    segs_of_doc: dict[str, list] = {}
     for i, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         f = line.split("\t")
-        if len(f) != len(header):
+        if len(f) < len(header):
             raise InputError(f"has {len(f)} tab-separated fields, expected {len(header)}", file=str(path), line=i)
         system, doc, seg, rater = f[col["system"]], f[col["doc"]], f[col["seg_id"]], f[col["rater"]]
         if not system or not seg:
-            raise InputError("empty system or seg_id", file=str(path), line=i)
+            raise InputError(f"empty system or {seg_col}", file=str(path), line=i)
         try:
             seg_num = int(seg)
         except ValueError:
-            raise InputError(f"seg_id '{seg}' is not a whole number", file=str(path), line=i) from None
-        if seg_num in doc_of and doc_of[seg_num] != doc:
-            raise InputError(f"segment {seg} is in document '{doc}' here but '{doc_of[seg_num]}' before",
+            raise InputError(f"{seg_col} '{seg}' is not a whole number", file=str(path), line=i) from None
+        known = doc_of.get(seg_num)
+        if known is None:
+            doc_of[seg_num] = doc
+            if doc not in segs_of_doc:
+                doc_order.append(doc)
+                segs_of_doc[doc] = []
+            segs_of_doc[doc].append(seg_num)
+        elif known != doc:
+            raise InputError(f"segment {seg} is in document '{doc}' here but '{known}' before",
                              file=str(path), line=i)
-        doc_of[seg_num] = doc
-        if doc not in doc_order:
-            doc_order.append(doc)
-        seg_first.setdefault(seg_num, i)
         per_rater[(system, seg_num)][rater] += mqm_weight(f[col["category"]], f[col["severity"]])
         targets.setdefault((system, seg_num), _V.sub("", f[col["target"]]))
         sources.setdefault(seg_num, _V.sub("", f[col["source"]]))
     if not per_rater:
         raise InputError("has a header but no rows", file=str(path))
     systems = sorted({s for s, _ in per_rater})
-    segs_by_doc = {d: sorted(s for s, dd in doc_of.items() if dd == d) for d in doc_order}
+    segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
     hs = HumanScores("MQM", higher_is_better=False)
-    docs_text = {}
+    docs_text, incomplete = {}, {}
     for s in systems:
-        docs_text[s] = []
+        texts_all, missing = [], 0
         hs.doc_scores[s] = {}
         vals_all = []
         for d in doc_order:
-            vals = []
-            texts = []
+            vals, texts = [], []
             for seg in segs_by_doc[d]:
-                if (s, seg) not in per_rater:
-                    raise InputError(f"system '{s}' has no row for segment {seg} of document '{d}'; "
-                                     "every system must be rated on every segment", file=str(path))
-                raters = per_rater[(s, seg)]
+                raters = per_rater.get((s, seg))
+                if raters is None:  # not rated for this system: no score (not zero), and no text
+                    missing += 1
+                    continue
                 v = sum(raters.values()) / len(raters)
                 hs.segments[(s, d, str(seg))] = v
                 hs.rater_scores[(s, d, str(seg))] = dict(raters)
                 vals.append(v)
                 texts.append(targets[(s, seg)])
-            hs.doc_scores[s][d] = sum(vals) / len(vals)
+            if vals:
+                hs.doc_scores[s][d] = sum(vals) / len(vals)
             vals_all += vals
-            docs_text[s].append(texts)
+            texts_all.append(texts)
         hs.system_scores[s] = sum(vals_all) / len(vals_all)
         hs.n_segments[s] = len(vals_all)
+        if missing:
+            incomplete[s] = missing
+        else:
+            docs_text[s] = texts_all
     src = [[sources[seg] for seg in segs_by_doc[d]] for d in doc_order]
-    return MqmFile(hs, docs_text, src, doc_order, [[str(x) for x in segs_by_doc[d]] for d in doc_order])
+    return MqmFile(hs, docs_text, src, doc_order, [[str(x) for x in segs_by_doc[d]] for d in doc_order], incomplete)
 
 
 def mqm_corpus(m: MqmFile, reference_systems: list[str], path: str = "MQM file") -> Corpus:
+    """The texts of an MQM file as a corpus: systems rated on only some segments carry no
+    text for the rest, so they are left out of the corpus (said in m.incomplete) and
+    cannot be a reference."""
+    gaps = m.incomplete
+    bad_refs = [r for r in reference_systems if r in gaps]
+    if bad_refs:
+        raise InputError(f"reference system '{bad_refs[0]}' is rated on only some segments ({gaps[bad_refs[0]]} "
+                         "missing): its text is incomplete", file=path)
+    if not m.corpus_docs:
+        raise InputError("no system is rated on every segment, so the file carries no complete text; load the texts "
+                         "as files and this file as human judgments", file=path)
     unknown = [r for r in reference_systems if r not in m.corpus_docs]
     if unknown:
         raise InputError(f"reference system '{unknown[0]}' is not in the file (systems: "
@@ -275,7 +320,7 @@ def read_human(path, score_column: str | None = None, higher_is_better: bool = T
 
 
 def is_mqm(path) -> bool:
-    """Does the file start with the MQM release's header?"""
+    """Does the file start with an MQM release's header (2020-21 or WMT22-24 layout)?"""
     text = decode_bytes(read_bytes(path), str(path))
     first = text.split("\n", 1)[0].rstrip("\r")
-    return all(c in [h.strip().lower() for h in first.split("\t")] for c in MQM_COLUMNS)
+    return _mqm_header(first)[1] is not None

@@ -78,3 +78,37 @@ def test_real_wmt22_da_file():
     assert hs.system_scores["JDExploreAcademy"] == pytest.approx(sum(jd) / len(jd))
     assert hs.coverage["JDExploreAcademy"]["segments"] == 1875
     assert hs.coverage["JDExploreAcademy"]["segments_rated"] == len(jd) < 1875
+
+
+def test_mqm_wmt22_layout_by_hand(tmp_path):
+    """The WMT22-24 MQM layout: docSegId/globalSegId, a metadata JSON column, a comment cell in
+    the header, several raters, a Source issue row and a quality-control probe (both weight 0),
+    segments rated for some systems only."""
+    from blonde_core.human import is_mqm, read_mqm
+    from blonde_core.structured import read_structured_with_human
+
+    head = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\t# Docs: README"
+    rows = [
+        ("sysA", "docX", 1, 1, "rater1", "s1", "A <v>one</v>", "Accuracy/Mistranslation", "Major", '{"k": 1}'),
+        ("sysA", "docX", 1, 1, "rater2", "s1", "A one", "No-error", "No-error", "{}"),
+        ("sysA", "docX", 2, 2, "rater1", "s2", "A two", "Fluency/Punctuation", "Minor", "{}"),
+        ("sysA", "docX", 2, 2, "rater1", "s2", "A two", "Source issue", "Major", "{}"),
+        ("sysA", "docX", 2, 2, "rater2", "s2", "A two", "Found", "HOTW-test", "{}"),
+        ("sysB", "docX", 1, 1, "rater1", "s1", "B one", "Non-translation!", "Major", "{}"),
+        ("sysB", "docY", 1, 3, "rater3", "s3", "B three", "Fluency/Grammar", "Minor", '{"t": "a\\\\tb"}'),
+    ]
+    f = tmp_path / "mqm22.tsv"
+    f.write_text(head + "\n" + "\n".join("\t".join(map(str, r)) for r in rows) + "\n", encoding="utf-8")
+    assert is_mqm(f)
+    m = read_mqm(f)
+    hs = m.scores
+    # sysA: segment 1 = (5 + 0) / 2 raters; segment 2 = (0.1 + 0 source issue) and 0 (probe) -> 0.05
+    assert hs.segments[("sysA", "docX", "1")] == pytest.approx(2.5)
+    assert hs.segments[("sysA", "docX", "2")] == pytest.approx(0.05)
+    assert hs.system_scores["sysA"] == pytest.approx((2.5 + 0.05) / 2) and hs.n_segments["sysA"] == 2
+    assert hs.doc_scores["sysA"] == {"docX": pytest.approx(1.275)}  # docY not rated: no score, not zero
+    assert hs.system_scores["sysB"] == pytest.approx((25 + 1) / 2) and hs.doc_scores["sysB"]["docY"] == 1
+    assert m.incomplete == {"sysA": 1, "sysB": 1} and m.doc_ids == ["docX", "docY"]
+    assert hs.rater_scores[("sysA", "docX", "1")] == {"rater1": 5.0, "rater2": 0.0}
+    with pytest.raises(InputError, match="rated on only some segments"):
+        read_structured_with_human(f, ["sysA"])
