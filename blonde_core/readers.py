@@ -19,6 +19,15 @@ def decode_bytes(data: bytes, name: str) -> str:
         enc = "utf-16"
     else:
         enc = "utf-8"
+        head = data[:4096]
+        if b"\x00" in head and len(head) >= 4:
+            # ASCII-heavy UTF-16 without a byte-order mark: NULs in every other byte
+            odd, even = head[1::2].count(0), head[0::2].count(0)
+            half = len(head) // 2
+            if max(odd, even) >= 0.6 * half and min(odd, even) <= 0.1 * half:
+                order = "little" if odd > even else "big"
+                raise InputError(f"looks like UTF-16 ({order}-endian) without a byte-order mark; save it as UTF-8, "
+                                 "or as UTF-16 with a byte-order mark", file=name)
     try:
         text = data.decode(enc)
     except UnicodeDecodeError as exc:

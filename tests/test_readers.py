@@ -312,3 +312,20 @@ def test_table_string_segment_ids_keep_file_order(tmp_path):
     assert c.seg_ids == [ids]
     assert c.systems["A"] == [[f"A {s}" for s in ids]]
     assert c.systems["B"] == [[f"B {s}" for s in ids]]  # file order of the first text, not B's own order
+
+
+def test_utf16_without_bom_is_named(tmp_path):
+    from blonde_core.readers import read_lines
+
+    for enc, order in (("utf-16-le", "little"), ("utf-16-be", "big")):
+        f = tmp_path / f"{enc}.txt"
+        f.write_bytes("Mary walked in.\nShe sat down.\n".encode(enc))
+        with pytest.raises(InputError, match=f"UTF-16 \\({order}-endian\\) without a byte-order mark"):
+            read_lines(f)
+    f = tmp_path / "bom.txt"
+    f.write_bytes("Mary walked in.\nShe sat down.\n".encode("utf-16"))  # with a BOM: read
+    assert read_lines(f) == ["Mary walked in.", "She sat down."]
+    f = tmp_path / "bin.dat"
+    f.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(InputError, match="binary|not valid"):
+        read_lines(f)
