@@ -51,6 +51,9 @@ class HumanScores:
     system_scores: dict = field(default_factory=dict)  # system -> score
     n_segments: dict = field(default_factory=dict)  # system -> count
     rater_scores: dict = field(default_factory=dict)  # (system, doc, seg_id) -> {rater: score}
+    # MQM: (system, doc, seg_id) -> [{side, start, end, text, category, severity, rater}], character
+    # offsets into the text without <v> markers (side "target", or "source" for omissions)
+    error_spans: dict = field(default_factory=dict)
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
 
@@ -115,6 +118,24 @@ def _rows(path, expected: list[str] | None = None):
     return lines
 
 
+def marked_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """(text without <v>...</v> markers, [(start, end)] of the marked stretches in it)."""
+    out, spans, pos, opened = [], [], 0, None
+    length = 0
+    for m in _V.finditer(text):
+        piece = text[pos:m.start()]
+        out.append(piece)
+        length += len(piece)
+        if m.group(0) == "<v>":
+            opened = length
+        elif opened is not None:
+            spans.append((opened, length))
+            opened = None
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out), spans
+
+
 def _mqm_header(first_line: str) -> tuple[list[str], str | None]:
     """(lower-case column names without comment cells, layout) of an MQM header line;
     layout "2020" (doc_id, seg_id), "2022" (docSegId, globalSegId) or None."""
@@ -144,6 +165,7 @@ def read_mqm(path) -> MqmFile:
     col["seg_id"] = header.index(seg_col)
     per_rater = defaultdict(lambda: defaultdict(float))
     targets, sources, doc_of = {}, {}, {}
+    marks: dict = {}
     doc_order: list[str] = []
     segs_of_doc: dict[str, list] = {}
     for i, line in enumerate(lines[1:], start=2):
@@ -169,14 +191,23 @@ def read_mqm(path) -> MqmFile:
         elif known != doc:
             raise InputError(f"segment {seg} is in document '{doc}' here but '{known}' before",
                              file=str(path), line=i)
-        per_rater[(system, seg_num)][rater] += mqm_weight(f[col["category"]], f[col["severity"]])
-        targets.setdefault((system, seg_num), _V.sub("", f[col["target"]]))
-        sources.setdefault(seg_num, _V.sub("", f[col["source"]]))
+        cat, sev = f[col["category"]], f[col["severity"]]
+        per_rater[(system, seg_num)][rater] += mqm_weight(cat, sev)
+        target, t_spans = marked_spans(f[col["target"]])
+        source, s_spans = marked_spans(f[col["source"]])
+        targets.setdefault((system, seg_num), target)
+        sources.setdefault(seg_num, source)
+        if cat.strip().lower() not in ("no-error", "found") and sev.strip().lower() not in ("no-error", "hotw-test"):
+            for side, txt, spans in (("target", target, t_spans), ("source", source, s_spans)):
+                for a, b in spans:
+                    marks.setdefault((system, doc, str(seg_num)), []).append(
+                        {"side": side, "start": a, "end": b, "text": txt[a:b], "category": cat.strip(),
+                         "severity": sev.strip(), "rater": rater})
     if not per_rater:
         raise InputError("has a header but no rows", file=str(path))
     systems = sorted({s for s, _ in per_rater})
     segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
-    hs = HumanScores("MQM", higher_is_better=False)
+    hs = HumanScores("MQM", higher_is_better=False, error_spans=marks)
     docs_text, incomplete = {}, {}
     for s in systems:
         texts_all, missing = [], 0

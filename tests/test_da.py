@@ -112,3 +112,26 @@ def test_mqm_wmt22_layout_by_hand(tmp_path):
     assert hs.rater_scores[("sysA", "docX", "1")] == {"rater1": 5.0, "rater2": 0.0}
     with pytest.raises(InputError, match="rated on only some segments"):
         read_structured_with_human(f, ["sysA"])
+    # the marked error, in the text without markers; No-error, the probe and the unmarked rows give none
+    assert hs.error_spans[("sysA", "docX", "1")] == [
+        {"side": "target", "start": 2, "end": 5, "text": "one", "category": "Accuracy/Mistranslation",
+         "severity": "Major", "rater": "rater1"}]
+    assert ("sysA", "docX", "2") not in hs.error_spans
+
+
+def test_mqm_spans_on_ted(ted, capsys):
+    """`human --spans`: every span's offsets cut its text out of the target without markers;
+    the first row of the release worked out here."""
+    import re
+
+    assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--spans", "--format", "json"]) == 0
+    spans = json.loads(capsys.readouterr().out)["spans"]
+    first = (ted / "raw" / "mqm_ted_zhen.tsv").read_text(encoding="utf-8").splitlines()[1].split("\t")
+    target = first[6]
+    a = target.index("<v>")
+    b = target.index("</v>") - len("<v>")
+    clean = re.sub("</?v>", "", target)
+    assert spans[0]["system"] == first[0] and spans[0]["seg_id"] == first[3] and spans[0]["rater"] == first[4]
+    assert (spans[0]["start"], spans[0]["end"], spans[0]["text"]) == (a, b, clean[a:b])
+    assert spans[0]["category"] == first[7] and spans[0]["severity"] == first[8]
+    assert len(spans) > 1000 and {s["side"] for s in spans} <= {"target", "source"}

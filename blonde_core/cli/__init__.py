@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--mqm", metavar="FILE", help="Google's MQM TSV")
     h.add_argument("--score-column")
     h.add_argument("--lower-is-better", action="store_true")
+    h.add_argument("--spans", action="store_true",
+                   help="MQM: the error spans (<v>...</v>) with system, document, segment, rater, category, severity "
+                        "and character offsets in the text without markers")
     h.add_argument("--format", choices=("text", "json"), default="text")
     h.add_argument("-o", "--output", metavar="FILE")
     ap = sub.add_parser("apt", help="APT: accuracy of pronoun translation (needs the source)")

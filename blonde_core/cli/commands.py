@@ -308,6 +308,17 @@ def run_human(a) -> str:
     else:
         raise InputError("give a judgments file or --mqm FILE")
     data = hs.to_dict()
+    if a.spans:
+        if not hs.error_spans:
+            raise InputError("the file marks no error spans (<v>...</v>): --spans needs an MQM file")
+        data = {"name": hs.name, "spans": [{"system": k[0], "doc": k[1], "seg_id": k[2], **sp}
+                                           for k, v in hs.error_spans.items() for sp in v]}
+        if a.format != "json":
+            lines = [f"{'system':<16} {'doc':<10} {'seg':>5} {'rater':<8} {'severity':<8} {'category':<28} text"]
+            lines += [f"{r['system'][:16]:<16} {r['doc'][:10]:<10} {r['seg_id']:>5} {r['rater'][:8]:<8} "
+                      f"{r['severity'][:8]:<8} {r['category'][:28]:<28} {r['side']}: {r['text']}"
+                      for r in data["spans"]]
+            return "\n".join(lines) + "\n"
     if a.format == "json":
         return dump_json(data)
     better = "higher" if hs.higher_is_better else "lower"
