@@ -54,6 +54,7 @@ class HumanScores:
     # MQM: (system, doc, seg_id) -> [{side, start, end, text, category, severity, rater}], character
     # offsets into the text without <v> markers (side "target", or "source" for omissions)
     error_spans: dict = field(default_factory=dict)
+    targets: dict = field(default_factory=dict)  # MQM: (system, doc, seg_id) -> target text without markers
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
 
@@ -223,6 +224,7 @@ def read_mqm(path) -> MqmFile:
                 v = sum(raters.values()) / len(raters)
                 hs.segments[(s, d, str(seg))] = v
                 hs.rater_scores[(s, d, str(seg))] = dict(raters)
+                hs.targets[(s, d, str(seg))] = targets[(s, seg)]
                 vals.append(v)
                 texts.append(targets[(s, seg)])
             if vals:

@@ -135,3 +135,36 @@ def test_mqm_spans_on_ted(ted, capsys):
     assert (spans[0]["start"], spans[0]["end"], spans[0]["text"]) == (a, b, clean[a:b])
     assert spans[0]["category"] == first[7] and spans[0]["severity"] == first[8]
     assert len(spans) > 1000 and {s["side"] for s in spans} <= {"target", "source"}
+
+
+def test_overlap_worked_by_hand(tmp_path, capsys):
+    """One document, two segments, real pipeline.  Segment 1: 'She walked home.' rendered 'He walks
+    home.': BlonDe's unmatched system spans are 'He' (pronoun) and 'walks' (tense), each covered by one
+    human error span; the reference's 'She' and 'walked' are missed, in a flagged segment.  Segment 2 is
+    identical to the reference, yet a rater marks 'late': one human error where BlonDe saw none."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("She walked home.\nIt was late.\n", encoding="utf-8")
+    hyp = tmp_path / "sysA.txt"
+    hyp.write_text("He walks home.\nIt was late.\n", encoding="utf-8")
+    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
+    rows = ["sysA\td\t1\t1\trater1\tsrc\t<v>He</v> walks home.\tAccuracy/Mistranslation\tMajor",
+            "sysA\td\t1\t1\trater2\tsrc\tHe <v>walks</v> home.\tFluency/Grammar\tMinor",
+            "sysA\td\t1\t2\trater1\tsrc\tIt was <v>late</v>.\tStyle/Awkward\tMinor"]
+    mqm = tmp_path / "mqm.tsv"
+    mqm.write_text(head + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    docids = tmp_path / "docids.txt"
+    docids.write_text("d\nd\n", encoding="utf-8")
+    assert main(["score", "-r", str(ref), "-s", str(hyp), "--docids", str(docids), "--human", str(mqm),
+                 "--overlap", "--format", "json"]) == 0
+    ov = json.loads(capsys.readouterr().out)["overlap"]
+    v = ov["systems"]["sysA"]
+    p, t = v["categories"]["pronoun"], v["categories"]["tense"]
+    assert (p["unmatched"], p["overlapped"], p["mqm_categories"]) == (1, 1, {"Accuracy/Mistranslation": 1})
+    assert (t["unmatched"], t["overlapped"], t["mqm_categories"]) == (1, 1, {"Fluency/Grammar": 1})
+    assert (p["missed"], p["missed_in_flagged_segments"]) == (1, 1)
+    assert (t["missed"], t["missed_in_flagged_segments"]) == (1, 1)
+    assert v["categories"]["entity"]["unmatched"] == 0 and v["categories"]["dm"]["unmatched"] == 0
+    assert v["human_error_spans"] == 3
+    assert v["human_error_spans_where_blonde_saw_no_discourse_mismatch"] == 1
+    assert v["their_mqm_categories"] == {"Style/Awkward": 1}
+    assert ov["segments_compared"] == 2 and ov["segments_text_differs"] == 0

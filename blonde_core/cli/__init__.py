@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--otem-n", type=int, default=2, help="Otem: largest n-gram order (default 2)")
     s.add_argument("--utem-n", type=int, default=4, help="Utem: largest n-gram order (default 4)")
     s.add_argument("--alpha", type=float, default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
+    s.add_argument("--human", metavar="FILE", help="human judgments (MQM TSV with error spans) for --overlap")
+    s.add_argument("--overlap", action="store_true",
+                   help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "
+                        "error spans (and their MQM categories), and human errors where BlonDe saw none (JSON)")
     s.add_argument("--format", choices=("text", "json", "csv"), default="text")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     c = sub.add_parser("compare", help="paired significance tests between every pair of systems")

@@ -123,11 +123,39 @@ def run_score(a) -> str:
         data["systems"][name].update(vals)
         for d, v in docs.items():
             data["systems"][name]["documents"][d].update(v)
+    if a.overlap or a.human:
+        if not (a.overlap and a.human):
+            raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
+        from ..human import read_human
+        from ..overlap import error_overlap
+
+        human = read_human(a.human, corpus=res.corpus)
+        if not human.error_spans:
+            raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human)
+        data["overlap"] = error_overlap(res, human)
+        if a.format != "json":
+            return _overlap_text(data["overlap"])
     if a.format == "json":
         return dump_json(data)
     if a.format == "csv":
         return to_csv(data)
     return to_text(data)
+
+
+def _overlap_text(ov: dict) -> str:
+    lines = [f"{'system':<18} {'category':<9} {'unmatched':>9} {'overlapped':>10} {'missed':>7} {'flagged':>8}  "
+             "MQM categories at unmatched spans"]
+    for s, v in ov["systems"].items():
+        for c, x in v["categories"].items():
+            top = ", ".join(f"{k} {n}" for k, n in list(x["mqm_categories"].items())[:3])
+            lines.append(f"{s[:18]:<18} {c:<9} {x['unmatched']:>9} {x['overlapped']:>10} {x['missed']:>7} "
+                         f"{x['missed_in_flagged_segments']:>8}  {top}")
+        lines.append(f"{'':<18} human error spans {v['human_error_spans']}, in segments where BlonDe saw no "
+                     f"discourse mismatch {v['human_error_spans_where_blonde_saw_no_discourse_mismatch']}")
+    lines.append(f"segments compared {ov['segments_compared']}, text differs {ov['segments_text_differs']}, "
+                 f"not rated {ov['segments_without_rating']}; overlapped = unmatched system spans overlapping a "
+                 "human error span; flagged = missed reference spans in segments with a human error")
+    return "\n".join(lines) + "\n"
 
 
 def run_compare(a) -> str:

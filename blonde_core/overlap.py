@@ -1,0 +1,97 @@
+"""Where BlonDe's mismatches and human MQM error spans meet.
+
+For every system and discourse category:
+
+* BlonDe's unmatched system spans (a span in the system output with no counterpart
+  in the reference, "extra"): how many overlap, character for character, a human
+  error span of the same segment, and the MQM categories of those error spans;
+* BlonDe's missed reference spans (in the reference, not in the system): how many
+  lie in segments where a human marked any error in the system output, and the MQM
+  categories marked there (a missed span has no position in the system text);
+
+and the converse: the human error spans in segments where BlonDe saw no discourse
+mismatch at all.  Segments are paired by position within their document (the MQM
+file's segment ids in order); a segment whose MQM text differs from the loaded
+system text is not compared (counted in ``segments_text_differs``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .config import DISCOURSE
+from .diagnostics import sentence_view
+
+
+def _mqm_segments(human, doc_id: str) -> list[str]:
+    """The document's segment ids in the judgments, in order (numeric ids numerically)."""
+    ids = {k[2] for k in human.segments if k[1] == doc_id}
+    return sorted(ids, key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))
+
+
+def error_overlap(result, human, systems: list[str] | None = None, reference: str | None = None) -> dict:
+    systems = [s for s in (systems or result.names) if s in human.system_scores]
+    out = {"reference": reference or next(iter(result.corpus.references)), "systems": {},
+           "segments_compared": 0, "segments_text_differs": 0, "segments_without_rating": 0}
+    seg_ids_of = {d: _mqm_segments(human, d) for d in result.corpus.doc_ids}
+    for s in systems:
+        cats = {c: {"unmatched": 0, "overlapped": 0, "mqm_categories": Counter(),
+                    "missed": 0, "missed_in_flagged_segments": 0, "mqm_categories_there": Counter()}
+                for c in DISCOURSE if c in result.config.categories}
+        human_total = human_alone = 0
+        alone_categories: Counter = Counter()
+        for di, doc_id in enumerate(result.corpus.doc_ids):
+            seg_ids = seg_ids_of[doc_id]
+            view = sentence_view(result, di, [s], reference)
+            rows, ref_rows = view["rows"][s], view["rows"][view["reference"]]
+            if len(seg_ids) != len(rows):
+                out["segments_without_rating"] += len(rows)
+                continue
+            for k, (row, rrow) in enumerate(zip(rows, ref_rows)):
+                key = (s, doc_id, seg_ids[k])
+                if key not in human.segments:
+                    out["segments_without_rating"] += 1
+                    continue
+                errs = [e for e in human.error_spans.get(key, []) if e["side"] == "target"]
+                mqm_text = human.targets.get(key)
+                offset = 0
+                if mqm_text is not None:
+                    if mqm_text.strip().lower() != row["text"].lower():
+                        out["segments_text_differs"] += 1
+                        continue
+                    offset = len(mqm_text) - len(mqm_text.lstrip())  # the loaded text is stripped
+                out["segments_compared"] += 1
+                mismatch = False
+                flagged = Counter(e["category"] for e in errs)
+                for sp in row["spans"]:
+                    c = sp["category"]
+                    if c not in cats or sp.get("status") != "extra":
+                        continue
+                    mismatch = True
+                    cats[c]["unmatched"] += 1
+                    hit = [e for e in errs if e["start"] - offset < sp["end"] and sp["start"] < e["end"] - offset]
+                    if hit:
+                        cats[c]["overlapped"] += 1
+                        cats[c]["mqm_categories"].update(e["category"] for e in hit)
+                for sp in rrow["spans"]:
+                    c = sp["category"]
+                    if c not in cats or sp.get("status") != "missed":
+                        continue
+                    mismatch = True
+                    cats[c]["missed"] += 1
+                    if errs:
+                        cats[c]["missed_in_flagged_segments"] += 1
+                        cats[c]["mqm_categories_there"].update(flagged)
+                human_total += len(errs)
+                if not mismatch:
+                    human_alone += len(errs)
+                    alone_categories.update(flagged)
+        for v in cats.values():
+            v["share_overlapped"] = v["overlapped"] / v["unmatched"] if v["unmatched"] else None
+            v["share_missed_in_flagged_segments"] = (v["missed_in_flagged_segments"] / v["missed"]
+                                                     if v["missed"] else None)
+            v["mqm_categories"] = dict(v["mqm_categories"].most_common())
+            v["mqm_categories_there"] = dict(v["mqm_categories_there"].most_common())
+        out["systems"][s] = {"categories": cats, "human_error_spans": human_total,
+                             "human_error_spans_where_blonde_saw_no_discourse_mismatch": human_alone,
+                             "their_mqm_categories": dict(alone_categories.most_common())}
+    return out
