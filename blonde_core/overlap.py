@@ -60,27 +60,23 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
                         continue
                     offset = len(mqm_text) - len(mqm_text.lstrip())  # the loaded text is stripped
                 out["segments_compared"] += 1
-                mismatch = False
                 flagged = Counter(e["category"] for e in errs)
-                for sp in row["spans"]:
-                    c = sp["category"]
-                    if c not in cats or sp.get("status") != "extra":
-                        continue
-                    mismatch = True
-                    cats[c]["unmatched"] += 1
+                extra = [sp for sp in row["spans"] if sp["category"] in cats and sp.get("status") == "extra"]
+                missed = [sp for sp in rrow["spans"] if sp["category"] in cats and sp.get("status") == "missed"]
+                mismatch = bool(extra or missed)
+                for sp in extra:
+                    c = cats[sp["category"]]
+                    c["unmatched"] += 1
                     hit = [e for e in errs if e["start"] - offset < sp["end"] and sp["start"] < e["end"] - offset]
                     if hit:
-                        cats[c]["overlapped"] += 1
-                        cats[c]["mqm_categories"].update(e["category"] for e in hit)
-                for sp in rrow["spans"]:
-                    c = sp["category"]
-                    if c not in cats or sp.get("status") != "missed":
-                        continue
-                    mismatch = True
-                    cats[c]["missed"] += 1
+                        c["overlapped"] += 1
+                        c["mqm_categories"].update(e["category"] for e in hit)
+                for sp in missed:
+                    c = cats[sp["category"]]
+                    c["missed"] += 1
                     if errs:
-                        cats[c]["missed_in_flagged_segments"] += 1
-                        cats[c]["mqm_categories_there"].update(flagged)
+                        c["missed_in_flagged_segments"] += 1
+                        c["mqm_categories_there"].update(flagged)
                 human_total += len(errs)
                 if not mismatch:
                     human_alone += len(errs)
