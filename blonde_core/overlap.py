@@ -28,7 +28,32 @@ def _mqm_segments(human, doc_id: str) -> list[str]:
     return sorted(ids, key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))
 
 
-def error_overlap(result, human, systems: list[str] | None = None, reference: str | None = None) -> dict:
+def document_errors(result, human, doc_index: int, system: str) -> list | None:
+    """Per segment of the document, the system's human error spans on its target (offsets
+    into the loaded, stripped text); None when the document's segments cannot be paired
+    with the judgments' (another count) or the system was not judged."""
+    doc_id = result.corpus.doc_ids[doc_index]
+    if system not in human.system_scores:
+        return None
+    seg_ids = _mqm_segments(human, doc_id)
+    docs = result.corpus.systems.get(system) or result.corpus.references.get(system)
+    if docs is None or len(seg_ids) != len(docs[doc_index]):
+        return None
+    out = []
+    for seg, raw in zip(seg_ids, docs[doc_index]):
+        key = (system, doc_id, seg)
+        full = human.targets.get(key)
+        if full is None or full.strip() != raw.strip():
+            out.append([])
+            continue
+        lead = len(full) - len(full.lstrip())
+        out.append([dict(e, start=e["start"] - lead, end=e["end"] - lead)
+                    for e in human.error_spans.get(key, []) if e["side"] == "target"])
+    return out
+
+
+def error_overlap(result, human, systems: list[str] | None = None, reference: str | None = None,
+                  doc_ids: list[str] | None = None) -> dict:
     systems = [s for s in (systems or result.names) if s in human.system_scores]
     out = {"reference": reference or next(iter(result.corpus.references)), "systems": {},
            "segments_compared": 0, "segments_text_differs": 0, "segments_without_rating": 0}
@@ -40,6 +65,8 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
         human_total = human_alone = 0
         alone_categories: Counter = Counter()
         for di, doc_id in enumerate(result.corpus.doc_ids):
+            if doc_ids is not None and doc_id not in doc_ids:
+                continue
             seg_ids = seg_ids_of[doc_id]
             view = sentence_view(result, di, [s], reference)
             rows, ref_rows = view["rows"][s], view["rows"][view["reference"]]

@@ -20,6 +20,9 @@ CSS = """
 .bl-miss{background-image:repeating-linear-gradient(135deg,rgba(0,0,0,.10) 0 3px,transparent 3px 7px);}
 .bl-legend span{display:inline-block;margin-right:14px;}
 .bl-chip{display:inline-block;width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
+.bl-mqm{text-decoration:underline wavy #333;text-decoration-thickness:1.5px;text-underline-offset:3px;}
+.bl-mqm-tag{font-size:.7rem;font-weight:600;color:#333;margin-left:1px;}
+.bl-mqm-line{font-size:.85rem;border-left:3px double #666;padding-left:6px;margin:2px 0 4px 0;}
 </style>
 """
 
@@ -64,6 +67,30 @@ def render_text(text: str, spans: list[dict], categories=None) -> str:
         klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else "")
         out.append(f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
                    f"{escape(piece)}</span>")
+    return "".join(out)
+
+
+def render_errors(text: str, errors: list[dict]) -> str:
+    """HTML for one sentence with human (MQM) error spans: a wavy underline and, after each
+    error, a bracketed severity letter - a cue of their own, not colour, and unlike BlonDe's
+    highlighting; the tooltip gives severity, category and rater."""
+    use = [e for e in errors if 0 <= e["start"] < e["end"] <= len(text)]
+    if not use:
+        return escape(text)
+    cuts = sorted({0, len(text)} | {e["start"] for e in use} | {e["end"] for e in use})
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        cover = [e for e in use if e["start"] <= a and b <= e["end"]]
+        piece = escape(text[a:b])
+        if cover:
+            title = "; ".join(f"MQM {e['severity']} · {e['category']} · {e['rater']}" for e in cover)
+            piece = f'<span class="bl-mqm" title="{escape(title, quote=True)}">{piece}</span>'
+        out.append(piece)
+        for e in use:
+            if e["end"] == b:
+                sev = e["severity"][:3].capitalize() if e["severity"] else "?"
+                out.append(f'<sup class="bl-mqm-tag" title="{escape(e["category"] + " · " + e["rater"], quote=True)}">'
+                           f"[{escape(sev)}]</sup>")
     return "".join(out)
 
 

@@ -3,9 +3,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from blonde_core.study import (THIN, GROUP_ORDER, MIN_SIMILARITY, collapse_notes, entity_threads, pronoun_threads, score,
-                               sentence_view, tense_timeline)
+from blonde_core.render import COLORS, CSS, LABELS, legend, render_errors, render_text
+from blonde_core.study import (THIN, GROUP_ORDER, MIN_SIMILARITY, collapse_notes, document_errors, entity_threads,
+                               error_overlap, pronoun_threads, score, sentence_view, tense_timeline)
 from pages._shared import downloads, esc, label, md, shown_f1, signature_box, start_page
 
 d, cfg, res = start_page("Documents", "highlighted documents")
@@ -20,6 +20,47 @@ cats = st.pills("Categories", list(COLORS), default=list(COLORS), selection_mode
                 key="doc_cats")
 di = docs.index(doc)
 view = sentence_view(res, di, systems, ref)
+# human (MQM) error spans of the chosen systems in this document, filterable
+human_errors = {}
+if d.human is not None and d.human.error_spans:
+    human_errors = {s: document_errors(res, d.human, di, s) for s in systems}
+    every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
+    with st.expander(f"Human error spans (MQM): {len(every)} in this document for the chosen systems",
+                     expanded=bool(every)):
+        f1_, f2_, f3_ = st.columns(3)
+        raters = sorted({e["rater"] for e in every})
+        mqm_cats = sorted({e["category"] for e in every})
+        sevs = sorted({e["severity"] for e in every})
+        pick_r = f1_.multiselect("Raters", raters, default=raters, key=f"mqm_r_{doc}")
+        pick_c = f2_.multiselect("MQM categories", mqm_cats, default=mqm_cats, key=f"mqm_c_{doc}")
+        pick_s = f3_.multiselect("Severities", sevs, default=sevs, key=f"mqm_s_{doc}")
+        st.caption("Under each system sentence, after a double bar: the rated text with every human error "
+                   "underlined (wavy) and its severity in brackets ([Maj], [Min], ...); hover for category and "
+                   "rater. BlonDe's own spans keep their colours in the line above.")
+        keep = (lambda e: e["rater"] in pick_r and e["category"] in pick_c and e["severity"] in pick_s)
+        human_errors = {s: (None if rows is None else [[e for e in errs if keep(e)] for errs in rows])
+                        for s, rows in human_errors.items()}
+        missing = [s for s, rows in human_errors.items() if rows is None]
+        if missing:
+            st.caption("Not paired with the judgments (not judged, or other segment counts): "
+                       f"{md(', '.join(missing))}")
+        ov = error_overlap(res, d.human, systems, ref, doc_ids=[doc])
+        ov_rows = [{"system": s, "category": c, "BlonDe unmatched (system)": x["unmatched"],
+                    "overlapped by a human error": x["overlapped"],
+                    "share": x["share_overlapped"], "their MQM categories": ", ".join(
+                        f"{k} {n}" for k, n in x["mqm_categories"].items()),
+                    "BlonDe missed (reference)": x["missed"],
+                    "in segments with a human error": x["missed_in_flagged_segments"]}
+                   for s, v in ov["systems"].items() for c, x in v["categories"].items()]
+        if ov_rows:
+            st.dataframe(pd.DataFrame(ov_rows), hide_index=True,
+                         column_config={"share": st.column_config.NumberColumn(format="%.2f")})
+            alone = {s: v["human_error_spans_where_blonde_saw_no_discourse_mismatch"]
+                     for s, v in ov["systems"].items()}
+            st.caption("Human error spans in sentences where BlonDe saw no discourse mismatch: "
+                       + ", ".join(f"{md(s)} {n}" for s, n in alone.items()) + ". All filters apply to the text only; "
+                       "the table counts every rater.")
+            downloads(pd.DataFrame(ov_rows), f"overlap_{doc}", key="ovl")
 
 # per-document scores of the chosen systems
 rows = []
@@ -56,13 +97,16 @@ n_rows = max(len(view["rows"][ref]), *(len(view["rows"][s]) for s in systems)) i
     len(view["rows"][ref])
 
 
-def cell(rows, i):
+def cell(rows, i, errors=None):
     if i >= len(rows):
         return ""
     r = rows[i]
     counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} {r["counts"].get(c, 0)}'
                       f"</span>" for c in cats)
-    return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>'
+    mqm = ""
+    if errors is not None and i < len(errors) and errors[i]:
+        mqm = f'<div class="bl-mqm-line">{render_errors(r["text"], errors[i])}</div>'
+    return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
             f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
 
 
@@ -75,7 +119,7 @@ for i in range(n_rows):
         tds.append(f"<td>{esc(src[i]) if i < len(src) else ''}</td>")
     tds.append(f"<td>{cell(view['rows'][ref], i)}</td>")
     for s in systems:
-        tds.append(f"<td>{cell(view['rows'][s], i)}</td>")
+        tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s))}</td>")
     html.append(f"<tr style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>{''.join(tds)}</tr>")
 html.append("</tbody></table>")
 tab_hl.html("".join(html))

@@ -188,6 +188,27 @@ def test_one_significance_policy_on_ted(ted):
     assert any("The Overview's clusters use " + same in c.value for c in at.caption)
 
 
+def test_mqm_error_spans_on_the_documents_page(ted):
+    """TED with its MQM file: the Documents page shows the human error spans of the chosen systems
+    (wavy underline, severity tag, escaped), filterable, and the overlap table for the document."""
+    at = new_app()
+    data = (ted / "raw" / "mqm_ted_zhen.tsv").read_bytes()
+    at.file_uploader(key="up_struct").set_value(("mqm_ted_zhen.tsv", data, "text/tab-separated-values"))
+    at.text_input(key="up_refsys").set_value("ref")
+    at.button(key="FormSubmitter:structured-Analyse this file").click().run()
+    at.switch_page("pages/documents.py").run()
+    assert_clean(at, "documents with MQM")
+    body = " ".join(h.proto.body for h in at.get("html"))
+    assert 'class="bl-mqm"' in body and ("[Maj]" in body or "[Min]" in body)
+    table = [df.value for df in at.dataframe if "overlapped by a human error" in df.value.columns][0]
+    assert set(table["category"]) == {"tense", "pronoun", "entity", "dm"}
+    # only the Major errors: fewer tags, no Minor one
+    sev = [m for m in at.multiselect if m.label == "Severities"][0]
+    sev.set_value(["Major"]).run()
+    body2 = " ".join(h.proto.body for h in at.get("html"))
+    assert body2.count('class="bl-mqm-tag"') < body.count('class="bl-mqm-tag"') and "[Min]" not in body2
+
+
 def test_gallery_every_example_loads_and_renders():
     import json
 
