@@ -317,6 +317,17 @@ def unlabel(s) -> str:
     return html.unescape(str(s))
 
 
+def spans_text(block: dict) -> str:
+    """A category's span counts as shown next to its score: matched/system/reference, ° when thin."""
+    from blonde_core.study import THIN
+
+    if "spans" in block:
+        m, sy, r = (float(block["spans"][k] or 0) for k in ("matched", "system", "reference"))
+    else:
+        m, sy, r = (float(block[k]) for k in ("matched", "system", "reference"))
+    return f"{m:g}/{sy:g}/{r:g}" + (" °" if r < THIN else "")
+
+
 def pct(x) -> float:
     return float("nan") if x is None else 100.0 * x
 

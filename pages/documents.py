@@ -6,7 +6,7 @@ import streamlit as st
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_errors, render_text
 from blonde_core.study import (THIN, GROUP_ORDER, MIN_SIMILARITY, collapse_notes, document_errors, entity_threads,
                                error_overlap, pronoun_threads, score, sentence_view, tense_timeline)
-from pages._shared import downloads, esc, label, md, shown_f1, signature_box, start_page
+from pages._shared import downloads, esc, label, md, shown_f1, signature_box, spans_text, start_page
 
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
@@ -69,8 +69,7 @@ for n in systems:
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
         row[f"{c} F1"] = shown_f1(v) * 100
-        m_, s_, r_ = (float(v[k]) for k in ("matched", "system", "reference"))
-        row[f"{c} spans"] = f"{m_:g}/{s_:g}/{r_:g}" + (" °" if r_ < THIN else "")
+        row[f"{c} spans"] = spans_text(v)
     rows.append(row)
 if rows:
     st.dataframe(pd.DataFrame(rows), hide_index=True,

@@ -4,7 +4,7 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, legend, render_text
 from blonde_core.study import sentence_view
-from pages._shared import config, esc, evaluate_texts, gallery, lines_of, md, shown_f1
+from pages._shared import config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text
 
 st.title("Phenomenon gallery")
 st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
@@ -45,9 +45,12 @@ for ex in gallery():
             for c in ("entity", "tense", "pronoun", "dm", "ambiguity", "ellipsis"):
                 if c in s["categories"] and s["categories"][c]["R"] is not None:
                     row[c] = 100 * shown_f1(s["categories"][c])
+                    row[f"{c} spans"] = spans_text(s["categories"][c])
             rows.append(row)
         st.dataframe(pd.DataFrame(rows), hide_index=True,
-                     column_config={c: st.column_config.NumberColumn(format="%.1f") for c in rows[0] if c != "candidate"})
+                     column_config={c: st.column_config.NumberColumn(format="%.1f") for c in rows[0]
+                                    if c != "candidate" and not c.endswith(" spans")})
+        st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5).")
         if note:
             st.caption(note)
         if st.button("Open in sandbox", key=f"open_{ex['id']}", icon=":material/edit:"):

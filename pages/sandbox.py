@@ -7,7 +7,8 @@ from sacrebleu.metrics import BLEU
 
 from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from pages._shared import config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box
+from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
+                           spans_text)
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
@@ -48,6 +49,8 @@ def sandbox() -> None:
             row["BlonD+"] = pct(s["BlonD+"]["F1"])
         for c, v in s["categories"].items():
             row[f"{c} F1"] = 100 * shown_f1(v)
+            if c in ("tense", "pronoun", "entity", "dm", "ambiguity", "ellipsis"):
+                row[f"{c} spans"] = spans_text(v)
         row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if cfg.granularity == "sentence" and
                                         len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(box[n]))],
                                         [lines_of(ref) if cfg.granularity == "sentence" and
@@ -56,10 +59,12 @@ def sandbox() -> None:
         rows.append(row)
     table = pd.DataFrame(rows)
     # a static table (two rows at most): far lighter for the browser to redraw on every edit than a data grid
-    st.table(table.set_index("candidate").map(lambda v: "-" if pd.isna(v) else f"{v:.2f}"))
+    st.table(table.set_index("candidate").map(lambda v: v if isinstance(v, str) else
+                                              ("-" if pd.isna(v) else f"{v:.2f}")))
     downloads(table, "sandbox_scores", key="sb")
     st.caption("Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. "
-               "'-' means the category has no span on either side; 0 means nothing matched.")
+               "'-' means the category has no span on either side; 0 means nothing matched. Spans: matched / in "
+               "the candidate / in the reference (° fewer than 5: thin evidence).")
     cats = list(COLORS)
     st.html(CSS + legend(cats))
     view = sentence_view(res, 0, names, "reference")
