@@ -55,12 +55,49 @@ class HumanScores:
     # offsets into the text without <v> markers (side "target", or "source" for omissions)
     error_spans: dict = field(default_factory=dict)
     targets: dict = field(default_factory=dict)  # MQM: (system, doc, seg_id) -> target text without markers
+    # MQM: one row per error annotation: (system, doc, seg_id, rater, category, severity, weight);
+    # No-error rows are kept with weight 0 (they say a rater saw the segment)
+    errors: list = field(default_factory=list)
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
 
     def oriented(self, value: float) -> float:
         """Higher is better."""
         return value if self.higher_is_better else -value
+
+    SLICES = ("system", "doc", "rater", "category", "severity")
+
+    def mqm_slices(self, by: list[str]) -> list[dict]:
+        """MQM sliced as Marot does: for every combination of the `by` fields (system, doc, rater,
+        category, severity), the number of error annotations, their summed penalty, the rated
+        (system, segment, rater) units in the slice's system/doc/rater scope, and MQM = penalty per
+        rated unit (with one rater per segment, a system's slice is its MQM score; a category's is the
+        part of it that category carries)."""
+        bad = [b for b in by if b not in self.SLICES]
+        if bad or not by:
+            raise InputError(f"slice by one or more of {', '.join(self.SLICES)}, not '{', '.join(bad) or '-'}'")
+        if not self.errors:
+            raise InputError("slicing needs MQM rows (categories, severities, raters)")
+        idx = {k: i for i, k in enumerate(("system", "doc", "seg", "rater", "category", "severity"))}
+        scope = [b for b in by if b in ("system", "doc", "rater")]
+        rated = defaultdict(set)  # scope key -> rated (system, doc, seg, rater)
+        groups: dict = defaultdict(lambda: [0, 0.0])
+        for row in self.errors:
+            rated[tuple(row[idx[b]] for b in scope)].add((row[0], row[1], row[2], row[3]))
+            if row[4].lower() in ("no-error", "found") or row[5].lower() == "hotw-test":
+                continue  # nothing found, or a quality-control probe: rated, no error
+            g = groups[tuple(row[idx[b]] for b in by)]
+            g[0] += 1
+            g[1] += row[6]
+        if set(by) <= {"system", "doc", "rater"}:  # slices without errors are slices too (MQM 0)
+            for key in rated:
+                groups[key]  # noqa: B018 - creates the empty slice
+        out = []
+        for key, (n, pen) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
+            k = dict(zip(by, key))
+            units = len(rated[tuple(k[b] for b in scope)])
+            out.append({**k, "errors": n, "penalty": pen, "rated": units, "MQM": pen / units if units else None})
+        return out
 
     def rater_agreement(self) -> list[dict]:
         """Cohen's kappa (unweighted, linear, quadratic) for every pair of raters
@@ -167,6 +204,7 @@ def read_mqm(path) -> MqmFile:
     per_rater = defaultdict(lambda: defaultdict(float))
     targets, sources, doc_of = {}, {}, {}
     marks: dict = {}
+    errors: list = []
     doc_order: list[str] = []
     segs_of_doc: dict[str, list] = {}
     for i, line in enumerate(lines[1:], start=2):
@@ -193,7 +231,9 @@ def read_mqm(path) -> MqmFile:
             raise InputError(f"segment {seg} is in document '{doc}' here but '{known}' before",
                              file=str(path), line=i)
         cat, sev = f[col["category"]], f[col["severity"]]
-        per_rater[(system, seg_num)][rater] += mqm_weight(cat, sev)
+        weight = mqm_weight(cat, sev)
+        per_rater[(system, seg_num)][rater] += weight
+        errors.append((system, doc, str(seg_num), rater, cat.strip(), sev.strip(), weight))
         target, t_spans = marked_spans(f[col["target"]])
         source, s_spans = marked_spans(f[col["source"]])
         targets.setdefault((system, seg_num), target)
@@ -208,7 +248,7 @@ def read_mqm(path) -> MqmFile:
         raise InputError("has a header but no rows", file=str(path))
     systems = sorted({s for s, _ in per_rater})
     segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
-    hs = HumanScores("MQM", higher_is_better=False, error_spans=marks)
+    hs = HumanScores("MQM", higher_is_better=False, error_spans=marks, errors=errors)
     docs_text, incomplete = {}, {}
     for s in systems:
         texts_all, missing = [], 0

@@ -218,7 +218,7 @@ class Study:
             add(None)
         else:
             for part in (hs.name, hs.higher_is_better, hs.segments, hs.doc_scores, hs.system_scores,
-                         hs.n_segments, hs.rater_scores, hs.error_spans, hs.mapping):
+                         hs.n_segments, hs.rater_scores, hs.error_spans, hs.mapping, hs.errors):
                 add(part)
         self.key = h.hexdigest()[:32]
 

@@ -207,6 +207,12 @@ def test_mqm_error_spans_on_the_documents_page(ted):
     sev.set_value(["Major"]).run()
     body2 = " ".join(h.proto.body for h in at.get("html"))
     assert body2.count('class="bl-mqm-tag"') < body.count('class="bl-mqm-tag"') and "[Min]" not in body2
+    # MQM sliced on the Human correlation page: by system, ref is 5.52 as published
+    at.switch_page("pages/correlation.py").run()
+    assert_clean(at, "correlation with MQM slices")
+    at.multiselect(key="mqm_by").set_value(["system"]).run()
+    sl = [df.value for df in at.dataframe if "penalty" in df.value.columns][0]
+    assert round(float(sl.set_index("system").loc["ref", "MQM"]), 2) == 5.52
 
 
 def test_gallery_every_example_loads_and_renders():

@@ -117,6 +117,32 @@ def test_mqm_wmt22_layout_by_hand(tmp_path):
         {"side": "target", "start": 2, "end": 5, "text": "one", "category": "Accuracy/Mistranslation",
          "severity": "Major", "rater": "rater1"}]
     assert ("sysA", "docX", "2") not in hs.error_spans
+    # sliced by rater (as Marot): rater1 made 4 annotations (5 + 0.1 + 0 source issue + 25) over 3 rated
+    # (system, segment) units; rater2 found nothing (No-error, and a probe): MQM 0; rater3 one Minor
+    by_rater = {r["rater"]: r for r in hs.mqm_slices(["rater"])}
+    assert (by_rater["rater1"]["errors"], by_rater["rater1"]["rated"]) == (4, 3)
+    assert by_rater["rater1"]["MQM"] == pytest.approx(30.1 / 3)
+    assert (by_rater["rater2"]["errors"], by_rater["rater2"]["MQM"]) == (0, 0)
+    assert by_rater["rater3"]["MQM"] == pytest.approx(1.0)
+    sev = {(r["system"], r["severity"]): r for r in hs.mqm_slices(["system", "severity"])}
+    assert sev[("sysA", "Major")]["penalty"] == 5 and sev[("sysA", "Major")]["errors"] == 2  # incl. source issue
+    with pytest.raises(InputError, match="slice by"):
+        hs.mqm_slices(["colour"])
+
+
+def test_mqm_slices_on_ted(ted, capsys):
+    """One rater per TED segment: the system slice is the system's MQM (ref 5.52 ... refB 0.42)."""
+    assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--by", "system", "--format",
+                 "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    from blonde_core.human import read_mqm
+
+    hs = read_mqm(ted / "raw" / "mqm_ted_zhen.tsv").scores
+    got = {r["system"]: r["MQM"] for r in d["slices"]}
+    assert got == {s: pytest.approx(v) for s, v in hs.system_scores.items()}
+    assert round(got["ref"], 2) == 5.52 and round(got["refB"], 2) == 0.42
+    assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--by", "rater,category"]) == 0
+    assert "MQM" in capsys.readouterr().out
 
 
 def test_mqm_spans_on_ted(ted, capsys):

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--mqm", metavar="FILE", help="Google's MQM TSV")
     h.add_argument("--score-column")
     h.add_argument("--lower-is-better", action="store_true")
+    h.add_argument("--by", metavar="FIELDS",
+                   help="MQM sliced by comma-separated fields of system, doc, rater, category, severity (as Marot), "
+                        "with the raters' agreement (Cohen's kappa)")
     h.add_argument("--spans", action="store_true",
                    help="MQM: the error spans (<v>...</v>) with system, document, segment, rater, category, severity "
                         "and character offsets in the text without markers")

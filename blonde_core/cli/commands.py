@@ -336,6 +336,22 @@ def run_human(a) -> str:
     else:
         raise InputError("give a judgments file or --mqm FILE")
     data = hs.to_dict()
+    if a.by:
+        by = [b.strip() for b in a.by.split(",") if b.strip()]
+        rows = hs.mqm_slices(by)
+        data = {"by": by, "slices": rows, "rater_agreement": hs.rater_agreement() if hs.rater_scores else []}
+        if a.format != "json":
+            lines = ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8}"]
+            lines += ["  ".join(f"{str(r[b])[:16]:<16}" for b in by)
+                      + f"  {r['errors']:>7} {r['penalty']:>9.1f} {r['rated']:>6} {_num(r['MQM'], '.3f'):>8}"
+                      for r in rows]
+            lines.append("")
+            lines += [f"kappa {x['a']} / {x['b']}: {x['kappa']:.3f} over {x['segments']} segments (linear "
+                      f"{x['kappa_linear']:.3f}, quadratic {x['kappa_quadratic']:.3f})" for x in data["rater_agreement"]]
+            if not data["rater_agreement"]:
+                lines.append("no two raters share a segment: no agreement to compute")
+            return "\n".join(lines) + "\n"
+        return dump_json(data)
     if a.spans:
         if not hs.error_spans:
             raise InputError("the file marks no error spans (<v>...</v>): --spans needs an MQM file")
