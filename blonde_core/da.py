@@ -134,7 +134,7 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
         seg_ids = corpus.seg_ids[corpus.doc_ids.index(d)] if corpus.seg_ids else None
         for k in range(len(doc)):
             where.append((d, seg_ids[k] if seg_ids else str(k + 1)))
-    hs = HumanScores(table.name, higher_is_better)
+    hs = HumanScores(table.name, higher_is_better, kind=f"WMT DA / ESA segment scores (column {table.name})")
     vals = defaultdict(list)
     for raw, sid, v, line in table.rows:
         name = names.get(raw)

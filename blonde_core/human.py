@@ -58,6 +58,7 @@ class HumanScores:
     # MQM: one row per error annotation: (system, doc, seg_id, rater, category, severity, weight);
     # No-error rows are kept with weight 0 (they say a rater saw the segment)
     errors: list = field(default_factory=list)
+    kind: str = ""  # what the file was understood as (for the Data page)
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
 
@@ -248,7 +249,9 @@ def read_mqm(path) -> MqmFile:
         raise InputError("has a header but no rows", file=str(path))
     systems = sorted({s for s, _ in per_rater})
     segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
-    hs = HumanScores("MQM", higher_is_better=False, error_spans=marks, errors=errors)
+    layout_name = "2020-21 (doc_id, seg_id)" if layout == "2020" else "WMT22-24 (docSegId, globalSegId)"
+    hs = HumanScores("MQM", higher_is_better=False, error_spans=marks, errors=errors,
+                     kind=f"Google MQM TSV, {layout_name} layout")
     docs_text, incomplete = {}, {}
     for s in systems:
         texts_all, missing = [], 0
@@ -344,7 +347,7 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
                              "name it (--score-column)", file=str(path), line=1)
         ci_score = rest[0]
     name = header[ci_score]
-    hs = HumanScores(name, higher_is_better)
+    hs = HumanScores(name, higher_is_better, kind=f"judgments table (score column {name})")
     seg_vals = defaultdict(list)
     doc_vals = defaultdict(lambda: defaultdict(list))
     for i, r in enumerate(rows[1:], start=2):

@@ -207,6 +207,22 @@ if d.human is not None:
     extras.append(f"human judgments ({md(d.human.name)}, "
                   f"{'higher' if d.human.higher_is_better else 'lower'} is better) for "
                   f"{len(d.human.system_scores)} systems")
+if d.human is not None:
+    hs_ = d.human
+    names_ = list(d.corpus.references) + list(d.corpus.systems)
+    matched = [n for n in names_ if n in hs_.system_scores]
+    total_ = sum(len(x) for x in next(iter(d.corpus.references.values())))
+    rated_ = [hs_.n_segments.get(n, 0) for n in matched]
+    raters_ = sorted({r[3] for r in hs_.errors}) if hs_.errors else []
+    st.markdown(
+        f"**Human judgments understood as:** {md(hs_.kind or hs_.name)}; "
+        f"{len(matched)} of {len(names_)} loaded texts judged"
+        + (f" (not judged: {md(', '.join(n for n in names_ if n not in matched))})" if len(matched) < len(names_)
+           else "")
+        + (f"; segments rated per text: {min(rated_)}-{max(rated_)} of {total_}"
+           if rated_ and min(rated_) != max(rated_) else
+           (f"; segments rated per text: {rated_[0]} of {total_}" if rated_ else ""))
+        + (f"; {len(raters_)} raters" if raters_ else "") + ". Missing is not zero: scores use the rated segments.")
 if d.human is not None and d.human.mapping:
     hm = d.human.mapping
     st.caption("System names of the judgments file, as matched to the loaded texts (segment ids are line numbers "

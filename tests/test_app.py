@@ -146,6 +146,8 @@ def test_da_judgments_upload_shows_the_name_mapping():
     mapping = [df.value for df in at.dataframe if "name in the file" in df.value.columns][0]
     got = dict(zip(mapping["name in the file"], mapping["loaded text"]))
     assert got[f"{SAMPLE_SYSTEMS[0]}.0"] == SAMPLE_SYSTEMS[0] and got["Unknown.9"].startswith("- (not matched")
+    summary = [m.value for m in at.markdown if "understood as" in m.value][0]
+    assert "WMT DA" in summary and f"{len(SAMPLE_SYSTEMS)} of {len(SAMPLE_SYSTEMS) + 1} loaded texts" in summary
     rated = dict(zip(mapping["name in the file"], mapping["segments rated"]))
     assert rated[f"{SAMPLE_SYSTEMS[1]}.1"] == len(range(1, n + 1, 2))
     at.switch_page("pages/correlation.py").run()
@@ -196,6 +198,8 @@ def test_mqm_error_spans_on_the_documents_page(ted):
     at.file_uploader(key="up_struct").set_value(("mqm_ted_zhen.tsv", data, "text/tab-separated-values"))
     at.text_input(key="up_refsys").set_value("ref")
     at.button(key="FormSubmitter:structured-Analyse this file").click().run()
+    summary = [m.value for m in at.markdown if "understood as" in m.value][0]
+    assert "2020-21" in summary and "15 of 15 loaded texts" in summary and "529 of 529" in summary
     at.switch_page("pages/documents.py").run()
     assert_clean(at, "documents with MQM")
     body = " ".join(h.proto.body for h in at.get("html"))
