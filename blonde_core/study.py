@@ -362,6 +362,22 @@ class Study:
                                             extra_docs=extra_docs),
                                   metric_table(res, self.human, level, extra=extra, exclude=exclude)))
 
+    def compare_pair(self, cfg: ScoreConfig, pair: tuple, level: str = "system", std_metrics=(),
+                     apt_pair: str | None = None, engine: Engine | None = None, grouping: str = "none", exclude=(),
+                     permutations: int = 1000, seed: int = 12345) -> dict:
+        """Two metrics compared (Williams, PERM-BOTH) against this study's human judgments."""
+        from .stats import compare_pair
+
+        if self.human is None:
+            raise InputError("no human judgments loaded")
+        res = self.result(cfg, engine)
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, engine)
+        exclude = tuple(exclude)
+        return self._get(engine, ("compare_pair", repr(cfg), tuple(pair), level, tuple(std_metrics), apt_pair,
+                                  grouping, exclude, permutations, seed),
+                         lambda: compare_pair(res, self.human, tuple(pair), level, extra=extra, grouping=grouping,
+                                              exclude=exclude, permutations=permutations, seed=seed))
+
     def scored_against(self, name: str) -> "Study":
         """The same study with `name` (a reference or a system) as the only reference; other
         references become systems.  BlonD+ annotation belongs to the first reference, so it is

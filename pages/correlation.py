@@ -141,8 +141,7 @@ if a == b:
     st.caption("Choose two different metrics.")
 else:
     with st.spinner("PERM-BOTH permutations..."):
-        cmp = d.correlate(cfg, level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude), spa=spa,
-                          compare=(a, b))[0]["compare"]
+        cmp = d.compare_pair(cfg, (a, b), level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude))
     w = cmp["williams"]
     pb = cmp["perm_both"]
     ra, rb = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"]

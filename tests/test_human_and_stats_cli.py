@@ -189,6 +189,17 @@ def test_correlate_against_refB_without_ref(ted, capsys):
     g = json.loads(capsys.readouterr().out)
     assert g["grouping"] == "item" and g["metrics"]["BlonDe"]["groups"] == 5
     assert g["compare"]["a"] == "BlonD-d" and 0 <= g["compare"]["perm_both"]["p_b_better"] <= 1
+    # the page's compare_pair (the comparison alone) gives the command line's numbers
+    from blonde_core.human import read_human
+    from blonde_core.readers import plain_corpus
+    from blonde_core.stats import compare_pair
+    from blonde_core.study import ScoreConfig, Study
+
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], [ted / "systems" / f"{s}.txt" for s in systems]
+                               + [ted / "refs" / "refB.txt"], docids=ted / "docids.txt"), "t").scored_against("refB")
+    alone = compare_pair(study.result(ScoreConfig()), read_human(mqm), ("BlonD-d", "BlonDe"), "document",
+                         metrics=["BlonDe", "BlonD-d"], grouping="item", exclude=["ref"], permutations=500)
+    assert alone == g["compare"]
     assert main([*args, "--grouping", "sys"]) == 2  # grouping is for document level
     assert "document level only" in capsys.readouterr().err
     assert main(["correlate", *_ted_args(ted, systems), "--human", mqm, "-r", "nosuch"]) == 2

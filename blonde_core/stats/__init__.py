@@ -18,13 +18,13 @@ Two identical systems are "no difference" with p = 1.0 for every test.
 from __future__ import annotations
 
 from .agreement import cohen_kappa
-from .correlation import correlate, correlations, metric_names, metric_table, oriented_tables, williams_test
+from .correlation import compare_pair, correlate, correlations, metric_names, metric_table, oriented_tables, williams_test
 from .intervals import bootstrap_cis, percentile_ci, resample_weights
 from . import meta, policy
 from .paired import PairInput, bh, compare, holm, measure, paired_test, significance_clusters
 from .units import DEFAULT_SEED, TESTS, align, metric_fn, parse_unit, unit_groups, unit_stats
 
-__all__ = ["meta", "policy", "DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "correlate",
+__all__ = ["meta", "policy", "DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "compare_pair", "correlate",
            "correlations", "holm", "measure", "metric_fn", "metric_names", "metric_table", "oriented_tables",
            "paired_test", "parse_unit", "percentile_ci", "resample_weights", "significance_clusters", "unit_groups",
            "unit_stats", "williams_test"]

@@ -146,6 +146,32 @@ def _human_docs(human, systems: list[str], doc_ids: list[str]) -> tuple[np.ndarr
     return mean, count
 
 
+def _tables(result, human, level, metrics, extra, exclude, extra_docs):
+    """What correlate and compare_pair work on: the level's aligned values (metric_table),
+    the systems used, and systems x documents matrices of human scores (with rated segment
+    counts) and of every metric."""
+    keys, vals, hum = metric_table(result, human, level, metrics, extra, exclude)
+    systems = used_systems(result, human, exclude)
+    doc_ids = list(result.corpus.doc_ids)
+    hdoc, hcount = _human_docs(human, systems, doc_ids)
+    fns = {m: metric_fn(result, m) for m in (metrics or metric_names(result))}
+    docs = {m: np.array([fn(result.doc_stats(s)) for s in systems], dtype=float) for m, fn in fns.items()}
+    for m, table in (extra_docs or (extra if level == "document" else {}) or {}).items():
+        docs[m] = np.array([[float(np.nan if table.get(s, {}).get(d) is None else table[s][d])
+                             for d in doc_ids] for s in systems])
+    return keys, vals, hum, systems, hdoc, hcount, docs, fns
+
+
+def compare_pair(result, human, pair, level: str = "system", metrics=None, extra=None, grouping: str = "none",
+                 exclude=(), permutations: int = 1000, seed: int = DEFAULT_SEED, extra_docs=None) -> dict:
+    """Two metrics head to head (Williams, PERM-BOTH) without the rest of correlate's work."""
+    if level == "system" and grouping != "none":
+        raise InputError("grouping applies to document level only (system level has one value per system)")
+    _, vals, hum, _, hdoc, _, docs, _ = _tables(result, human, level, metrics, extra, list(exclude or ()),
+                                                 extra_docs)
+    return compare_metrics(vals, hum, hdoc, docs, level, grouping, pair, permutations, seed)
+
+
 def correlate(result, human, level: str = "system", metrics: list[str] | None = None, extra: dict | None = None,
               confidence: float = 0.95, grouping: str = "none", exclude=(), spa: bool = False,
               permutations: int = 1000, seed: int = DEFAULT_SEED, bootstrap: int = 1000,
@@ -170,16 +196,9 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     if level == "system" and grouping != "none":
         raise InputError("grouping applies to document level only (system level has one value per system)")
     exclude = list(exclude or ())
-    keys, vals, hum = metric_table(result, human, level, metrics, extra, exclude)
-    systems = used_systems(result, human, exclude)
+    keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
+                                                                 extra_docs)
     doc_ids = list(result.corpus.doc_ids)
-    hdoc, hcount = _human_docs(human, systems, doc_ids)
-    blonde = [m for m in (metrics or metric_names(result))]
-    fns = {m: metric_fn(result, m) for m in blonde}
-    docs = {m: np.array([fn(result.doc_stats(s)) for s in systems], dtype=float) for m, fn in fns.items()}
-    for m, table in (extra_docs or (extra if level == "document" else {}) or {}).items():
-        docs[m] = np.array([[float(np.nan if table.get(s, {}).get(d) is None else table[s][d])
-                             for d in doc_ids] for s in systems])
     out = {"signature": result.signature, "level": level, "grouping": grouping, "human": human.name,
            "human_direction": "higher is better" if human.higher_is_better else
            "lower is better (negated before correlating)", "n": len(keys), "systems": systems,
@@ -238,11 +257,11 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
             else:
                 out["matrix"][a][b] = None
     if compare:
-        out["compare"] = compare_metrics(out, vals, hum, hdoc, docs, level, grouping, compare, permutations, seed)
+        out["compare"] = compare_metrics(vals, hum, hdoc, docs, level, grouping, compare, permutations, seed)
     return out
 
 
-def compare_metrics(out: dict, vals: dict, hum, hdoc, docs: dict, level: str, grouping: str, pair, k: int,
+def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str, pair, k: int,
                     seed: int) -> dict:
     """Williams (Pearson, ungrouped) and PERM-BOTH (Pearson, the chosen grouping) for two metrics."""
     from . import meta
@@ -252,7 +271,8 @@ def compare_metrics(out: dict, vals: dict, hum, hdoc, docs: dict, level: str, gr
         if m not in vals:
             raise InputError(f"unknown metric '{m}' to compare (choose from {', '.join(vals)})")
     res = {"a": a, "b": b, "level": level, "grouping": grouping}
-    ra, rb, rab = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"], out["matrix"][a][b]
+    ra, rb = correlations(vals[a], hum)["pearson"], correlations(vals[b], hum)["pearson"]
+    rab = correlations(vals[a], vals[b])["pearson"]
     ok = ~(np.isnan(vals[a]) | np.isnan(vals[b]) | np.isnan(hum))
     n = int(ok.sum())
     if None not in (ra, rb, rab) and n > 3 and grouping == "none":
