@@ -395,3 +395,17 @@ def load_sample() -> None:
     ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
     set_data(Study(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
                    annotation_file=str(SAMPLE / "blonde_plus_annotation.txt")))
+
+
+def human_mapping(human) -> None:
+    """The judgments' system names as matched to the loaded texts, with how much of each was rated
+    (Data page and Human correlation page show the same table)."""
+    hm = human.mapping
+    st.caption("System names of the judgments file, as matched to the loaded texts (segment ids are line numbers "
+               "of the test set; scores use only the rated segments):")
+    st.dataframe(pd.DataFrame([{"name in the file": k, "loaded text": v or "- (not matched, left out)",
+                                "segments rated": human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
+                                "of": human.coverage.get(v, {}).get("segments", "") if v else ""}
+                               for k, v in sorted(hm.items())]), hide_index=True)
+    st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
+               "line's --map FILE_NAME=NAME.")

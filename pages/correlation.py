@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, metric_names
-from pages._shared import config, downloads, label, md, need_data, result, signature_box, standard
+from pages._shared import config, human_mapping, downloads, label, md, need_data, result, signature_box, standard
 
 st.title("Human correlation")
 d0 = need_data("metric-human correlation")
@@ -69,6 +69,10 @@ st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Sco
            f"{'systems' if level == 'system' else '(system, document) cells'}. BlonDe-family scores are in points "
            "(0-100), as on every page; lower-is-better metrics are negated (-TER, -Otem, ...) so that higher is "
            "better everywhere.")
+if d0.human.mapping:
+    with st.expander(f"How the {len(d0.human.mapping)} system names of the judgments were matched "
+                     f"({sum(v is not None for v in d0.human.mapping.values())} matched)"):
+        human_mapping(d0.human)
 
 
 def shown(metric: str, v: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.study import (InputError, NamedBytes, decode_bytes, plain_corpus, read_human, read_lines,
                                read_structured_with_human, server_engine, split_lines, study_store)
-from pages._shared import TED, Study, data, load_sample, md, set_data
+from pages._shared import human_mapping, TED, Study, data, load_sample, md, set_data
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
@@ -224,15 +224,7 @@ if d.human is not None:
            (f"; segments rated per text: {rated_[0]} of {total_}" if rated_ else ""))
         + (f"; {len(raters_)} raters" if raters_ else "") + ". Missing is not zero: scores use the rated segments.")
 if d.human is not None and d.human.mapping:
-    hm = d.human.mapping
-    st.caption("System names of the judgments file, as matched to the loaded texts (segment ids are line numbers "
-               "of the test set; scores use only the rated segments):")
-    st.dataframe(pd.DataFrame([{"name in the file": k, "loaded text": v or "- (not matched, left out)",
-                                "segments rated": d.human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
-                                "of": d.human.coverage.get(v, {}).get("segments", "") if v else ""}
-                               for k, v in sorted(hm.items())]), hide_index=True)
-    st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
-               "line's --map FILE_NAME=NAME.")
+    human_mapping(d.human)
 if d.annotation is not None:
     extras.append(f"BlonD+ annotations ({len(d.annotation)} lines)")
 if d.ner is not None:

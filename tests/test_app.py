@@ -153,6 +153,11 @@ def test_da_judgments_upload_shows_the_name_mapping():
     at.switch_page("pages/correlation.py").run()
     assert_clean(at, "correlation with DA")
     assert any("RAW.SCR" in c.value for c in at.caption)
+    # the same mapping on the Human correlation page, next to the numbers it produced
+    assert f"How the {len(SAMPLE_SYSTEMS) + 1} system names of the judgments were matched " \
+           f"({len(SAMPLE_SYSTEMS)} matched)" in [e.label for e in at.expander]
+    shown = [df.value for df in at.dataframe if "name in the file" in df.value.columns][0]
+    assert dict(zip(shown["name in the file"], shown["loaded text"])) == got
 
 
 def test_structured_mqm_upload(ted):

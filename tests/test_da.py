@@ -194,3 +194,45 @@ def test_overlap_worked_by_hand(tmp_path, capsys):
     assert v["human_error_spans_where_blonde_saw_no_discourse_mismatch"] == 1
     assert v["their_mqm_categories"] == {"Style/Awkward": 1}
     assert ov["segments_compared"] == 2 and ov["segments_text_differs"] == 0
+
+
+def test_real_da_file_correlates_through_the_cli(tmp_path, capsys):
+    """WMT22 zh-en, first 80 segments (8 documents), five systems and the second reference, with the
+    real DA rows of those segments: `correlate --human` maps the names (HUMAN-B -> refB, .K dropped,
+    systems not loaded left out), averages only the rated segments, and its Pearson and pairwise
+    accuracy are those worked out here from `score`'s BlonDe and the file's own rows."""
+    from itertools import combinations
+
+    from scipy.stats import pearsonr
+
+    n = 80
+    names = ["JDExploreAcademy", "Online-A", "Online-W", "DLUT", "Online-Y"]
+    for name, src in [("refA", WMT / "refs" / "refA.txt"), ("refB", WMT / "refs" / "refB.txt")] + \
+            [(s, WMT / "systems" / f"{s}.txt") for s in names]:
+        (tmp_path / f"{name}.txt").write_text("".join(src.read_text(encoding="utf-8").splitlines(True)[:n]),
+                                              encoding="utf-8")
+    (tmp_path / "docids.txt").write_text("".join((WMT / "docids.blk10.txt").read_text().splitlines(True)[:n]))
+    lines = (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()
+    rows = [r.split() for r in lines[1:] if r.strip() and int(r.split()[1]) <= n]
+    (tmp_path / "da.csv").write_text("\n".join([lines[0]] + [" ".join(r) for r in rows]) + "\n")
+    texts = [str(tmp_path / f"{s}.txt") for s in names + ["refB"]]
+    common = ["-r", str(tmp_path / "refA.txt"), "-s", *texts, "--docids", str(tmp_path / "docids.txt")]
+
+    assert main(["score", *common, "--format", "json"]) == 0
+    blonde = {s: v["BlonDe"]["F1"] for s, v in json.loads(capsys.readouterr().out)["systems"].items()}
+    assert main(["correlate", *common, "--human", str(tmp_path / "da.csv"), "--metrics", "BlonDe",
+                 "--accuracy", "--bootstrap", "0", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["human"] == "RAW.SCR" and out["human_direction"] == "higher is better"
+    assert out["human_mapping"]["HUMAN-B.12"] == "refB" and out["human_mapping"]["NiuTrans.9"] is None
+    human = {}
+    for r in rows:  # the file's own rows: mean RAW.SCR over each system's rated segments
+        human.setdefault(r[0].rsplit(".", 1)[0].replace("HUMAN-B", "refB"), []).append(float(r[2]))
+    human = {s: sum(v) / len(v) for s, v in human.items()}
+    order = names + ["refB"]
+    assert out["systems"] == order and out["human_coverage"]["Online-A"] == {"segments_rated": 36, "segments": n}
+    x, y = [blonde[s] for s in order], [human[s] for s in order]
+    got = out["metrics"]["BlonDe"]
+    assert got["pearson"] == pytest.approx(pearsonr(x, y)[0], abs=1e-12)
+    agree = sum((x[i] - x[j]) * (y[i] - y[j]) > 0 for i, j in combinations(range(len(order)), 2))
+    assert (got["agree"], got["pairs"]) == (agree, 15) and got["accuracy"] == pytest.approx(agree / 15)
