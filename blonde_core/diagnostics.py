@@ -181,6 +181,7 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
         return out
 
     ref_rows = rows_of(ref_name)
+    weights = counted_features(result)
     view = {"doc_id": result.corpus.doc_ids[doc_index], "reference": ref_name, "rows": {ref_name: ref_rows}}
     aligned = result.config.granularity == "sentence"
     for name in systems:
@@ -206,7 +207,22 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
                 s["status"] = "neutral"
     for rows in view["rows"].values():
         for r in rows:
-            r["counts"] = dict(Counter(s["category"] for s in r["spans"]))
+            for s in r["spans"]:
+                s["counted"] = weights.get((s["category"], s["feature"]), True)
+            r["counts"] = dict(Counter(s["category"] for s in r["spans"] if s["counted"]))
     return view
+
+
+def counted_features(result) -> dict:
+    """{(category, feature): whether the feature carries weight in the result's settings} - a span
+    of a weight-0 feature (neuter and epicene pronouns, non-person entities in blonde-0.1.4) is
+    shown but neither counts in the score nor as a mismatch."""
+    w = result.config.resolved_weights
+    out = {}
+    for cat in ("tense", "pronoun", "entity", "dm"):
+        sl = result.layout.cat_slices[cat]
+        for j, col in enumerate(range(sl.start, sl.stop)):
+            out[(cat, result.layout.columns[col][1])] = j < len(w[cat]) and w[cat][j] > 0
+    return out
 
 

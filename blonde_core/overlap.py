@@ -88,8 +88,10 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
                     offset = len(mqm_text) - len(mqm_text.lstrip())  # the loaded text is stripped
                 out["segments_compared"] += 1
                 flagged = Counter(e["category"] for e in errs)
-                extra = [sp for sp in row["spans"] if sp["category"] in cats and sp.get("status") == "extra"]
-                missed = [sp for sp in rrow["spans"] if sp["category"] in cats and sp.get("status") == "missed"]
+                extra = [sp for sp in row["spans"]
+                         if sp["category"] in cats and sp["counted"] and sp.get("status") == "extra"]
+                missed = [sp for sp in rrow["spans"]
+                          if sp["category"] in cats and sp["counted"] and sp.get("status") == "missed"]
                 mismatch = bool(extra or missed)
                 for sp in extra:
                     c = cats[sp["category"]]

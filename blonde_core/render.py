@@ -7,22 +7,31 @@ from __future__ import annotations
 
 from html import escape
 
-COLORS = {"entity": "#f4a259", "tense": "#5b8e7d", "pronoun": "#bc4b51", "dm": "#4a6fa5"}
-LABELS = {"entity": "named entity", "tense": "verb tense", "pronoun": "gendered pronoun",
-          "dm": "discourse marker"}
+# Okabe-Ito colours (told apart with every common colour-vision deficiency), and for each
+# category a cue that is not colour: its own underline style and a small letter after the span.
+COLORS = {"entity": "#E69F00", "tense": "#0072B2", "pronoun": "#CC79A7", "dm": "#009E73"}
+LABELS = {"entity": "named entity", "tense": "verb tense", "pronoun": "pronoun", "dm": "discourse marker"}
+SHORT = {"entity": "entity", "tense": "tense", "pronoun": "pronoun", "dm": "marker"}
+GLYPHS = {"entity": "E", "tense": "T", "pronoun": "P", "dm": "M"}
+LINES = {"entity": "solid", "tense": "dotted", "pronoun": "double", "dm": "dashed"}
+NOTES = {"pronoun": "gendered ones count; neuter and epicene are shown with weight 0 in the package preset"}
 STATUS_HELP = {"matched": "matched", "missed": "missed by the system", "extra": "not in the reference",
                "neutral": ""}
 
 CSS = """
 <style>
-.bl-doc{font-size:1.02rem;line-height:2.1;}
-.bl-seg{padding:1px 0;border-radius:3px;}
+.bl-doc{font-size:1.02rem;line-height:2.2;}
+.bl-seg{padding:1px 0;border-radius:3px;text-decoration-line:underline;text-decoration-thickness:2px;
+ text-underline-offset:4px;text-decoration-skip-ink:none;}
 .bl-miss{background-image:repeating-linear-gradient(135deg,rgba(0,0,0,.10) 0 3px,transparent 3px 7px);}
+.bl-g::after{font-size:.62em;font-weight:700;vertical-align:super;margin-left:1px;}
+""" + "".join(f".bl-g-{c}::after{{content:'{g}';color:{COLORS[c]};}}\n" for c, g in GLYPHS.items()) + """\
 .bl-legend span{display:inline-block;margin-right:14px;}
-.bl-chip{display:inline-block;width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
+.bl-chip{display:inline-block;min-width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
 .bl-mqm{text-decoration:underline wavy #333;text-decoration-thickness:1.5px;text-underline-offset:3px;}
 .bl-mqm-tag{font-size:.7rem;font-weight:600;color:#333;margin-left:1px;}
 .bl-mqm-line{font-size:.85rem;border-left:3px double #666;padding-left:6px;margin:2px 0 4px 0;}
+.bl-counts{font-size:.75rem;opacity:.85;}
 </style>
 """
 
@@ -51,22 +60,30 @@ def render_text(text: str, spans: list[dict], categories=None) -> str:
         cover.sort(key=lambda s: (s["end"] - s["start"]), reverse=True)
         outer = cover[0]
         status = outer.get("status", "neutral")
-        alpha = 0.45 if status in ("matched", "neutral") else 0.14
+        if outer.get("counted") is False:  # weight 0 in these settings: shown, not counted, never a mismatch
+            status = "uncounted"
+        alpha = {"matched": .45, "neutral": .45, "uncounted": .10}.get(status, .14)
         shadows = []
-        for depth, s in enumerate(cover):
-            st = s.get("status", "neutral")
-            thick = 3 if st in ("matched", "neutral") else 2
-            shadows.append(f"inset 0 -{(depth + 1) * 3}px 0 {_rgba(COLORS[s['category']], 1 if thick == 3 else .55)}")
-        style = f"background:{_rgba(COLORS[outer['category']], alpha)};box-shadow:{','.join(shadows)};"
+        for depth, s in enumerate(cover[1:]):  # spans inside the outer one: stacked thin lines
+            shadows.append(f"inset 0 -{(depth + 1) * 3}px 0 {_rgba(COLORS[s['category']], .8)}")
+        line = COLORS[outer["category"]] if status in ("matched", "neutral") else _rgba(COLORS[outer["category"]], .5)
+        style = (f"background:{_rgba(COLORS[outer['category']], alpha)};text-decoration-style:"
+                 f"{LINES[outer['category']]};text-decoration-color:{line};"
+                 + (f"box-shadow:{','.join(shadows)};" if shadows else ""))
         if status in ("missed", "extra"):
             style += f"outline:1px dashed {COLORS[outer['category']]};"
         title = "; ".join(
-            f"{LABELS[s['category']]}: {s['feature']}" + (f" ({STATUS_HELP[s.get('status', 'neutral')]})"
-                                                          if STATUS_HELP.get(s.get('status', 'neutral')) else "")
+            f"{LABELS[s['category']]}: {s['feature']}" + (
+                " (weight 0 in these settings: not counted)" if s.get("counted") is False else
+                f" ({STATUS_HELP[s.get('status', 'neutral')]})" if STATUS_HELP.get(s.get('status', 'neutral')) else "")
             for s in cover)
         klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else "")
         out.append(f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
                    f"{escape(piece)}</span>")
+        for s in use:  # a letter after each span: the category without colour
+            if s["end"] == b:
+                out.append(f'<span class="bl-g bl-g-{s["category"]}" '
+                           f'title="{escape(LABELS[s["category"]])}"></span>')
     return "".join(out)
 
 
@@ -96,8 +113,23 @@ def render_errors(text: str, errors: list[dict]) -> str:
 
 def legend(categories=None) -> str:
     cats = [c for c in COLORS if categories is None or c in categories]
-    chips = "".join(f'<span><i class="bl-chip" style="background:{_rgba(COLORS[c], .45)};'
-                    f'box-shadow:inset 0 -3px 0 {COLORS[c]}"></i>{escape(LABELS[c])}</span>' for c in cats)
+    chips = "".join(
+        f'<span><i class="bl-chip" style="background:{_rgba(COLORS[c], .45)}"></i>'
+        f'<span class="bl-seg" style="text-decoration-style:{LINES[c]};text-decoration-color:{COLORS[c]}">'
+        f'{escape(LABELS[c])}</span><span class="bl-g bl-g-{c}"></span> '
+        f'<span style="font-size:.8em;opacity:.8">({LINES[c]} underline, letter {GLYPHS[c]}'
+        f'{"; " + escape(NOTES[c]) if c in NOTES else ""})</span>'
+        f'</span>' for c in cats)
     chips += ('<span><i class="bl-chip bl-miss" style="outline:1px dashed #555"></i>'
-              'hatched, dashed: missed (reference) or not in the reference (system)</span>')
+              'hatched, dashed outline, paler: missed (reference) or not in the reference (system); '
+              'filled: matched</span>'
+              '<span><i class="bl-chip" style="background:rgba(120,120,120,.10)"></i>'
+              'faint, no outline: shown but not counted (a feature with weight 0, e.g. neuter "it")</span>')
     return f'<div class="bl-legend">{chips}</div>'
+
+
+def counts_line(counts: dict, categories) -> str:
+    """A sentence's span counts per category, each with its letter and full short name."""
+    return '<div class="bl-counts">' + " · ".join(
+        f'<span style="color:{COLORS[c]}">{GLYPHS[c]} {escape(SHORT[c])} {counts.get(c, 0)}</span>'
+        for c in categories) + "</div>"

@@ -409,3 +409,61 @@ def human_mapping(human) -> None:
                                for k, v in sorted(hm.items())]), hide_index=True)
     st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
                "line's --map FILE_NAME=NAME.")
+
+
+# --- click-through between pages ------------------------------------------------------
+
+def take_pending(prefix: str) -> None:
+    """Apply the widget values another page (or a click) left for this page, before its widgets exist."""
+    for k, v in st.session_state.pop(f"pending_{prefix}", {}).items():
+        st.session_state[k] = v
+
+
+def open_documents(doc=None, systems=None, categories=None, only=None, sentence=None) -> None:
+    """Go to the Documents page with this document, these systems and categories selected (only: the
+    mismatch filter), or to one sentence of it."""
+    pend = {}
+    if doc is not None:
+        pend["doc_sel"] = doc
+        pend["doc_page"] = 1
+    if systems is not None:
+        pend["doc_systems"] = list(systems)
+    if categories is not None:
+        pend["doc_cats"] = list(categories)
+    if only is not None:
+        pend["doc_only"] = list(only)
+    pend.update(focus_sentence(sentence) if sentence else {"doc_focus_row": None})
+    st.session_state["pending_doc"] = pend
+    st.switch_page("pages/documents.py")
+
+
+def focus_sentence(n: int) -> dict:
+    """Widget values that show sentence n (1-based) of the current document: filter off, its page, the
+    highlighted view, the row marked."""
+    return {"doc_only": [], "doc_goto": int(n), "doc_focus_row": int(n), "doc_tab": "Highlighted spans"}
+
+
+def clickable(fig, xs, ys, hover=None, size=18) -> None:
+    """Plotly heatmaps report no selection when clicked; an invisible square marker on every cell
+    does, and carries the cell's hover text.  The heatmap traces stop answering hover."""
+    import plotly.graph_objects as go
+
+    for tr in fig.data:
+        tr.hoverinfo = "skip"
+        tr.hovertemplate = None
+    px, py, txt = [], [], []
+    for i, y in enumerate(ys):
+        for j, x in enumerate(xs):
+            px.append(x)
+            py.append(y)
+            txt.append(hover[i][j] if hover is not None else f"{y} / {x}")
+    fig.add_trace(go.Scatter(x=px, y=py, mode="markers", text=txt, hovertemplate="%{text}<extra></extra>",
+                             marker=dict(symbol="square", size=size, opacity=0), showlegend=False,
+                             selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0))))
+    fig.update_layout(clickmode="event+select", dragmode=False)
+
+
+def clicked(event) -> dict | None:
+    """The first point a chart selection reports, or None."""
+    pts = (event or {}).get("selection", {}).get("points", []) if event else []
+    return pts[0] if pts else None

@@ -5,9 +5,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import THIN, collapse_notes, entity_strings, feature_breakdown, score
-from pages._shared import downloads, label, md, shown_f1, signature_box, start_page, unlabel
+from pages._shared import clickable, clicked, downloads, label, md, open_documents, shown_f1, signature_box, start_page, unlabel
 
 d, cfg, res = start_page("Categories", "the category breakdown")
+CAT_NAMES = {"tense": "verb tense", "pronoun": "pronoun", "entity": "named entity", "dm": "discourse marker",
+             "1": "1-gram", "2": "2-gram", "3": "3-gram", "4": "4-gram"}
+DISCOURSE_CATS = ("tense", "pronoun", "entity", "dm")
 names = res.names
 part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
 
@@ -34,24 +37,41 @@ cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{
               + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}"
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
 custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
-fig = go.Figure(go.Heatmap(z=heat.values, x=[c if not c.isdigit() else f"{c}-gram" for c in cats],
-                           y=[label(n) for n in names], customdata=custom,
-                           colorscale="RdYlGn", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
-                           textfont=dict(size=11),
-                           hovertemplate="%{y} / %{x}: %{z:.2f}<br>spans matched %{customdata[0]:g}, in system "
-                                         "%{customdata[1]:g}, in reference %{customdata[2]:g}<extra></extra>"))
+cat_x = [CAT_NAMES.get(c, c) for c in cats]
+fig = go.Figure(go.Heatmap(z=heat.values, x=cat_x, y=[label(n) for n in names],
+                           colorscale="Viridis", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
+                           textfont=dict(size=11), colorbar=dict(title=f"{part} x 100")))
+clickable(fig, cat_x, [label(n) for n in names],
+          [[f"{label(n)} / {CAT_NAMES.get(c, c)}: " + ("- (no span on either side)" if np.isnan(heat.values[i, j])
+                                                      else f"{heat.values[i, j]:.2f}")
+            + f"<br>spans matched {custom[i][j][0]:g}, in system {custom[i][j][1]:g}, in reference {custom[i][j][2]:g}"
+            + ("<br>click: the system's documents for this category" if c in DISCOURSE_CATS else "")
+            for j, c in enumerate(cats)] for i, n in enumerate(names)], size=30)
 fig.update_layout(height=80 + 40 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed",
                   xaxis_side="top")
-st.plotly_chart(fig, width="stretch")
-heat_table = heat.reset_index(names="system")
+
+
+def pick_category():  # once per click: the document heatmap below shows that category, the system marked
+    pt = clicked(st.session_state["cat_heat"])
+    if pt:
+        c_ = cats[cat_x.index(pt["x"])]
+        st.session_state["doc_metric"] = c_ if c_ in DISCOURSE_CATS else "BlonD-d"
+        st.session_state["doc_heat_system"] = unlabel(pt["y"])
+
+
+st.plotly_chart(fig, width="stretch", on_select=pick_category, selection_mode="points", key="cat_heat")
+st.caption("Click a cell: the systems x documents heatmap below switches to that category (and the "
+           "system is marked); click a document cell there to open it.")
+heat_table = heat.rename(columns=CAT_NAMES).reset_index(names="system")
 for c in cats:
-    heat_table[f"{c} ref spans"] = [spans[n][c]["reference"] for n in names]
-    heat_table[f"{c} sys spans"] = [spans[n][c]["system"] for n in names]
-    heat_table[f"{c} matched"] = [spans[n][c]["matched"] for n in names]
-    heat_table[f"{c} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
+    heat_table[f"{CAT_NAMES.get(c, c)} ref spans"] = [spans[n][c]["reference"] for n in names]
+    heat_table[f"{CAT_NAMES.get(c, c)} sys spans"] = [spans[n][c]["system"] for n in names]
+    heat_table[f"{CAT_NAMES.get(c, c)} matched"] = [spans[n][c]["matched"] for n in names]
+    heat_table[f"{CAT_NAMES.get(c, c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
 with st.expander("As a table", expanded=False):
-    st.dataframe(heat_table, hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(format="%.2f") for c in cats})
+    st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[CAT_NAMES.get(c, c) for c in cats]),
+                 hide_index=True)
+    st.caption("- : the category has no span in reference or system.")
 downloads(heat_table, "categories", key="cat")
 
 # per feature
@@ -101,7 +121,8 @@ else:
 
 # systems x documents
 st.subheader("Systems x documents")
-doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric")
+doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric",
+                          format_func=lambda c: CAT_NAMES.get(c, c))
 vals, marks, hover = [], [], []
 for n in names:
     per = score(res.doc_stats(n), res.config, res.layout, res.plus)
@@ -117,23 +138,31 @@ for n in names:
         marks.append([""] * len(res.corpus.doc_ids))
         hover.append([""] * len(res.corpus.doc_ids))
 docs = res.corpus.doc_ids
-fig = go.Figure(go.Heatmap(z=vals, x=[label(x) for x in docs], y=[label(n) for n in names], colorscale="RdYlGn",
-                           zmin=0, zmax=100, text=marks, texttemplate="%{text}", customdata=hover,
-                           hovertemplate="%{y} / %{x}: %{z:.2f}<br>%{customdata}<extra>click to open</extra>"))
+xd, yd = [label(x) for x in docs], [label(n) for n in names]
+mark_sys = st.session_state.get("doc_heat_system")
+fig = go.Figure(go.Heatmap(z=vals, x=xd, y=yd, colorscale="Viridis", zmin=0, zmax=100, text=marks,
+                           texttemplate="%{text}", colorbar=dict(title=f"{part} x 100")))
+clickable(fig, xd, yd, [[f"{yd[i]} / {xd[j]}: " + ("- (absent on both sides)" if np.isnan(vals[i][j]) else
+                                                  f"{vals[i][j]:.2f}") + (f"<br>{hover[i][j]}" if hover[i][j] else "")
+                         + "<br>click to open this document for this system" for j in range(len(docs))]
+                        for i in range(len(names))], size=16)
+if mark_sys in names:  # the system picked in the heatmap above, outlined
+    fig.add_shape(type="rect", xref="paper", x0=0, x1=1, yref="y", y0=names.index(mark_sys) - 0.5,
+                  y1=names.index(mark_sys) + 0.5, line=dict(color="#d62728", width=3))
 fig.update_layout(height=60 + 28 * len(names), margin=dict(t=10, b=10), yaxis_autorange="reversed")
-event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat")
-pts = (event or {}).get("selection", {}).get("points", []) if event else []
-if pts:
-    st.session_state["doc_pick"] = unlabel(pts[0]["x"])
-    st.session_state["sys_pick"] = [unlabel(pts[0]["y"])]
-    st.switch_page("pages/documents.py")
-st.caption("Click a cell to open that document for that system on the Documents page."
+pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="doc_heat"))
+if pt:
+    open_documents(doc=unlabel(pt["x"]), systems=[unlabel(pt["y"])],
+                   categories=[doc_metric] if doc_metric in DISCOURSE_CATS else None,
+                   only=[doc_metric] if doc_metric in DISCOURSE_CATS else [])
+st.caption("Click a cell to open that document for that system on the Documents page"
+           + (f", showing only the sentences where {CAT_NAMES[doc_metric]} mismatches" if doc_metric in DISCOURSE_CATS
+              else "") + "."
            + (f" ° marks thin evidence (fewer than {THIN} reference spans of {doc_metric} in that document)."
               if doc_metric in cats else ""))
 pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
 if st.button("Open in Documents"):
-    st.session_state["doc_pick"] = pick_doc
-    st.switch_page("pages/documents.py")
+    open_documents(doc=pick_doc)
 
 notes = {n: collapse_notes(res, n) for n in names}
 flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() for doc, msgs in nd.items()

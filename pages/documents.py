@@ -1,25 +1,64 @@
-"""Documents: one document sentence by sentence, spans highlighted as in the paper's Figure 3."""
+"""Documents: one document sentence by sentence, spans highlighted as in the paper's Figure 3,
+filtered to the sentences where a category mismatches, a page of sentences at a time."""
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.render import COLORS, CSS, LABELS, legend, render_errors, render_text
-from blonde_core.study import (THIN, GROUP_ORDER, MIN_SIMILARITY, collapse_notes, document_errors, entity_threads,
-                               error_overlap, pronoun_threads, score, sentence_view, tense_timeline)
-from pages._shared import downloads, esc, label, md, shown_f1, signature_box, spans_text, start_page
+from blonde_core.render import COLORS, CSS, LABELS, counts_line, legend, render_errors, render_text
+from blonde_core.study import (THIN, collapse_notes, discourse_categories, document_errors, error_overlap,
+                               mismatching_sentences, score, sentence_level, sentence_view)
+from pages._shared import downloads, esc, md, shown_f1, signature_box, spans_text, start_page, take_pending
+from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
+take_pending("doc")  # a click on another page (heatmap cell, leaderboard row, thread row) picked these
 c1, c2, c3 = st.columns([1, 2, 1])
-default_doc = st.session_state.get("doc_pick", docs[0])
-doc = c1.selectbox("Document", docs, index=docs.index(default_doc) if default_doc in docs else 0, key="doc_sel")
-default_sys = [s for s in st.session_state.get("sys_pick", res.names[:2]) if s in res.names] or res.names[:1]
-systems = c2.multiselect("Systems", res.names, default=default_sys, key="doc_systems")
+if st.session_state.get("doc_sel") not in docs:
+    st.session_state["doc_sel"] = docs[0]
+doc = c1.selectbox("Document", docs, key="doc_sel",
+                   on_change=lambda: st.session_state.update(doc_page=1, doc_focus_row=None))
+if "doc_systems" not in st.session_state:
+    st.session_state["doc_systems"] = res.names[:2]
+st.session_state["doc_systems"] = [s for s in st.session_state["doc_systems"] if s in res.names]
+systems = c2.multiselect("Systems", res.names, key="doc_systems")
 ref = c3.selectbox("Reference", list(res.corpus.references), key="doc_ref")
-cats = st.pills("Categories", list(COLORS), default=list(COLORS), selection_mode="multi", format_func=LABELS.get,
-                key="doc_cats")
+if "doc_cats" not in st.session_state:
+    st.session_state["doc_cats"] = list(COLORS)
+cats = st.pills("Categories", list(COLORS), selection_mode="multi", format_func=LABELS.get, key="doc_cats") or []
 di = docs.index(doc)
 view = sentence_view(res, di, systems, ref)
+n_sent = max(len(view["rows"][ref]), *(len(view["rows"][s]) for s in systems)) if systems else \
+    len(view["rows"][ref])
+
+# which sentences: all, or only those where a category mismatches for the chosen systems; a page at a time
+f1c, f2c, f3c = st.columns([2, 1, 1])
+if sentence_level(res):
+    only = f1c.multiselect("Only sentences where these categories mismatch", discourse_categories(res),
+                           format_func=LABELS.get, key="doc_only",
+                           help="A sentence is kept when, for at least one chosen system, a span of the category "
+                                "is missed or extra, counted exactly as the score counts it (features that carry "
+                                "weight; against all references).")
+else:
+    only = []
+    f1c.caption("Document-level matching: spans are matched anywhere in the document, so there is no "
+                "per-sentence mismatch filter.")
+shown = mismatching_sentences(res, di, systems, only) if only and systems else list(range(n_sent))
+size = f2c.selectbox("Sentences per page", [25, 50, 100, 1000], key="doc_page_size")
+pages = max(1, -(-len(shown) // size))
+goto = st.session_state.pop("doc_goto", None)
+if goto and goto - 1 in shown:
+    st.session_state["doc_page"] = shown.index(goto - 1) // size + 1
+if st.session_state.get("doc_page", 1) > pages:
+    st.session_state["doc_page"] = 1
+page = f3c.number_input(f"Page (of {pages})", 1, pages, key="doc_page")
+focus = st.session_state.get("doc_focus_row")
+on_page = shown[(page - 1) * size: page * size]
+hidden = n_sent - len(shown)
+st.caption(f"Sentences {on_page[0] + 1 if on_page else 0}-{on_page[-1] + 1 if on_page else 0} shown "
+           f"({len(on_page)} on this page; {len(shown)} of {n_sent} sentences kept"
+           + (f", **{hidden} hidden**: no {' or '.join(LABELS[c] for c in only)} mismatch for "
+              f"{md(', '.join(systems))}" if only else "") + ").")
+
 # human (MQM) error spans of the chosen systems in this document, filterable
 human_errors = {}
 if d.human is not None and d.human.error_spans:
@@ -84,120 +123,52 @@ if collapsed:
                "at 1e-5):\n\n" + "\n".join(f"- **{md(n)}**: {md(note)}" for n, note in collapsed),
                icon=":material/warning:")
 
-tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(["Highlighted spans", "Entity threads", "Pronoun threads",
-                                                 "Tense timeline"])
+TABS = ["Highlighted spans", "Entity threads", "Pronoun threads", "Tense timeline"]
+tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(TABS, key="doc_tab")
 tab_hl.html(CSS + legend(cats))
-if not res.config.granularity == "sentence":
+if not sentence_level(res):
     tab_hl.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
-               "reference document.")
+                   "reference document.")
 src = res.corpus.source[di] if res.corpus.source else None
 cols = (["source"] if src else []) + [f"reference: {ref}"] + [f"system: {s}" for s in systems]
-n_rows = max(len(view["rows"][ref]), *(len(view["rows"][s]) for s in systems)) if systems else \
-    len(view["rows"][ref])
 
 
 def cell(rows, i, errors=None):
     if i >= len(rows):
         return ""
     r = rows[i]
-    counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} {r["counts"].get(c, 0)}'
-                      f"</span>" for c in cats)
     mqm = ""
     if errors is not None and i < len(errors) and errors[i]:
         mqm = f'<div class="bl-mqm-line">{render_errors(r["text"], errors[i])}</div>'
     return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
-            f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
+            f'{counts_line(r["counts"], cats)}')
 
 
 html = ['<table style="width:100%;border-collapse:collapse;table-layout:fixed">',
         "<thead><tr><th style='width:2.5em'>#</th>" + "".join(f"<th style='text-align:left'>{esc(c)}</th>"
                                                                 for c in cols) + "</tr></thead><tbody>"]
-for i in range(n_rows):
+for i in on_page:
     tds = []
     if src:
         tds.append(f"<td>{esc(src[i]) if i < len(src) else ''}</td>")
     tds.append(f"<td>{cell(view['rows'][ref], i)}</td>")
     for s in systems:
         tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s))}</td>")
-    html.append(f"<tr style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>{''.join(tds)}</tr>")
+    mark = ";background:rgba(255,220,0,.18);border-left:4px solid #b58900" if focus == i + 1 else ""
+    html.append(f"<tr id='bl-s-{i + 1}' class='bl-row' style='border-top:1px solid #ddd;vertical-align:top{mark}'>"
+                f"<td>{i + 1}{' &#9664;' if focus == i + 1 else ''}</td>{''.join(tds)}</tr>")
 html.append("</tbody></table>")
 tab_hl.html("".join(html))
 tab_hl.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) are "
-           "hatched with a dashed outline. Reference spans are marked against the first chosen system. Hover a "
-           "span for its feature.")
+               "hatched with a dashed outline. Reference spans are marked against the first chosen system. Hover a "
+               "span for its feature. Lowercasing (sidebar, the package's default) is what spaCy saw; the text is "
+               "shown in its original case.")
 
 with tab_ent:
-    st.caption("Each entity of the reference and the string each system used for it, sentence by sentence. "
-               "Alignment is heuristic: in the same sentence (the whole document under document-level matching), "
-               "an identical entity of the same group, else the most similar system entity (word overlap or "
-               f"character similarity of at least {MIN_SIMILARITY}); none means missing.")
-    for n in systems:
-        ths = entity_threads(res, di, n, ref)
-        st.markdown(f"**{md(n)}**")
-        if not ths:
-            st.write("No counted entity in the reference of this document.")
-            continue
-        out = ["<table style='width:100%;border-collapse:collapse'><tr><th style='text-align:left'>reference entity"
-               "</th><th style='text-align:left'>system, sentence by sentence</th><th>renderings</th></tr>"]
-        for th in ths:
-            chips = []
-            for o in th["occurrences"]:
-                if o["system"] is None:
-                    chips.append(f"<span style='background:#eee;color:#777;padding:1px 5px;border-radius:3px'>"
-                                 f"s{o['sentence']}: missing</span>")
-                else:
-                    colour = "#dff0d8" if o["exact"] else "#f8d7da"
-                    chips.append(f"<span style='background:{colour};padding:1px 5px;border-radius:3px'>"
-                                 f"s{o['sentence']}: {esc(o['system'])}</span>")
-            flag = "" if th["consistent"] else " &#9888;"
-            out.append(f"<tr style='border-top:1px solid #ddd'><td>{esc(th['entity'])} <small>({esc(th['group'])})"
-                       f"</small>{flag}</td><td>{' '.join(chips)}</td><td style='text-align:center'>"
-                       f"{len(th['renderings'])}</td></tr>")
-        out.append("</table>")
-        st.html("".join(out))
-
+    entity_threads_view(res, di, systems, ref, focus=True, key="doc_ent_threads")
 with tab_pron:
-    rows_p = pronoun_threads(res, di, systems, ref)
-    gender_colour = {"masculine": "#4a6fa5", "feminine": "#bc4b51", "neuter": "#888", "epicene": "#5b8e7d"}
-    names_p = [ref] + [s for s in systems if s != ref]
-    out = ["<table style='width:100%;border-collapse:collapse'><tr><th>#</th>" +
-           "".join(f"<th style='text-align:left'>{esc(x)}</th>" for x in names_p) + "</tr>"]
-    for row in rows_p:
-        tds = []
-        for x in names_p:
-            items = " ".join(f"<span style='color:{gender_colour[c]};font-weight:600'>{esc(w)}</span>"
-                             f"<small style='color:{gender_colour[c]}'> {esc(c[:4])}</small>"
-                             for w, c in row["pronouns"][x]) or "<span style='color:#bbb'>-</span>"
-            bad = row["mismatch"].get(x, False)
-            tds.append(f"<td style='background:{'#f8d7da' if bad else 'transparent'}'>{items}</td>")
-        out.append(f"<tr style='border-top:1px solid #ddd'><td>{row['sentence']}</td>{''.join(tds)}</tr>")
-    out.append("</table>")
-    st.caption("Gendered pronouns per sentence; red cells: the masculine/feminine pronouns differ from the "
-               "reference's.")
-    st.html("".join(out))
-
+    pronoun_threads_view(res, di, systems, ref, focus=True, key="doc_pron_threads")
 with tab_tense:
-    tl = tense_timeline(res, di, systems, ref)
-    labels = GROUP_ORDER[:3] + ["base form", "gerund", "other verbs", "no verb"]
-    codes = {g: i for i, g in enumerate(["past", "present", "modal/future", "other verbs", "no verb"])}
-    palette = ["#5b8e7d", "#f4a259", "#4a6fa5", "#d9d9d9", "#ffffff"]
-    ys = list(tl)
-    n_max = max(len(v) for v in tl.values())
-    z = [[codes.get(seq[i]["dominant"], 3) if i < len(seq) else None for i in range(n_max)] for seq in tl.values()]
-    hover = [[(", ".join(f"{k} {v}" for k, v in seq[i]["counts"].items()) or "no verb") if i < len(seq) else ""
-              for i in range(n_max)] for seq in tl.values()]
-    scale = []
-    for i, col in enumerate(palette):
-        scale += [[i / len(palette), col], [(i + 1) / len(palette), col]]
-    fig = go.Figure(go.Heatmap(z=z, x=list(range(1, n_max + 1)), y=[label(y) for y in ys], zmin=-0.5, zmax=len(palette) - 0.5,
-                               colorscale=scale, text=hover, xgap=2, ygap=2,
-                               hovertemplate="%{y}, sentence %{x}: %{text}<extra></extra>",
-                               colorbar=dict(tickvals=list(range(len(palette))),
-                                             ticktext=["past", "present", "modal/future", "other verbs", "no verb"])))
-    fig.update_layout(height=120 + 40 * len(ys), xaxis_title="sentence", yaxis_autorange="reversed",
-                      margin=dict(t=10))
-    st.caption("Dominant tense of every sentence (past: VBD/VBN, present: VBP/VBZ, modal/future: MD); "
-               "a colour change across a row is tense drift.")
-    st.plotly_chart(fig, width="stretch")
+    tense_timeline_view(res, di, systems, ref, focus=True, key="doc_timeline")
 
 signature_box(res.signature)

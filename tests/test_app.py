@@ -63,8 +63,8 @@ def test_every_page_with_sample_data(core_sample):
     # the category heatmap's table equals the core's per-category F1
     at.switch_page("pages/categories.py").run()
     cats = at.dataframe[0].value.set_index("system")
-    assert cats.loc["names", "entity"] == pytest.approx(100 * core_sample.scores("names")["categories"]["entity"]["F1"])
-    assert cats.loc["tense", "tense"] == pytest.approx(100 * core_sample.scores("tense")["categories"]["tense"]["F1"])
+    assert cats.loc["names", "named entity"] == pytest.approx(100 * core_sample.scores("names")["categories"]["entity"]["F1"])
+    assert cats.loc["tense", "verb tense"] == pytest.approx(100 * core_sample.scores("tense")["categories"]["tense"]["F1"])
     ents = at.dataframe[2].value
     assert {"entity", "reference", "system", "matched", "missed"} <= set(ents.columns)
     # the document page renders highlighted spans of the first document
