@@ -24,6 +24,7 @@ PAGES = {
         st.Page("pages/categories.py", title="Categories", icon=":material/category:"),
         st.Page("pages/documents.py", title="Documents", icon=":material/article:"),
         st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
+        st.Page("pages/contrast.py", title="Contrast", icon=":material/compare_arrows:"),
         st.Page("pages/correlation.py", title="Human correlation", icon=":material/scatter_plot:"),
     ],
     "Teach and explore": [

@@ -467,3 +467,20 @@ def clicked(event) -> dict | None:
     """The first point a chart selection reports, or None."""
     pts = (event or {}).get("selection", {}).get("points", []) if event else []
     return pts[0] if pts else None
+
+
+def styled(df: pd.DataFrame, precision: int = 2):
+    """A table for st.dataframe: None/NaN shown as "-", whole-number columns without decimals,
+    the others with `precision` decimals (sorting still uses the numbers)."""
+    df = df.copy()
+    fmt = {}
+    for c in df.columns:
+        if df[c].dtype == object and df[c].map(lambda v: v is None or isinstance(v, (int, float))).all() \
+                and df[c].notna().any():
+            df[c] = pd.to_numeric(df[c])
+        if df[c].dtype.kind in "fi":
+            vals = df[c].dropna()
+            counts = df[c].dtype.kind == "i" or (bool((vals == vals.round()).all()) and "F1" not in c
+                                                 and "A - B" not in c)
+            fmt[c] = "{:.0f}" if counts else f"{{:.{precision}f}}"
+    return df.style.format(fmt, na_rep="-")

@@ -6,8 +6,8 @@ import streamlit as st
 
 from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, policy, resample_weights,
                                significance_clusters)
-from pages._shared import (apt_scores, companions, compare, downloads, label, md, signature_box, standard,
-                           start_page)
+from pages._shared import (apt_scores, companions, compare, downloads, label, md, open_documents, shown_f1,
+                           signature_box, standard, start_page)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -57,10 +57,50 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     return df
 
 
-def show(df: pd.DataFrame, status: str) -> None:
-    fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in df.columns if c not in ("system", "rank", "cluster")}
-    st.dataframe(df, hide_index=True, column_config=fmt, width="stretch")
-    st.caption(status)
+SHORT_CATS = {"tense": "tense", "pronoun": "pronoun", "entity": "entity", "dm": "marker"}
+st.session_state.setdefault("board_kind", "compact")
+layout_kind = c1.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
+                                   help="Compact: F1 with its interval in one cell and F1 per discourse category; "
+                                        "full: every column (what the downloads hold).") or "compact"
+
+
+def compact(df: pd.DataFrame) -> pd.DataFrame:
+    out = df[["rank", "system", "cluster"]].copy()
+
+    def with_ci(m, col):
+        return [("-" if np.isnan(v) else f"{v:.2f}") + ("" if np.isnan(lo) else f" [{lo:.1f}, {hi:.1f}]")
+                for v, lo, hi in zip(df[col], df[f"{m} CI low"], df[f"{m} CI high"])]
+    for t in tops:
+        out[f"{t} [95% CI]"] = with_ci(t, f"{t} F1")
+    for c, short in SHORT_CATS.items():
+        if c in cfg.categories:
+            out[short] = [100 * shown_f1(res.scores(n)["categories"][c]) for n in df["system"]]
+    for m in ("BLEU", "chrF", "TER"):
+        if m in df:
+            out[m] = df[m]
+    return out
+
+
+def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
+    view = compact(df) if layout_kind == "compact" else df
+    fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in view.columns
+           if c not in ("system", "rank", "cluster") and view[c].dtype.kind == "f"}
+    fmt["rank"] = st.column_config.NumberColumn(help="Rank by BlonDe F1: sort by this column to sort by BlonDe.")
+    fmt["cluster"] = st.column_config.NumberColumn(help="Systems of one cluster are not significantly different "
+                                                        "from the cluster's best.")
+    if final:  # a row opens the system's weakest document on the Documents page
+        ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
+                          width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows")
+        if ev and ev.selection.rows:
+            name = view["system"].iloc[ev.selection.rows[0]]
+            per = res.doc_scores(name)
+            worst = min(per, key=lambda k: -1 if per[k]["BlonD-d"]["F1"] is None else per[k]["BlonD-d"]["F1"])
+            open_documents(doc=worst, systems=[name], only=[])
+    else:
+        st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
+                     width="stretch")
+    st.caption(status + (" · Select a row to open the system's weakest document (lowest BlonD-d) on the Documents "
+                         "page. - : no value (the category or metric is absent)." if final else ""))
 
 
 sig = compare(d, cfg, res, "BlonDe", policy.TEST, pol["unit"], n_boot)
@@ -124,21 +164,27 @@ if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
         row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
 df = frame(rows)
 with board.container():
-    show(df, status(len(std_metrics)) + " · companion metrics ✓")
+    show(df, status(len(std_metrics)) + " · companion metrics ✓", final=True)
 downloads(df, "leaderboard", latex=True)
 
 metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
 metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
 order = df.sort_values(col, ascending=not HIGHER_IS_BETTER.get(metric, True))
-fig = go.Figure(go.Bar(
-    x=[label(x) for x in order["system"]], y=order[col],
-    error_y=dict(type="data", symmetric=False, array=order[f"{metric} CI high"] - order[col],
-                 arrayminus=order[col] - order[f"{metric} CI low"]),
-    marker_color=[f"hsl({(k * 67) % 360},45%,55%)" for k in order["cluster"]],
-    hovertemplate="%{x}: %{y:.2f}<extra></extra>"))
+OKABE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+PATTERNS = ["", "/", ".", "x", "\\", "-", "+", "|"]
+fig = go.Figure()
+for k in sorted(order["cluster"].unique()):  # one trace per cluster: a legend, a colour and a pattern each
+    sub = order[order["cluster"] == k]
+    fig.add_bar(x=[label(x) for x in sub["system"]], y=sub[col], name=f"cluster {k}",
+                error_y=dict(type="data", symmetric=False, array=sub[f"{metric} CI high"] - sub[col],
+                             arrayminus=sub[col] - sub[f"{metric} CI low"]),
+                marker=dict(color=OKABE[(k - 1) % len(OKABE)], pattern_shape=PATTERNS[(k - 1) % len(PATTERNS)]),
+                text=[f"c{k}"] * len(sub), textposition="inside",
+                hovertemplate="%{x}: %{y:.2f}<extra>cluster " + str(k) + "</extra>")
 fig.update_layout(yaxis_title=metric + (" (lower is better)" if metric == "TER" else ""), height=420,
-                  margin=dict(t=30, b=10), xaxis_tickangle=-35)
+                  margin=dict(t=30, b=10), xaxis_tickangle=-35, legend_title_text="significance cluster",
+                  xaxis=dict(categoryorder="array", categoryarray=[label(x) for x in order["system"]]))
 st.plotly_chart(fig, width="stretch")
 if d.human is None:
     st.caption("Upload human judgments on the Data page to see metric-human correlation.")

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import COMPANIONS, InputError, metric_names, policy
-from pages._shared import compare, downloads, label, md, signature_box, standard, start_page
+from pages._shared import clickable, clicked, unlabel, compare, downloads, label, md, signature_box, standard, start_page
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -59,7 +59,8 @@ for q in out["pairs"]:
     dv = q["corpus_diff"] if test in ("bootstrap", "ar") else q["mean_diff"]
     if dv is not None:
         diff[i, j], diff[j, i] = dv, -dv
-text = [["" if i == j or np.isnan(mat[i, j]) else f"{mat[i, j]:.3f}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
+text = [["" if i == j or np.isnan(mat[i, j]) else
+         f"{mat[i, j]:.3f}{'*' if mat[i, j] < 0.05 else ''}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
 st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
 is_policy = (test, unit, corr, metric) == (policy.TEST, pol["unit"], policy.CORRECTION, "BlonDe") and part == "F1"
@@ -71,12 +72,19 @@ if out.get("warning"):
                f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."), icon=":material/warning:")
 elif pol["note"] and unit == pol["unit"]:
     st.warning(md(pol["note"]), icon=":material/warning:")
-st.caption("Cell (row A, column B): corrected p-value and difference A - B in points. Green: significant at 0.05.")
-fig = go.Figure(go.Heatmap(z=mat, x=[label(x) for x in names], y=[label(x) for x in names], text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
-                           colorscale=[[0, "#2e7d32"], [0.5, "#c8e6c9"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],
-                           hovertemplate="%{y} vs %{x}: p = %{z:.4f}<extra></extra>", showscale=False))
+st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
+           "significant at 0.05. Click a cell to open the contrast of A and B.")
+xs = [label(x) for x in names]
+fig = go.Figure(go.Heatmap(z=mat, x=xs, y=xs, text=text, texttemplate="%{text}", zmin=0, zmax=0.1,
+                           colorscale=[[0, "#0072B2"], [0.5, "#9ecae1"], [0.5001, "#f5f5f5"], [1, "#eeeeee"]],
+                           showscale=False))
+clickable(fig, xs, xs, [[f"{xs[i]} vs {xs[j]}: " + ("-" if np.isnan(mat[i, j]) else f"p = {mat[i, j]:.4f}")
+                         + "<br>click: contrast of the two" for j in range(k)] for i in range(k)], size=26)
 fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="reversed")
-st.plotly_chart(fig, width="stretch")
+pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="sig_matrix"))
+if pt and pt["x"] != pt["y"]:
+    st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
+    st.switch_page("pages/contrast.py")
 POINTS = ("mean_diff", "corpus_diff", "ci_low", "ci_high")  # differences in points, as the matrix shows them
 pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
                        "ci_low": q["ci"][0], "ci_high": q["ci"][1]} for q in out["pairs"]])

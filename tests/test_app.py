@@ -10,11 +10,13 @@ from blonde_core.readers import plain_corpus, read_lines
 from conftest import ROOT, SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 PAGES = ["pages/data.py", "pages/overview.py", "pages/categories.py", "pages/documents.py",
-         "pages/significance.py", "pages/correlation.py"]
+         "pages/significance.py", "pages/contrast.py", "pages/correlation.py"]
 
 
-def new_app():
+def new_app(board="full"):
+    """The app; the leaderboard in its full form (every column) unless board="compact" (the default in use)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["board_kind"] = board
     return at.run()
 
 
@@ -60,6 +62,16 @@ def test_every_page_with_sample_data(core_sample):
         assert board.loc[name, "BlonD+ F1"] == pytest.approx(100 * s["BlonD+"]["F1"], abs=1e-9)
         assert board.loc[name, "BlonDe CI low"] <= board.loc[name, "BlonDe F1"] <= board.loc[name, "BlonDe CI high"]
     assert board.index[0] == "consistent"
+    # the compact leaderboard (the default): F1 with its interval in one cell, F1 per discourse category
+    at.session_state["board_kind"] = "compact"
+    at.run()
+    small = at.dataframe[0].value.set_index("system")
+    assert len(small.columns) <= 13 and "BlonDe F1" not in small.columns
+    for name in SAMPLE_SYSTEMS:
+        assert small.loc[name, "BlonDe [95% CI]"] == (f"{board.loc[name, 'BlonDe F1']:.2f} [{board.loc[name, 'BlonDe CI low']:.1f}, "
+                                                       f"{board.loc[name, 'BlonDe CI high']:.1f}]")
+        assert small.loc[name, "pronoun"] == pytest.approx(100 * core_sample.scores(name)["categories"]["pronoun"]["F1"] or 0)
+    at.session_state["board_kind"] = "full"
     # the category heatmap's table equals the core's per-category F1
     at.switch_page("pages/categories.py").run()
     cats = at.dataframe[0].value.set_index("system")

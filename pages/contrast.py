@@ -1,0 +1,122 @@
+"""Contrast: two systems side by side - where, over the corpus, they differ most per category,
+and the sentences of one document where they differ, both versions highlighted."""
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from blonde_core.render import COLORS, CSS, LABELS, counts_line, legend, render_text
+from blonde_core.study import contrast, discourse_categories, document_contrast, sentence_errors, sentence_view
+from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
+
+d, cfg, res = start_page("Contrast", "a two-system contrast")
+names = res.names
+if len(names) < 2:
+    st.info("The contrast needs at least two systems.")
+    st.stop()
+take_pending("ct")  # the Significance matrix picked the pair
+for k, default in (("ct_a", names[0]), ("ct_b", names[1])):
+    if st.session_state.get(k) not in names:
+        st.session_state[k] = default
+c1, c2, c3 = st.columns([1, 1, 1])
+a = c1.selectbox("System A", names, key="ct_a")
+b = c2.selectbox("System B", names, key="ct_b")
+cats = discourse_categories(res)
+if a == b:
+    st.warning("Pick two different systems.")
+    st.stop()
+if not cats:
+    st.info("No discourse category is selected (sidebar: Categories).")
+    st.stop()
+cat = c3.selectbox("Category", cats, format_func=LABELS.get, key="ct_cat")
+out = contrast(res, a, b)
+sa, sb = res.scores(a)["categories"], res.scores(b)["categories"]
+
+
+def pts(x):
+    return None if x is None else 100 * x
+
+
+summary = pd.DataFrame([{"category": LABELS[c], "F1 A": pts(sa[c]["F1"]), "F1 B": pts(sb[c]["F1"]),
+                         "A - B": None if sa[c]["F1"] is None or sb[c]["F1"] is None else
+                         100 * (sa[c]["F1"] - sb[c]["F1"]),
+                         **({k: v for k, v in out["summary"].get(c, {}).items()})} for c in cats])
+st.subheader(f"{md(a)} (A) vs {md(b)} (B), whole corpus")
+st.dataframe(styled(summary), hide_index=True)
+st.caption("F1 in points over the corpus; the last columns count the sentences where A makes fewer errors than B "
+           "in the category, B fewer than A, or both the same (errors = missed + extra spans, counted as the "
+           "score counts them)." if out["sentence_level"] else "F1 in points over the corpus.")
+
+
+
+def pick_doc(key: str, documents: list[str]) -> None:  # once per selection: that document below
+    rows = st.session_state[key].selection.rows
+    if rows:
+        st.session_state["ct_doc"] = documents[rows[0]]
+
+
+docs_df = pd.DataFrame([r for r in out["documents"] if r["category"] == cat])
+left, right = st.columns(2)
+with left:
+    st.markdown(f"**Documents where A and B differ most in {LABELS[cat]}**")
+    if docs_df.empty:
+        st.write("No document has this category.")
+    else:
+        st.dataframe(styled(docs_df.drop(columns="category")), hide_index=True,
+                     on_select=partial(pick_doc, f"ct_docs_{cat}", list(docs_df["document"])),
+                     selection_mode="single-row", key=f"ct_docs_{cat}", height=300)
+        downloads(pd.DataFrame(out["documents"]), f"contrast_documents_{a}_vs_{b}", key="ctd")
+sent_df = pd.DataFrame([r for r in out["sentences"] if r["category"] == cat])
+with right:
+    st.markdown(f"**Sentences where A and B differ most in {LABELS[cat]}**")
+    if not out["sentence_level"]:
+        st.write("Document-level matching: no per-sentence counts.")
+    elif sent_df.empty:
+        st.write("A and B make the same number of errors in every sentence.")
+    else:
+        st.dataframe(sent_df.drop(columns="category"), hide_index=True, on_select=partial(pick_doc, f"ct_sents_{cat}", list(sent_df["document"])),
+                     selection_mode="single-row",
+                     key=f"ct_sents_{cat}", height=300)
+        downloads(pd.DataFrame(out["sentences"]), f"contrast_sentences_{a}_vs_{b}", key="cts")
+st.caption("Select a row to show that document below. errors A - B > 0: A makes more errors there. "
+           "The downloads hold every category.")
+
+docs = res.corpus.doc_ids
+if st.session_state.get("ct_doc") not in docs:
+    st.session_state["ct_doc"] = docs_df["document"].iloc[0] if not docs_df.empty else docs[0]
+doc = st.selectbox("Document", docs, key="ct_doc")
+di = docs.index(doc)
+st.subheader(f"{md(doc)}: category by category")
+dc = pd.DataFrame(document_contrast(res, di, a, b))
+dc["category"] = dc["category"].map(LABELS)
+st.dataframe(styled(dc), hide_index=True)
+st.caption("- : the category has no span in this document on that side.")
+downloads(dc, f"contrast_{doc}_{a}_vs_{b}", key="ctdoc")
+if st.button("Open this document for A and B in Documents", key="ct_open"):
+    open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat])
+
+if out["sentence_level"]:
+    ea, eb = sentence_errors(res, di, a)[cat], sentence_errors(res, di, b)[cat]
+    differ = [i for i, (x, y) in enumerate(zip(ea, eb)) if sum(x) != sum(y)]
+    ref = next(iter(res.corpus.references))
+    view = sentence_view(res, di, [a, b], ref)
+    st.markdown(f"**Sentences of {md(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
+    html = [CSS, legend([cat]), '<table style="width:100%;border-collapse:collapse;table-layout:fixed"><thead><tr>'
+            "<th style='width:2.5em'>#</th>"
+            + "".join(f"<th style='text-align:left'>{esc(h)}</th>" for h in
+                      (f"reference: {ref}", f"A: {a}", f"B: {b}")) + "</tr></thead><tbody>"]
+    for i in differ:
+        cells = []
+        for name, errs in ((ref, None), (a, ea), (b, eb)):
+            r = view["rows"][name][i]
+            spans = [dict(s, status="neutral") for s in r["spans"]] if errs is None else r["spans"]
+            note = "" if errs is None else f"<div class='bl-counts'>missed {errs[i][0]} · extra {errs[i][1]}</div>"
+            cells.append(f"<td><div class='bl-doc'>{render_text(r['text'], spans, [cat])}</div>"
+                         f"{counts_line(r['counts'], [cat])}{note}</td>")
+        html.append(f"<tr class='bl-row' style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>"
+                    f"{''.join(cells)}</tr>")
+    html.append("</tbody></table>")
+    st.html("".join(html))
+    st.caption("Reference spans without status; in A and B, filled spans match the reference and hatched ones are "
+               "extra. missed/extra: the sentence's counts of the category as the score counts them.")
+signature_box(res.signature, f"|contrast:{a}|{b}")
