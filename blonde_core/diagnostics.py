@@ -57,18 +57,26 @@ def _segment_texts(result, name):
 def entity_strings(result, name: str) -> list[dict]:
     """Per entity string (and group): reference count (max over references),
     system count and matched count, summed over aligned sentences
-    (or documents at document granularity)."""
+    (or documents at document granularity); `entity` is the matching key (lowercased
+    when the lowercase setting is on), `as written` its most frequent original form."""
     table, pack = result.table, result.table.pack
     sys_docs = _segment_texts(result, name)
     ref_docs = [_segment_texts(result, r) for r in result.corpus.references]
+    raw = {t: r.strip() for n in [name, *result.corpus.references]
+           for d in (result.corpus.systems.get(n) or result.corpus.references[n]) for r in d
+           for t in [prepare(r, result.config.lowercase)]}
     doc_level = result.config.granularity == "document"
     rows: dict = {}
+    written: dict = {}
 
     def ents_of(texts):
         c = Counter()
         for t in texts:
-            for g, key, _, _ in entities(table.records[table.index[t]], t, pack):
+            orig = raw.get(t, t)
+            for g, key, a, b in entities(table.records[table.index[t]], t, pack):
                 c[(pack.entity_groups[g], key)] += 1
+                written.setdefault((pack.entity_groups[g], key), Counter())[
+                    orig[a:b] if len(orig) == len(t) else t[a:b]] += 1
         return c
 
     for di in range(len(result.corpus.doc_ids)):
@@ -100,6 +108,7 @@ def entity_strings(result, name: str) -> list[dict]:
         row["documents"] = sorted(row["documents"])
         row["missed"] = row["reference"] - row["matched"]
         row["extra"] = row["system"] - row["matched"]
+        row["as written"] = written[(row["group"], row["entity"])].most_common(1)[0][0]
         out.append(row)
     out.sort(key=lambda r: (-r["missed"], -r["reference"], r["entity"]))
     return out

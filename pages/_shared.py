@@ -365,6 +365,21 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     return Study(corpus, "sandbox", annotation=annotation).result(cfg), note.strip()
 
 
+@st.cache_data(show_spinner="Aligning with eflomal for APT...", max_entries=64)
+def text_apt(source: str, reference: str, candidates: dict, pair: str) -> dict:
+    """APT of free text (one document, a sentence per line), keyed by all of its content."""
+    corpus = Corpus(["text"], {"reference": [lines_of(reference)]}, {k: [lines_of(v)] for k, v in candidates.items()},
+                    source=[lines_of(source)], boundaries="single")
+    return {k: v["APT"] for k, v in Study(corpus, "text").apt(pair).items()}
+
+
+def text_companions(reference: str, candidates: dict, cfg: ScoreConfig) -> dict:
+    """Otem, Utem and the other companion metrics of free text (0-100)."""
+    corpus = Corpus(["text"], {"reference": [lines_of(reference)]}, {k: [lines_of(v)] for k, v in candidates.items()},
+                    boundaries="single")
+    return Study(corpus, "text").companions(cfg)
+
+
 def shown_f1(block: dict) -> float:
     """F1 for display: the package reports NaN when nothing matched (R = P = 0);
     the pages show that as 0 (and NaN only where the category is absent)."""

@@ -115,8 +115,14 @@ else:
     st.caption("How often each entity string occurs in the reference and in the system, and how many "
                "occurrences match in the same sentence; strings the system renders differently show up as "
                "missed (reference side) and extra (system side).")
-    st.dataframe(ents[["group", "entity", "reference", "system", "matched", "missed", "extra", "documents"]],
-                 hide_index=True)
+    st.dataframe(ents[["group", "as written", "entity", "reference", "system", "matched", "missed", "extra",
+                       "documents"]].rename(columns={"entity": "matching key"}), hide_index=True)
+    if cfg.lowercase:
+        st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
+                   "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "
+                   "exact scores): spaCy sees lowercased text, which makes it miss some names (e.g. 'galileo') and "
+                   "can change the ranking. Switch it off to annotate the text as written (the signature then "
+                   "says case:mixed).")
     downloads(ents, f"entities_{who}", key="ent")
 
 # systems x documents

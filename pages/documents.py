@@ -6,7 +6,8 @@ import streamlit as st
 from blonde_core.render import COLORS, CSS, LABELS, counts_line, legend, render_errors, render_text
 from blonde_core.study import (THIN, collapse_notes, discourse_categories, document_errors, error_overlap,
                                mismatching_sentences, score, sentence_level, sentence_view)
-from pages._shared import downloads, esc, md, shown_f1, signature_box, spans_text, start_page, take_pending
+from pages._shared import (downloads, esc, md, shown_f1, signature_box, spans_text, start_page, styled,
+                           take_pending)
 from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 d, cfg, res = start_page("Documents", "highlighted documents")
@@ -107,14 +108,13 @@ for n in systems:
     per = score(res.doc_stats(n)[di], res.config, res.layout, res.plus)
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
-        row[f"{c} F1"] = shown_f1(v) * 100
-        row[f"{c} spans"] = spans_text(v)
+        row[f"{LABELS.get(c, f'{c}-gram' if c.isdigit() else c)} F1"] = shown_f1(v) * 100
+        row[f"{LABELS.get(c, f'{c}-gram' if c.isdigit() else c)} spans"] = spans_text(v)
     rows.append(row)
 if rows:
-    st.dataframe(pd.DataFrame(rows), hide_index=True,
-                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in rows[0]
-                                if k != "system" and not k.endswith(" spans")})
-    st.caption(f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {THIN} "
+    st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
+    st.caption(f"- : the category has no span on either side. "
+               f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {THIN} "
                "reference spans).")
     downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
 collapsed = [(n, note) for n in systems for note in collapse_notes(res, n).get(doc, [])]

@@ -4,7 +4,8 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, legend, render_text
 from blonde_core.study import sentence_view
-from pages._shared import config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text
+from pages._shared import (config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, text_apt,
+                           text_companions)
 
 st.title("Phenomenon gallery")
 st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
@@ -47,10 +48,23 @@ for ex in gallery():
                     row[c] = 100 * shown_f1(s["categories"][c])
                     row[f"{c} spans"] = spans_text(s["categories"][c])
             rows.append(row)
+        if ex["id"] == "over-under":  # the scores this example is about
+            comp = text_companions(ex["reference"], ex["candidates"], cfg)
+            for row in rows:
+                row["Otem ↓"] = comp[row["candidate"]]["Otem"]
+                row["Utem ↓"] = comp[row["candidate"]]["Utem"]
+        if ex.get("pair") and ex.get("source"):
+            apt = text_apt(ex["source"], ex["reference"], ex["candidates"], ex["pair"])
+            for row in rows:
+                v = apt.get(row["candidate"])
+                row["APT ↑"] = None if v is None else 100 * v
         st.dataframe(pd.DataFrame(rows), hide_index=True,
                      column_config={c: st.column_config.NumberColumn(format="%.1f") for c in rows[0]
                                     if c != "candidate" and not c.endswith(" spans")})
-        st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5).")
+        st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5)."
+                   + (" Otem and Utem: lower is better." if ex["id"] == "over-under" else "")
+                   + (f" APT: source pronouns translated as in the reference ({ex['pair']}, eflomal alignments)."
+                      if ex.get("pair") else ""))
         if note:
             st.caption(note)
         if st.button("Open in sandbox", key=f"open_{ex['id']}", icon=":material/edit:"):

@@ -6,8 +6,9 @@ import streamlit as st
 from sacrebleu.metrics import BLEU
 
 from blonde_core.study import sentence_view
-from blonde_core.render import COLORS, CSS, LABELS, legend, render_text
-from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
+from blonde_core.render import COLORS, CSS, counts_line, legend, render_text
+from pages._views import pronoun_threads_view, tense_timeline_view
+from pages._shared import (config, downloads, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
                            spans_text)
 
 st.title("Sandbox")
@@ -73,11 +74,14 @@ def sandbox() -> None:
         col.markdown(f"**{md(n)}**")
         html = []
         for i, r in enumerate(view["rows"][n]):
-            counts = " ".join(f'<span style="color:{COLORS[c]}">{esc(LABELS[c].split()[-1][:6])} '
-                              f'{r["counts"].get(c, 0)}</span>' for c in cats)
             html.append(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
-                        f'<div style="font-size:.75rem;opacity:.8">{counts}</div>')
+                        f'{counts_line(r["counts"], cats)}')
         col.html("".join(html))
+    if st.toggle("Tense timeline and pronoun threads of this text", key="sb_threads",
+                 help="The dominant tense of every sentence (tense drift shows as a change across a row) and the "
+                      "pronouns of every sentence, reference and candidates."):
+        tense_timeline_view(res, 0, names, "reference", focus=False, key="sb_timeline")
+        pronoun_threads_view(res, 0, names, "reference", focus=False, key="sb_pronouns")
     with st.expander("Per-category precision, recall and span counts"):
         det = []
         for n in names:

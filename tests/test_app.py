@@ -78,7 +78,8 @@ def test_every_page_with_sample_data(core_sample):
     assert cats.loc["names", "named entity"] == pytest.approx(100 * core_sample.scores("names")["categories"]["entity"]["F1"])
     assert cats.loc["tense", "verb tense"] == pytest.approx(100 * core_sample.scores("tense")["categories"]["tense"]["F1"])
     ents = at.dataframe[2].value
-    assert {"entity", "reference", "system", "matched", "missed"} <= set(ents.columns)
+    assert {"as written", "matching key", "reference", "system", "matched", "missed"} <= set(ents.columns)
+    assert "Maria" in set(ents["as written"]) and "maria" in set(ents["matching key"])  # original case shown
     # the document page renders highlighted spans of the first document
     at.switch_page("pages/documents.py").run()
     html = "".join(h.proto.body for h in at.get("html"))
@@ -257,6 +258,11 @@ def test_gallery_every_example_loads_and_renders():
     assert by_id["pronoun"].loc["A", "pronoun"] < by_id["pronoun"].loc["B", "pronoun"]
     assert by_id["dm"].loc["A", "dm"] < by_id["dm"].loc["B", "dm"]
     assert by_id["ambiguity"].loc["A", "ambiguity"] < by_id["ambiguity"].loc["B", "ambiguity"]
+    # the examples about Otem/Utem and APT show those scores, and they say what the text says
+    ou = by_id["over-under"]
+    assert ou.loc["A", "Otem ↓"] > ou.loc["B", "Otem ↓"] and ou.loc["B", "Utem ↓"] > ou.loc["A", "Utem ↓"]
+    apt = by_id["apt"]
+    assert (apt.loc["A", "APT ↑"], apt.loc["B", "APT ↑"]) == (0, 100) and apt.loc["A", "BLEU"] > apt.loc["B", "BLEU"]
     # an example opens in the sandbox
     at.button(key="open_tense").click().run()
     at.switch_page("pages/sandbox.py").run()
