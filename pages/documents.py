@@ -93,11 +93,11 @@ if d.human is not None and d.human.error_spans:
                     "in segments with a human error": x["missed_in_flagged_segments"]}
                    for s, v in ov["systems"].items() for c, x in v["categories"].items()]
         if ov_rows:
-            st.dataframe(pd.DataFrame(ov_rows), hide_index=True,
-                         column_config={"share": st.column_config.NumberColumn(format="%.2f")})
+            st.dataframe(styled(pd.DataFrame(ov_rows)), hide_index=True)
             alone = {s: v["human_error_spans_where_blonde_saw_no_discourse_mismatch"]
                      for s, v in ov["systems"].items()}
-            st.caption("Human error spans in sentences where BlonDe saw no discourse mismatch: "
+            st.caption("BlonDe's spans here are those that count (features with weight); share: - when nothing is "
+                       "unmatched. Human error spans in sentences where BlonDe saw no discourse mismatch: "
                        + ", ".join(f"{md(s)} {n}" for s, n in alone.items()) + ". All filters apply to the text only; "
                        "the table counts every rater.")
             downloads(pd.DataFrame(ov_rows), f"overlap_{doc}", key="ovl")

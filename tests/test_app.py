@@ -356,3 +356,42 @@ def test_untouched_sidebar_gives_the_default_settings():
     cfg = at.session_state["config"]
     assert cfg == ScoreConfig() and cfg.weights is None
     assert "|w:preset|" in cfg.signature(1, "x")
+
+
+def test_click_through_filter_and_contrast_on_sample(core_sample):
+    """What a heatmap cell leaves for the Documents page (document, system, category, mismatch filter) is
+    what the page shows; the kept sentences are the core's; a significance cell's pair opens the contrast."""
+    from blonde_core.study import contrast, mismatching_sentences
+
+    at = new_app()
+    at.button[0].click().run()  # Load sample data
+    docs = core_sample.corpus.doc_ids
+    for di, doc in enumerate(docs):
+        kept = mismatching_sentences(core_sample, di, ["pronouns"], ["pronoun"])
+        if kept:
+            break
+    at.session_state["pending_doc"] = {"doc_sel": doc, "doc_systems": ["pronouns"], "doc_cats": ["pronoun"],
+                                       "doc_only": ["pronoun"], "doc_page": 1}
+    at.switch_page("pages/documents.py").run()
+    assert_clean(at, "documents via a click")
+    assert at.selectbox(key="doc_sel").value == doc and at.multiselect(key="doc_systems").value == ["pronouns"]
+    n = len(core_sample.corpus.references["ref"][di]) if "ref" in core_sample.corpus.references else \
+        len(next(iter(core_sample.corpus.references.values()))[di])
+    cap = [c.value for c in at.caption if "sentences kept" in c.value][0]
+    assert f"{len(kept)} of {n} sentences kept" in cap and f"{n - len(kept)} hidden" in cap
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert html.count("class='bl-row'") == len(kept)
+    assert all(f"id='bl-s-{i + 1}'" in html for i in kept)
+    # a thread row (or timeline cell) focuses one sentence: filter off, its page, the row marked
+    at.session_state["pending_doc"] = {"doc_only": [], "doc_goto": n, "doc_focus_row": n, "doc_page_size": 25}
+    at.run()
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert f"id='bl-s-{n}'" in html and "&#9664;" in html
+    # the contrast of two systems
+    at.session_state["pending_ct"] = {"ct_a": "consistent", "ct_b": "pronouns"}
+    at.switch_page("pages/contrast.py").run()
+    assert_clean(at, "contrast")
+    want = contrast(core_sample, "consistent", "pronouns")
+    summary = at.dataframe[0].value.set_index("category")
+    assert summary.loc["pronoun", "B fewer errors"] == want["summary"]["pronoun"]["B fewer errors"]
+    assert summary.loc["pronoun", "A fewer errors"] == want["summary"]["pronoun"]["A fewer errors"]

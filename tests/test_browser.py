@@ -77,9 +77,21 @@ def page(server):
         browser.close()
 
 
-def shot(page, name):
-    page.wait_for_timeout(800)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+def shot(page, name, widths=(1280, 1600)):
+    """Screenshots at the widths the dashboard is checked at (look at them)."""
+    for w in widths:
+        page.set_viewport_size({"width": w, "height": 1000})
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{w}.png"), full_page=True)
+
+
+def click_point(plot, index):
+    """Click the index-th invisible cell marker of a heatmap (pages/_shared.clickable): a real mouse
+    click where the cell is drawn, which is what Streamlit's selection reports."""
+    pt = plot.locator(".scatterlayer path.point").nth(index)
+    pt.scroll_into_view_if_needed()
+    box = pt.bounding_box()
+    plot.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def goto(page, title):
@@ -122,11 +134,6 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     no_exception(page)
     shot(page, "2-overview")
 
-    goto(page, "Categories")
-    page.locator(".js-plotly-plot").first.wait_for()
-    no_exception(page)
-    shot(page, "3-categories")
-
     goto(page, "Documents")
     page.locator(".bl-seg").first.wait_for()
     assert page.locator(".bl-seg").count() > 50
@@ -136,8 +143,64 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     shown = " ".join(page.locator(".bl-doc").all_inner_texts()).lower()
     for line in XSS_LINES:
         assert line.lower() in shown, line
+    # every category's spans carry a cue that is not colour: their own underline style and a letter
+    for cat, (letter, line) in {"entity": ("E", "solid"), "tense": ("T", "dotted"), "pronoun": ("P", "double"),
+                                "dm": ("M", "dashed")}.items():
+        glyph = page.locator(f".bl-doc .bl-g-{cat}").first
+        assert glyph.evaluate("e => getComputedStyle(e, '::after').content") == f'"{letter}"', cat
+        style = glyph.evaluate("e => getComputedStyle(e.previousElementSibling).textDecorationStyle")
+        assert style == line, (cat, style)
     no_exception(page)
     shot(page, "4-documents")
+
+    # Categories: a cell of the systems x categories heatmap (SMU, pronoun) switches the documents heatmap to
+    # pronouns; a cell there (SMU, talk.2) opens Documents with that document, system and category
+    from blonde_core.human import read_human
+    from blonde_core.readers import plain_corpus
+    from blonde_core.study import Engine, ScoreConfig, Study, document_errors, mismatching_sentences
+
+    names = ["hostile"] + [p.stem for p in systems[1:]]
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test")
+    core = study.result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    assert core.names == names
+    goto(page, "Categories")
+    page.locator(".js-plotly-plot").first.wait_for()
+    no_exception(page)
+    shot(page, "3-categories")
+    plots = page.locator(".js-plotly-plot")
+    click_point(plots.nth(0), names.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
+    page.locator('[data-testid="stSelectbox"]', has_text="Score").filter(has_text="pronoun").first.wait_for()
+    page.wait_for_timeout(1000)
+    click_point(page.locator(".js-plotly-plot").nth(2), names.index("SMU") * 5 + 0)  # talk.2
+    page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
+    page.locator(".bl-row").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    assert page.locator('[data-testid="stSelectbox"]', has_text="Document").first.inner_text().endswith("talk.2")
+    chips = page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]")
+    assert chips.all_inner_texts() == ["SMU"]
+    kept = mismatching_sentences(core, 0, ["SMU"], ["pronoun"])
+    assert 0 < len(kept) <= 25
+    page.get_by_text(f"{len(kept)} of 140 sentences kept, {140 - len(kept)} hidden").first.wait_for()
+    assert page.locator(".bl-row").count() == len(kept)
+    assert page.locator(".bl-row td:first-child").all_inner_texts() == [str(i + 1) for i in kept]
+    # TED's MQM error spans under SMU's kept sentences: as many severity tags as the core's spans there
+    human = read_human(ted / "raw" / "mqm_ted_zhen.tsv")
+    errs = document_errors(core, human, 0, "SMU")
+    texts = [r.strip() for r in core.corpus.systems["SMU"][0]]
+    want = sum(1 for i in kept for e in errs[i] if 0 <= e["start"] < e["end"] <= len(texts[i]))
+    assert want > 0 and page.locator(".bl-mqm-tag").count() == want
+    assert page.locator(".bl-mqm").first.get_attribute("title").startswith("MQM ")
+    no_exception(page)
+    shot(page, "4c-documents-from-heatmap")
+    # a cell of the tense timeline shows its sentence in the highlighted view
+    page.get_by_role("tab", name="Tense timeline").click()
+    timeline = page.locator('[data-testid="stTabs"] .js-plotly-plot').first
+    timeline.wait_for()
+    page.wait_for_timeout(800)
+    click_point(timeline, 1 * 140 + 59)  # SMU's row, sentence 60
+    page.locator("#bl-s-60").wait_for()
+    assert "◀" in page.locator("#bl-s-60 td").first.inner_text()
+    no_exception(page)
     page.get_by_role("tab", name="Entity threads").click()
     page.get_by_text("reference entity").first.wait_for()
     page.get_by_role("tab", name="Tense timeline").click()
@@ -149,6 +212,14 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.locator(".js-plotly-plot").first.wait_for()
     no_exception(page)
     shot(page, "5-significance")
+    # a cell of the significance matrix (row SMU, column Online-W) opens their contrast
+    page.wait_for_timeout(800)
+    click_point(page.locator(".js-plotly-plot").first, names.index("SMU") * len(names) + names.index("Online-W"))
+    page.get_by_role("heading", name="Contrast", exact=True).first.wait_for()
+    page.get_by_text("SMU (A) vs Online-W (B), whole corpus").first.wait_for()
+    page.locator(".bl-row").first.wait_for()
+    no_exception(page)
+    shot(page, "5b-contrast")
 
     goto(page, "Human correlation")
     page.locator(".js-plotly-plot").first.wait_for()
@@ -227,6 +298,6 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
         values.append(pg.locator(".js-plotly-plot").first.evaluate(
             "el => el.data.map(t => [Array.from(t.x), Array.from(t.y)])"))
         assert pg.locator('[data-testid="stException"]').count() == 0
-    assert values[0] == values[1] and len(values[0][0][0]) == 5
+    assert values[0] == values[1] and sum(len(t[0]) for t in values[0]) == 5  # a bar trace per cluster
     for pg in pages:
         pg.context.close()

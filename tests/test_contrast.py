@@ -1,0 +1,64 @@
+"""Where systems go wrong, sentence by sentence, from the sufficient statistics: a worked example
+through the real spaCy pipeline, and agreement with the highlighted spans on real TED text."""
+import pytest
+
+from blonde_core.corpus import Corpus
+from blonde_core.study import (ScoreConfig, Study, contrast, document_contrast, mismatching_sentences,
+                               plain_corpus, sentence_errors, sentence_view)
+
+
+@pytest.fixture(scope="module")
+def small():
+    ref = ["He went home.", "She likes tea."]
+    a = ["He went home.", "He likes tea."]  # sentence 2: he for she
+    b = ["She goes home.", "She likes tea."]  # sentence 1: she for he, goes for went
+    return Study(Corpus(["d"], {"ref": [ref]}, {"A": [a], "B": [b]}, boundaries="single"), "t").result(ScoreConfig())
+
+
+def test_sentence_errors_by_hand(small):
+    # (missed, extra) per sentence: a wrong pronoun is one missed and one extra span
+    assert sentence_errors(small, 0, "A")["pronoun"] == [(0, 0), (1, 1)]
+    assert sentence_errors(small, 0, "B")["pronoun"] == [(1, 1), (0, 0)]
+    assert sentence_errors(small, 0, "A")["tense"] == [(0, 0), (0, 0)]
+    assert sentence_errors(small, 0, "B")["tense"] == [(1, 1), (0, 0)]
+    assert mismatching_sentences(small, 0, ["A"], ["pronoun"]) == [1]
+    assert mismatching_sentences(small, 0, ["B"], ["tense"]) == [0]
+    assert mismatching_sentences(small, 0, ["A", "B"], ["pronoun"]) == [0, 1]
+    assert mismatching_sentences(small, 0, ["A"], ["tense", "entity", "dm"]) == []
+
+
+def test_contrast_by_hand(small):
+    out = contrast(small, "A", "B")
+    assert out["summary"]["pronoun"] == {"A fewer errors": 1, "B fewer errors": 1, "same": 0}
+    assert out["summary"]["tense"] == {"A fewer errors": 1, "B fewer errors": 0, "same": 1}
+    tense = [r for r in out["sentences"] if r["category"] == "tense"]
+    assert tense == [{"document": "d", "sentence": 1, "category": "tense", "missed A": 0, "extra A": 0,
+                      "missed B": 1, "extra B": 1, "errors A - B": -2}]
+    # documents: pronoun F1 is 1/2 for both (1 of 2 matched each way), tense 1 against 1/2
+    docs = {r["category"]: r for r in out["documents"]}
+    assert docs["pronoun"]["A - B"] == pytest.approx(0.0) and docs["pronoun"]["F1 A"] == pytest.approx(50.0)
+    assert docs["tense"]["F1 A"] == pytest.approx(100.0) and docs["tense"]["F1 B"] == pytest.approx(50.0)
+    assert out["documents"][0]["category"] == "tense"  # ranked by |A - B|
+    rows = {r["category"]: r for r in document_contrast(small, 0, "A", "B")}
+    assert (rows["tense"]["matched A"], rows["tense"]["matched B"], rows["tense"]["reference spans"]) == (2, 1, 2)
+    assert rows["entity"]["F1 A"] is None  # no entity on either side
+
+
+def test_counts_agree_with_highlighted_spans_on_ted(ted, ted_systems):
+    """The filter and the contrast count what the score counts; the Documents page marks spans one by one.
+    On real text both must say the same thing for every sentence and category (weight-0 spans aside)."""
+    res = Study(plain_corpus([ted / "refs" / "ref.txt"], ted_systems, docids=ted / "docids.txt"),
+                "ted").result(ScoreConfig())
+    checked = 0
+    for di in (1, 3):  # talk.5 and talk.7
+        for name in ("SMU", "Online-W", "Borderline"):
+            view = sentence_view(res, di, [name], "ref")
+            errs = sentence_errors(res, di, name)
+            for i, (row, rrow) in enumerate(zip(view["rows"][name], view["rows"]["ref"])):
+                for c, per in errs.items():
+                    extra = sum(s["category"] == c and s["counted"] and s["status"] == "extra" for s in row["spans"])
+                    missed = sum(s["category"] == c and s["counted"] and s["status"] == "missed"
+                                 for s in rrow["spans"])
+                    assert (missed, extra) == per[i], (res.corpus.doc_ids[di], name, i + 1, c)
+                    checked += 1
+    assert checked == (31 + 70) * 3 * 4
