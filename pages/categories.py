@@ -71,7 +71,7 @@ for c in cats:
 with st.expander("As a table", expanded=False):
     st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[CAT_NAMES.get(c, c) for c in cats]),
                  hide_index=True)
-    st.caption("- : the category has no span in reference or system.")
+    st.caption("A dash (-): the category has no span in reference or system.")
 downloads(heat_table, "categories", key="cat")
 
 # per feature

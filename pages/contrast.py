@@ -90,7 +90,7 @@ st.subheader(f"{md(doc)}: category by category")
 dc = pd.DataFrame(document_contrast(res, di, a, b))
 dc["category"] = dc["category"].map(LABELS)
 st.dataframe(styled(dc), hide_index=True)
-st.caption("- : the category has no span in this document on that side.")
+st.caption("A dash (-): the category has no span in this document on that side.")
 downloads(dc, f"contrast_{doc}_{a}_vs_{b}", key="ctdoc")
 if st.button("Open this document for A and B in Documents", key="ct_open"):
     open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat])

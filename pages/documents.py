@@ -66,14 +66,16 @@ if d.human is not None and d.human.error_spans:
     human_errors = {s: document_errors(res, d.human, di, s) for s in systems}
     every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
     with st.expander(f"Human error spans (MQM): {len(every)} in this document for the chosen systems",
-                     expanded=bool(every)):
+                     expanded=False):
         f1_, f2_, f3_ = st.columns(3)
         raters = sorted({e["rater"] for e in every})
         mqm_cats = sorted({e["category"] for e in every})
         sevs = sorted({e["severity"] for e in every})
-        pick_r = f1_.multiselect("Raters", raters, default=raters, key=f"mqm_r_{doc}")
-        pick_c = f2_.multiselect("MQM categories", mqm_cats, default=mqm_cats, key=f"mqm_c_{doc}")
-        pick_s = f3_.multiselect("Severities", sevs, default=sevs, key=f"mqm_s_{doc}")
+        # keyed by their options too: other systems or another document start with everything shown again
+        pick_r = f1_.multiselect("Raters", raters, default=raters, key=f"mqm_r_{doc}_{hash(tuple(raters))}")
+        pick_c = f2_.multiselect("MQM categories", mqm_cats, default=mqm_cats,
+                                 key=f"mqm_c_{doc}_{hash(tuple(mqm_cats))}")
+        pick_s = f3_.multiselect("Severities", sevs, default=sevs, key=f"mqm_s_{doc}_{hash(tuple(sevs))}")
         st.caption("Under each system sentence, after a double bar: the rated text with every human error "
                    "underlined (wavy) and its severity in brackets ([Maj], [Min], ...); hover for category and "
                    "rater. BlonDe's own spans keep their colours in the line above.")
@@ -113,7 +115,7 @@ for n in systems:
     rows.append(row)
 if rows:
     st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
-    st.caption(f"- : the category has no span on either side. "
+    st.caption(f"A dash (-): the category has no span on either side. "
                f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {THIN} "
                "reference spans).")
     downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
@@ -124,13 +126,7 @@ if collapsed:
                icon=":material/warning:")
 
 TABS = ["Highlighted spans", "Entity threads", "Pronoun threads", "Tense timeline"]
-tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(TABS, key="doc_tab")
-tab_hl.html(CSS + legend(cats))
-if not sentence_level(res):
-    tab_hl.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
-                   "reference document.")
 src = res.corpus.source[di] if res.corpus.source else None
-cols = (["source"] if src else []) + [f"reference: {ref}"] + [f"system: {s}" for s in systems]
 
 
 def cell(rows, i, errors=None):
@@ -144,31 +140,45 @@ def cell(rows, i, errors=None):
             f'{counts_line(r["counts"], cats)}')
 
 
-html = ['<table style="width:100%;border-collapse:collapse;table-layout:fixed">',
-        "<thead><tr><th style='width:2.5em'>#</th>" + "".join(f"<th style='text-align:left'>{esc(c)}</th>"
-                                                                for c in cols) + "</tr></thead><tbody>"]
-for i in on_page:
-    tds = []
-    if src:
-        tds.append(f"<td>{esc(src[i]) if i < len(src) else ''}</td>")
-    tds.append(f"<td>{cell(view['rows'][ref], i)}</td>")
-    for s in systems:
-        tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s))}</td>")
-    mark = ";background:rgba(255,220,0,.18);border-left:4px solid #b58900" if focus == i + 1 else ""
-    html.append(f"<tr id='bl-s-{i + 1}' class='bl-row' style='border-top:1px solid #ddd;vertical-align:top{mark}'>"
-                f"<td>{i + 1}{' &#9664;' if focus == i + 1 else ''}</td>{''.join(tds)}</tr>")
-html.append("</tbody></table>")
-tab_hl.html("".join(html))
-tab_hl.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) are "
-               "hatched with a dashed outline. Reference spans are marked against the first chosen system. Hover a "
-               "span for its feature. Lowercasing (sidebar, the package's default) is what spaCy saw; the text is "
-               "shown in its original case.")
+def highlighted() -> str:
+    cols = (["source"] if src else []) + [f"reference: {ref}"] + [f"system: {s}" for s in systems]
+    html = ['<table style="width:100%;border-collapse:collapse;table-layout:fixed">',
+            "<thead><tr><th style='width:2.5em'>#</th>" + "".join(f"<th style='text-align:left'>{esc(c)}</th>"
+                                                                    for c in cols) + "</tr></thead><tbody>"]
+    for i in on_page:
+        tds = [f"<td>{esc(src[i]) if i < len(src) else ''}</td>"] if src else []
+        tds.append(f"<td>{cell(view['rows'][ref], i)}</td>")
+        for s in systems:
+            tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s))}</td>")
+        mark = ";background:rgba(255,220,0,.18);border-left:4px solid #b58900" if focus == i + 1 else ""
+        html.append(f"<tr id='bl-s-{i + 1}' class='bl-row' style='border-top:1px solid #ddd;vertical-align:top"
+                    f"{mark}'><td>{i + 1}{' &#9664;' if focus == i + 1 else ''}</td>{''.join(tds)}</tr>")
+    html.append("</tbody></table>")
+    return "".join(html)
 
+
+# stateful tabs: only the open one is computed, and a click in a thread or the timeline can open the
+# highlighted view at its sentence
+tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(TABS, key="doc_tab", on_change="rerun")
+with tab_hl:
+    if tab_hl.open:
+        st.html(CSS + legend(cats))
+        if not sentence_level(res):
+            st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
+                       "reference document.")
+        st.html(highlighted())
+        st.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) "
+                   "are hatched with a dashed outline. Reference spans are marked against the first chosen system. "
+                   "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what spaCy saw; "
+                   "the text is shown in its original case.")
 with tab_ent:
-    entity_threads_view(res, di, systems, ref, focus=True, key="doc_ent_threads")
+    if tab_ent.open:
+        entity_threads_view(res, di, systems, ref, focus=True, key="doc_ent_threads")
 with tab_pron:
-    pronoun_threads_view(res, di, systems, ref, focus=True, key="doc_pron_threads")
+    if tab_pron.open:
+        pronoun_threads_view(res, di, systems, ref, focus=True, key="doc_pron_threads")
 with tab_tense:
-    tense_timeline_view(res, di, systems, ref, focus=True, key="doc_timeline")
+    if tab_tense.open:
+        tense_timeline_view(res, di, systems, ref, focus=True, key="doc_timeline")
 
 signature_box(res.signature)

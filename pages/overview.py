@@ -60,37 +60,41 @@ def frame(rows: list[dict]) -> pd.DataFrame:
 SHORT_CATS = {"tense": "tense", "pronoun": "pronoun", "entity": "entity", "dm": "marker"}
 st.session_state.setdefault("board_kind", "compact")
 layout_kind = c1.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
-                                   help="Compact: F1 with its interval in one cell and F1 per discourse category; "
-                                        "full: every column (what the downloads hold).") or "compact"
+                                   help="Compact: BlonDe F1 with its interval in one cell, BlonD-d, F1 per discourse category "
+                                        "and BLEU; full: every column with intervals, chrF, TER and the companion "
+                                        "metrics (what the downloads hold).") or "compact"
 
 
 def compact(df: pd.DataFrame) -> pd.DataFrame:
-    out = df[["rank", "system", "cluster"]].copy()
+    out = df[["system", "cluster"]].copy()  # rows in rank order; the full table has the rank column
 
     def with_ci(m, col):
         return [("-" if np.isnan(v) else f"{v:.2f}") + ("" if np.isnan(lo) else f" [{lo:.1f}, {hi:.1f}]")
                 for v, lo, hi in zip(df[col], df[f"{m} CI low"], df[f"{m} CI high"])]
-    for t in tops:
-        out[f"{t} [95% CI]"] = with_ci(t, f"{t} F1")
+    out["BlonDe [95% CI]"] = with_ci("BlonDe", "BlonDe F1")
+    for t in tops[1:]:
+        out[t] = df[f"{t} F1"]
     for c, short in SHORT_CATS.items():
         if c in cfg.categories:
             out[short] = [100 * shown_f1(res.scores(n)["categories"][c]) for n in df["system"]]
-    for m in ("BLEU", "chrF", "TER"):
-        if m in df:
-            out[m] = df[m]
+    if "BLEU" in df:
+        out["BLEU"] = df["BLEU"]
     return out
 
 
 def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
     view = compact(df) if layout_kind == "compact" else df
-    fmt = {c: st.column_config.NumberColumn(format="%.2f") for c in view.columns
+    small = "small" if layout_kind == "compact" else None  # the compact table fits 1280 px without scrolling
+    fmt = {c: st.column_config.NumberColumn(format="%.2f", width=small) for c in view.columns
            if c not in ("system", "rank", "cluster") and view[c].dtype.kind == "f"}
-    fmt["rank"] = st.column_config.NumberColumn(help="Rank by BlonDe F1: sort by this column to sort by BlonDe.")
+    fmt["rank"] = st.column_config.NumberColumn(help="Rank by BlonDe F1: sort by this column to sort by BlonDe.",
+                                                width=small)
     fmt["cluster"] = st.column_config.NumberColumn(help="Systems of one cluster are not significantly different "
-                                                        "from the cluster's best.")
+                                                        "from the cluster's best.", width=small)
     if final:  # a row opens the system's weakest document on the Documents page
         ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
-                          width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows")
+                          width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows",
+                          height=min(38 + 35 * len(view), 800))  # every row visible up to about 20 systems
         if ev and ev.selection.rows:
             name = view["system"].iloc[ev.selection.rows[0]]
             per = res.doc_scores(name)
@@ -98,7 +102,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
             open_documents(doc=worst, systems=[name], only=[])
     else:
         st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
-                     width="stretch")
+                     width="stretch", height=min(38 + 35 * len(view), 800))
     st.caption(status + (" · Select a row to open the system's weakest document (lowest BlonD-d) on the Documents "
                          "page. - : no value (the category or metric is absent)." if final else ""))
 

@@ -66,7 +66,7 @@ def test_every_page_with_sample_data(core_sample):
     at.session_state["board_kind"] = "compact"
     at.run()
     small = at.dataframe[0].value.set_index("system")
-    assert len(small.columns) <= 13 and "BlonDe F1" not in small.columns
+    assert len(small.columns) <= 11 and "BlonDe F1" not in small.columns
     for name in SAMPLE_SYSTEMS:
         assert small.loc[name, "BlonDe [95% CI]"] == (f"{board.loc[name, 'BlonDe F1']:.2f} [{board.loc[name, 'BlonDe CI low']:.1f}, "
                                                        f"{board.loc[name, 'BlonDe CI high']:.1f}]")

@@ -85,6 +85,16 @@ def shot(page, name, widths=(1280, 1600)):
         page.screenshot(path=str(ARTIFACTS / f"{name}-{w}.png"), full_page=True)
 
 
+def wait_value(page, label, value):
+    """Wait until the select box labelled `label` shows `value` (its text is an input's value)."""
+    box = page.locator('[data-testid="stSelectbox"]', has_text=label).first.locator("input")
+    for _ in range(100):
+        if box.input_value() == value:
+            return
+        page.wait_for_timeout(200)
+    assert box.input_value() == value, (label, box.input_value())
+
+
 def click_point(plot, index):
     """Click the index-th invisible cell marker of a heatmap (pages/_shared.clickable): a real mouse
     click where the cell is drawn, which is what Streamlit's selection reports."""
@@ -169,13 +179,13 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     shot(page, "3-categories")
     plots = page.locator(".js-plotly-plot")
     click_point(plots.nth(0), names.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
-    page.locator('[data-testid="stSelectbox"]', has_text="Score").filter(has_text="pronoun").first.wait_for()
+    wait_value(page, "Score", "pronoun")
     page.wait_for_timeout(1000)
     click_point(page.locator(".js-plotly-plot").nth(2), names.index("SMU") * 5 + 0)  # talk.2
     page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
     page.locator(".bl-row").first.wait_for()
     page.wait_for_load_state("networkidle")
-    assert page.locator('[data-testid="stSelectbox"]', has_text="Document").first.inner_text().endswith("talk.2")
+    wait_value(page, "Document", "talk.2")
     chips = page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]")
     assert chips.all_inner_texts() == ["SMU"]
     kept = mismatching_sentences(core, 0, ["SMU"], ["pronoun"])
@@ -202,7 +212,8 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert "◀" in page.locator("#bl-s-60 td").first.inner_text()
     no_exception(page)
     page.get_by_role("tab", name="Entity threads").click()
-    page.get_by_text("reference entity").first.wait_for()
+    page.get_by_text("Each entity of the reference").first.wait_for()
+    page.locator('[data-testid="stTabs"] [data-testid="stDataFrame"]').first.wait_for()
     page.get_by_role("tab", name="Tense timeline").click()
     page.locator(".js-plotly-plot").first.wait_for()
     no_exception(page)
