@@ -420,7 +420,7 @@ def human_mapping(human) -> None:
                "of the test set; scores use only the rated segments):")
     st.dataframe(pd.DataFrame([{"name in the file": k, "loaded text": v or "- (not matched, left out)",
                                 "segments rated": human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
-                                "of": human.coverage.get(v, {}).get("segments", "") if v else ""}
+                                "of": human.coverage.get(v, {}).get("segments") if v else None}
                                for k, v in sorted(hm.items())]), hide_index=True)
     st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
                "line's --map FILE_NAME=NAME.")

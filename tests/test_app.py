@@ -87,7 +87,7 @@ def test_every_page_with_sample_data(core_sample):
     # correlation with the sample's human judgments
     at.switch_page("pages/correlation.py").run()
     assert_clean(at, "correlation")
-    corr = at.dataframe[0].value.set_index("metric")
+    corr = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
     assert "BlonDe" in corr.index and "BLEU" in corr.index and "-TER" in corr.index
 
 
@@ -395,3 +395,34 @@ def test_click_through_filter_and_contrast_on_sample(core_sample):
     summary = at.dataframe[0].value.set_index("category")
     assert summary.loc["pronoun", "B fewer errors"] == want["summary"]["pronoun"]["B fewer errors"]
     assert summary.loc["pronoun", "A fewer errors"] == want["summary"]["pronoun"]["A fewer errors"]
+
+
+def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
+    """The real WMT22 DA rows (first 80 segments) uploaded as released, against five WMT22 systems and
+    refB: the Human correlation page shows the name mapping (HUMAN-B -> refB, .K dropped) and BlonDe's
+    Pearson is the core's."""
+    from blonde_core.human import read_human
+    from blonde_core.stats import correlate
+    from blonde_core.study import Study
+    from conftest import WMT_SUBSET_SYSTEMS, wmt22_subset
+
+    sub = wmt22_subset(tmp_path)
+    at = new_app()
+    systems = [(f"{s}.txt", sub[s].read_bytes(), "text/plain") for s in WMT_SUBSET_SYSTEMS + ["refB"]]
+    at.file_uploader(key="up_refs").set_value([("refA.txt", sub["refA"].read_bytes(), "text/plain")])
+    at.file_uploader(key="up_sys").set_value(systems)
+    at.file_uploader(key="up_docids").set_value(("docids.txt", sub["docids"].read_bytes(), "text/plain"))
+    at.file_uploader(key="up_human").set_value((sub["da"].name, sub["da"].read_bytes(), "text/csv"))
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert_clean(at, "WMT22 DA upload")
+    at.switch_page("pages/correlation.py").run()
+    assert_clean(at, "correlation with WMT22 DA")
+    mapping = [df.value for df in at.dataframe if "name in the file" in df.value.columns][0]
+    got = dict(zip(mapping["name in the file"], mapping["loaded text"]))
+    assert got["HUMAN-B.12"] == "refB" and got["JDExploreAcademy.6"] == "JDExploreAcademy"
+    assert got["NiuTrans.9"].startswith("- (not matched")
+    corpus = plain_corpus([sub["refA"]], [sub[s] for s in WMT_SUBSET_SYSTEMS + ["refB"]], docids=sub["docids"])
+    res = Study(corpus, "core").result(ScoreConfig())
+    want = correlate(res, read_human(sub["da"], corpus=corpus), "system", metrics=["BlonDe"], bootstrap=0)
+    table = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
+    assert table.loc["BlonDe", "pearson"] == pytest.approx(want["metrics"]["BlonDe"]["pearson"], abs=1e-9)

@@ -9,7 +9,7 @@ from blonde_core.corpus import Corpus
 from blonde_core.da import guess_mapping, is_da, read_da
 from blonde_core.errors import InputError
 from blonde_core.human import read_human
-from conftest import SHARED
+from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_subset
 
 WMT = SHARED / "data" / "wmt22-zhen"
 
@@ -206,21 +206,15 @@ def test_real_da_file_correlates_through_the_cli(tmp_path, capsys):
     from scipy.stats import pearsonr
 
     n = 80
-    names = ["JDExploreAcademy", "Online-A", "Online-W", "DLUT", "Online-Y"]
-    for name, src in [("refA", WMT / "refs" / "refA.txt"), ("refB", WMT / "refs" / "refB.txt")] + \
-            [(s, WMT / "systems" / f"{s}.txt") for s in names]:
-        (tmp_path / f"{name}.txt").write_text("".join(src.read_text(encoding="utf-8").splitlines(True)[:n]),
-                                              encoding="utf-8")
-    (tmp_path / "docids.txt").write_text("".join((WMT / "docids.blk10.txt").read_text().splitlines(True)[:n]))
-    lines = (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()
-    rows = [r.split() for r in lines[1:] if r.strip() and int(r.split()[1]) <= n]
-    (tmp_path / "da.csv").write_text("\n".join([lines[0]] + [" ".join(r) for r in rows]) + "\n")
-    texts = [str(tmp_path / f"{s}.txt") for s in names + ["refB"]]
-    common = ["-r", str(tmp_path / "refA.txt"), "-s", *texts, "--docids", str(tmp_path / "docids.txt")]
+    names = WMT_SUBSET_SYSTEMS
+    sub = wmt22_subset(tmp_path, n)
+    rows = sub["rows"]
+    texts = [str(sub[s]) for s in names + ["refB"]]
+    common = ["-r", str(sub["refA"]), "-s", *texts, "--docids", str(sub["docids"])]
 
     assert main(["score", *common, "--format", "json"]) == 0
     blonde = {s: v["BlonDe"]["F1"] for s, v in json.loads(capsys.readouterr().out)["systems"].items()}
-    assert main(["correlate", *common, "--human", str(tmp_path / "da.csv"), "--metrics", "BlonDe",
+    assert main(["correlate", *common, "--human", str(sub["da"]), "--metrics", "BlonDe",
                  "--accuracy", "--bootstrap", "0", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["human"] == "RAW.SCR" and out["human_direction"] == "higher is better"
