@@ -221,3 +221,19 @@ def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heur
         if progress:
             progress(k + 1, len(corpus.systems))
     return out
+
+
+def apt_of_links(source: list[str], reference: list[str], candidates: dict, pair_name: str,
+                 alignment: dict) -> dict:
+    """APT of each candidate from given word alignments: alignment["reference"] and alignment[name]
+    hold one Pharaoh line (source-target, 0-based over the pair's tokens) per source line."""
+    pair = PAIRS[pair_name]
+    tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in source]
+    tok_ref = [tokenize(x, pair.target_tokenizer) for x in reference]
+    ref_links = [parse_links(x, "alignment reference", i + 1) for i, x in enumerate(alignment["reference"])]
+    out = {}
+    for name, lines in candidates.items():
+        cases = apt_cases(tok_src, tok_ref, [tokenize(x, pair.target_tokenizer) for x in lines], ref_links,
+                          [parse_links(x, f"alignment {name}", i + 1) for i, x in enumerate(alignment[name])], pair)
+        out[name] = apt_score({c: sum(1 for x in cases if x["case"] == c) for c in range(1, 7)})
+    return out

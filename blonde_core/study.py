@@ -500,3 +500,4 @@ from .stats import policy  # noqa: E402,F401
 from .threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
 from .contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401
                        sentence_errors, sentence_level)
+from .apt import apt_of_links  # noqa: E402,F401

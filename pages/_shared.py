@@ -365,12 +365,13 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     return Study(corpus, "sandbox", annotation=annotation).result(cfg), note.strip()
 
 
-@st.cache_data(show_spinner="Aligning with eflomal for APT...", max_entries=64)
-def text_apt(source: str, reference: str, candidates: dict, pair: str) -> dict:
-    """APT of free text (one document, a sentence per line), keyed by all of its content."""
-    corpus = Corpus(["text"], {"reference": [lines_of(reference)]}, {k: [lines_of(v)] for k, v in candidates.items()},
-                    source=[lines_of(source)], boundaries="single")
-    return {k: v["APT"] for k, v in Study(corpus, "text").apt(pair).items()}
+def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment: dict) -> dict:
+    """APT of free text (one document, a sentence per line) with given word alignments
+    ({"reference": [Pharaoh links per line], candidate: [...]}): the same every time."""
+    from blonde_core.study import apt_of_links
+
+    return apt_of_links(lines_of(source), lines_of(reference), {k: lines_of(v) for k, v in candidates.items()},
+                        pair, alignment)
 
 
 def text_companions(reference: str, candidates: dict, cfg: ScoreConfig) -> dict:

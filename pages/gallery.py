@@ -53,8 +53,8 @@ for ex in gallery():
             for row in rows:
                 row["Otem ↓"] = comp[row["candidate"]]["Otem"]
                 row["Utem ↓"] = comp[row["candidate"]]["Utem"]
-        if ex.get("pair") and ex.get("source"):
-            apt = text_apt(ex["source"], ex["reference"], ex["candidates"], ex["pair"])
+        if ex.get("pair") and ex.get("source") and ex.get("alignment"):
+            apt = text_apt(ex["source"], ex["reference"], ex["candidates"], ex["pair"], ex["alignment"])
             for row in rows:
                 v = apt.get(row["candidate"])
                 row["APT ↑"] = None if v is None else 100 * v
@@ -63,7 +63,8 @@ for ex in gallery():
                                     if c != "candidate" and not c.endswith(" spans")})
         st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5)."
                    + (" Otem and Utem: lower is better." if ex["id"] == "over-under" else "")
-                   + (f" APT: source pronouns translated as in the reference ({ex['pair']}, eflomal alignments)."
+                   + (f" APT: source pronouns translated as in the reference ({ex['pair']}, the example's word "
+                      "alignments)."
                       if ex.get("pair") else ""))
         if note:
             st.caption(note)

@@ -91,3 +91,20 @@ def test_apt_command_aligns_automatically_with_eflomal(ted, capsys):
     assert v["APT"] == pytest.approx((c[1] + 0.5 * c[2]) / n)
     # two professional translations agree on most pronouns: case 1 dominates
     assert c[1] > n / 3 and 0 < v["APT"] < 1 and d["alignment"].startswith("eflomal")
+
+
+def test_apt_from_given_links_is_the_same_every_time():
+    """The gallery's APT example with its hand-written links: A replaces 它 with a noun (its translation is not
+    found: case 4, weight 0), B keeps 'It' (identical: case 1) - APT 0 and 1, run after run (eflomal, which the
+    automatic path uses, has no seed)."""
+    import json
+
+    from blonde_core.apt import apt_of_links
+    from conftest import SAMPLE
+
+    ex = next(e for e in json.loads((SAMPLE / "gallery.json").read_text(encoding="utf-8")) if e["id"] == "apt")
+    lines = lambda t: t.split("\n")  # noqa: E731
+    for _ in range(3):
+        got = apt_of_links(lines(ex["source"]), lines(ex["reference"]),
+                           {k: lines(v) for k, v in ex["candidates"].items()}, ex["pair"], ex["alignment"])
+        assert got == {"A": 0.0, "B": 1.0}
