@@ -161,7 +161,9 @@ for row in rows:
 pair = d.guess_pair()
 if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
                       help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
-                           "texts from temporary files it deletes afterwards."):
+                           "texts from temporary files it deletes afterwards. eflomal seeds itself from the system "
+                           "(it takes no seed), so APT can move slightly from run to run; for exact, repeatable "
+                           "APT give alignment files to the command line's apt --align-ref/--align-system."):
     apt = apt_scores(d, pair)
     for row in rows:
         v = apt.get(row["system"], {}).get("APT")
