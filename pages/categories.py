@@ -5,7 +5,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import THIN, collapse_notes, entity_strings, feature_breakdown, score
-from pages._shared import clickable, clicked, downloads, label, md, open_documents, shown_f1, signature_box, start_page, unlabel
+from pages._shared import (clickable, clicked, downloads, label, md, open_documents, shown_f1, signature_box,
+                           start_page, styled, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 CAT_NAMES = {"tense": "verb tense", "pronoun": "pronoun", "entity": "named entity", "dm": "discourse marker",
@@ -100,8 +101,8 @@ if frames:
     st.plotly_chart(fig, width="stretch")
     st.caption("Unweighted counts per feature. Features with weight 0 in the current preset (e.g. neuter and "
                "epicene pronouns, NON-PERSON entities in blonde-0.1.4) are shown but do not enter the score.")
-    st.dataframe(feats, hide_index=True, column_config={
-        c: st.column_config.NumberColumn(format="%.3f") for c in ("R", "P", "F1", "weight")})
+    st.dataframe(styled(feats, precision=3), hide_index=True)
+    st.caption("A dash (-): R, P or F1 undefined (no span in reference or system for that feature).")
     downloads(feats, f"features_{cat}", key="feat")
 
 # entity strings

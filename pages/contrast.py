@@ -5,7 +5,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from blonde_core.render import COLORS, CSS, LABELS, counts_line, legend, render_text
+from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
 from blonde_core.study import contrast, discourse_categories, document_contrast, sentence_errors, sentence_view
 from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 

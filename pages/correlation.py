@@ -7,7 +7,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, metric_names
-from pages._shared import config, human_mapping, downloads, label, md, need_data, result, signature_box, standard
+from pages._shared import (config, downloads, human_mapping, label, md, need_data, result, signature_box, standard,
+                           styled)
 
 st.title("Human correlation")
 d0 = need_data("metric-human correlation")
@@ -131,10 +132,7 @@ st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy
            "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments)"
                            if spa else "") + ". Document level: the chosen grouping; groups that are constant or "
            "shorter than 2 are left out and counted.")
-st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                                    for c in table.columns
-                                                    if c not in ("metric", "n", "intervals", "groups used",
-                                                                 "groups left out")})
+st.dataframe(styled(table, precision=3), hide_index=True)
 downloads(table, f"correlation_{level}", latex=True, key="corr")
 
 st.subheader("Compare two metrics")

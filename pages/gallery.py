@@ -2,9 +2,9 @@
 import pandas as pd
 import streamlit as st
 
-from blonde_core.render import COLORS, CSS, legend, render_text
+from blonde_core.render import CSS, legend, render_text
 from blonde_core.study import sentence_view
-from pages._shared import (config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, text_apt,
+from pages._shared import (config, styled, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, text_apt,
                            text_companions)
 
 st.title("Phenomenon gallery")
@@ -58,9 +58,7 @@ for ex in gallery():
             for row in rows:
                 v = apt.get(row["candidate"])
                 row["APT ↑"] = None if v is None else 100 * v
-        st.dataframe(pd.DataFrame(rows), hide_index=True,
-                     column_config={c: st.column_config.NumberColumn(format="%.1f") for c in rows[0]
-                                    if c != "candidate" and not c.endswith(" spans")})
+        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
         st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5)."
                    + (" Otem and Utem: lower is better." if ex["id"] == "over-under" else "")
                    + (f" APT: source pronouns translated as in the reference ({ex['pair']}, the example's word "

@@ -5,7 +5,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import COMPANIONS, InputError, metric_names, policy
-from pages._shared import clickable, clicked, unlabel, compare, downloads, label, md, signature_box, standard, start_page
+from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
+                           styled, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -91,15 +92,14 @@ pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
 for col in POINTS:
     if col in pairs:
         pairs[col] = pairs[col].astype(float) * 100
-st.dataframe(pairs, hide_index=True, column_config={
-    c: st.column_config.NumberColumn(format="%.4f") for c in pairs.columns if pairs[c].dtype.kind == "f"})
+st.dataframe(styled(pairs, precision=4), hide_index=True)
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
                       for s, v in out["systems"].items()])
 sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * 100
 st.caption("Differences and intervals in points (x 100), as everywhere.")
 with st.expander("Scores and bootstrap intervals (points)"):
-    st.dataframe(sysdf, hide_index=True)
+    st.dataframe(styled(sysdf), hide_index=True)
 
 st.subheader("Every category at once")
 cats = [m for m in metrics]
@@ -116,7 +116,7 @@ with st.spinner("Testing every category..."):
 allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr)[cats].reset_index()
 st.caption(f"{corr} per pair and metric; count of significant pairs (< 0.05) per metric: " +
            ", ".join(f"{m}: {int((allcat[m] < 0.05).sum())}" for m in cats))
-st.dataframe(allcat, hide_index=True, column_config={m: st.column_config.NumberColumn(format="%.3f") for m in cats})
+st.dataframe(styled(allcat, precision=3), hide_index=True)
 downloads(allcat, f"significance_all_{test}", latex=True, key="sigall")
 signature_box(res.signature, f"|test:{test}|unit:{unit}|metric:{out['metric']}|seed:{out['seed']}" +
               (f"|n:{n}" if test in ("bootstrap", "ar") else ""))
