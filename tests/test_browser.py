@@ -219,6 +219,22 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     no_exception(page)
     shot(page, "4b-tense-timeline")
 
+    # a leaderboard row opens that system's weakest document (lowest BlonD-d) on Documents
+    goto(page, "Overview")
+    page.get_by_text("companion metrics ✓").first.wait_for()
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # the first row's selection box
+    page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
+    page.locator(".bl-row").first.wait_for()
+    top = max(names, key=lambda n: core.scores(n)["BlonDe"]["F1"])
+    per = core.doc_scores(top)
+    wait_value(page, "Document", min(per, key=lambda k: per[k]["BlonD-d"]["F1"]))
+    chips = page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]")
+    assert chips.all_inner_texts() == [top]
+    no_exception(page)
+
     goto(page, "Significance")
     page.locator(".js-plotly-plot").first.wait_for()
     no_exception(page)
