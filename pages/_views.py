@@ -10,7 +10,6 @@ import streamlit as st
 from blonde_core.study import MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
 from pages._shared import clickable, focus_sentence, label
 
-GENDER = {"masculine": "masculine", "feminine": "feminine", "neuter": "neuter", "epicene": "epicene"}
 TENSES = ["past", "present", "modal/future", "other verbs", "no verb"]
 # cividis-like steps, told apart without hue; each cell also names its tense on hover
 TENSE_COLOURS = ["#00204D", "#7C7B78", "#FFEA46", "#C9C9C9", "#FFFFFF"]
@@ -54,7 +53,7 @@ def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
     for row in rows_p:
         r = {"sentence": row["sentence"]}
         for x in names:
-            r[x] = ", ".join(f"{w} ({GENDER.get(c, c)})" for w, c in row["pronouns"][x]) or "-"
+            r[x] = ", ".join(f"{w} ({c})" for w, c in row["pronouns"][x]) or "-"
         r["differs from the reference"] = ", ".join(x for x in names if row["mismatch"].get(x)) or ""
         rows.append(r)
     st.caption("Pronouns per sentence with their gender; the last column names the systems whose masculine/"

@@ -31,7 +31,8 @@ heat = pd.DataFrame(z, index=names, columns=cats)
 spans = {n: {c: blocks[n][c]["spans"] for c in cats} for n in names}
 thin = np.array([[blocks[n][c]["thin"] for c in cats] for n in names])
 st.subheader(f"Systems x categories ({part} x 100)")
-st.caption(f"Blank: the category has no span in reference or system. F1 is 0 where nothing matched "
+st.caption(f"Blank: the category has no span in reference or system (hover a cell: it says so). F1 is 0 where "
+           f"nothing matched "
            f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
            f"(matched / in system / in reference); **°** marks thin evidence: fewer than {THIN} reference spans.")
 cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
