@@ -128,6 +128,12 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
 
     loaded = list(corpus.references) + list(corpus.systems)
     names = guess_mapping([r[0] for r in table.rows], loaded, mapping)
+    seen: dict = {}
+    for raw, name in sorted(names.items()):
+        if name is not None and name in seen:
+            raise InputError(f"'{seen[name]}' and '{raw}' are both mapped to the loaded text '{name}'; map one of "
+                             "them to another text or leave it out", file=table.path)
+        seen.setdefault(name, raw)
     ref0 = next(iter(corpus.references.values()))
     where = []  # line number (1-based) -> (doc id, segment id)
     for d, doc in zip(corpus.doc_ids, ref0):
@@ -158,6 +164,7 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
         hs.system_scores[s] = sum(allv) / len(allv)
         hs.n_segments[s] = len(allv)
     hs.mapping = names
+    hs.table = table
     hs.coverage = {s: {"segments_rated": hs.n_segments.get(s, 0), "segments": len(where)} for s in loaded
                    if s in hs.n_segments}
     return hs

@@ -61,6 +61,7 @@ class HumanScores:
     kind: str = ""  # what the file was understood as (for the Data page)
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
+    table: object = field(default=None, repr=False, compare=False)  # DA tables: the rows as read, to re-map
 
     def oriented(self, value: float) -> float:
         """Higher is better."""

@@ -22,6 +22,7 @@ its own.  Nothing here imports Streamlit.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -221,6 +222,17 @@ class Study:
                          hs.n_segments, hs.rater_scores, hs.error_spans, hs.mapping, hs.errors):
                 add(part)
         self.key = h.hexdigest()[:32]
+
+    def with_human_mapping(self, mapping: dict) -> "Study":
+        """The same study with the DA judgments' system names mapped as given ({name in the file:
+        loaded name, or None to leave it out}); a new content key, so nothing computed with the old
+        mapping is reused."""
+        from .da import bind
+
+        hs = self.human
+        if hs is None or getattr(hs, "table", None) is None:
+            raise InputError("only judgments read from a DA / ESA table have a name mapping to change")
+        return dataclasses.replace(self, human=bind(hs.table, self.corpus, mapping, hs.higher_is_better))
 
     # -- what it holds -----------------------------------------------------------
     @property

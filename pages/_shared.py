@@ -413,18 +413,42 @@ def load_sample() -> None:
                    annotation_file=str(SAMPLE / "blonde_plus_annotation.txt")))
 
 
-def human_mapping(human) -> None:
+def human_mapping(human, study: Study | None = None) -> None:
     """The judgments' system names as matched to the loaded texts, with how much of each was rated
-    (Data page and Human correlation page show the same table)."""
+    (Data page and Human correlation page show the same table).  With `study` (the Data page) the
+    matches can be corrected here: the judgments are bound again with the corrected names."""
     hm = human.mapping
     st.caption("System names of the judgments file, as matched to the loaded texts (segment ids are line numbers "
                "of the test set; scores use only the rated segments):")
-    st.dataframe(pd.DataFrame([{"name in the file": k, "loaded text": v or "- (not matched, left out)",
-                                "segments rated": human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
-                                "of": human.coverage.get(v, {}).get("segments") if v else None}
-                               for k, v in sorted(hm.items())]), hide_index=True)
-    st.caption("A wrong match? Rename the uploaded file to the name used in the judgments, or use the command "
-               "line's --map FILE_NAME=NAME.")
+    left_out = "- (not matched, left out)"
+    total = max((c.get("segments", 0) for c in human.coverage.values()), default=0)  # lines of the test set
+    df = pd.DataFrame([{"name in the file": k, "loaded text": v or left_out,
+                        "segments rated": human.coverage.get(v, {}).get("segments_rated", 0) if v else 0,
+                        "of": total}
+                       for k, v in sorted(hm.items())])
+    if study is None:
+        st.dataframe(df, hide_index=True)
+        st.caption("A wrong match? Correct it on the Data page, or use the command line's --map FILE_NAME=NAME.")
+        return
+    loaded = list(study.corpus.references) + list(study.corpus.systems)
+    edited = st.data_editor(df, hide_index=True, key=f"human_map_{study.key}", disabled=["name in the file",
+                            "segments rated", "of"], column_config={"loaded text": st.column_config.SelectboxColumn(
+                                options=loaded + [left_out], required=True,
+                                help="The loaded text these judgments are about; left out: not used")})
+    wanted = {k: (None if v == left_out else v) for k, v in zip(edited["name in the file"], edited["loaded text"])}
+    if wanted != dict(hm):
+        if st.button("Apply this mapping", type="primary", key="human_map_apply",
+                     help="Bind the judgments again with these names; scores and correlations follow."):
+            try:
+                set_data(study.with_human_mapping(wanted))
+            except InputError as exc:
+                st.error(md(str(exc)))
+            else:
+                st.rerun()
+        st.caption("Changed, not applied yet.")
+    else:
+        st.caption("A wrong match? Pick the right loaded text in the table, then apply (the command line's "
+                   "--map FILE_NAME=NAME does the same).")
 
 
 # --- click-through between pages ------------------------------------------------------

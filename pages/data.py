@@ -224,7 +224,7 @@ if d.human is not None:
            (f"; segments rated per text: {rated_[0]} of {total_}" if rated_ else ""))
         + (f"; {len(raters_)} raters" if raters_ else "") + ". Missing is not zero: scores use the rated segments.")
 if d.human is not None and d.human.mapping:
-    human_mapping(d.human)
+    human_mapping(d.human, d)
 if d.annotation is not None:
     extras.append(f"BlonD+ annotations ({len(d.annotation)} lines)")
 if d.ner is not None:

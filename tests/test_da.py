@@ -230,3 +230,29 @@ def test_real_da_file_correlates_through_the_cli(tmp_path, capsys):
     assert got["pearson"] == pytest.approx(pearsonr(x, y)[0], abs=1e-12)
     agree = sum((x[i] - x[j]) * (y[i] - y[j]) > 0 for i, j in combinations(range(len(order)), 2))
     assert (got["agree"], got["pairs"]) == (agree, 15) and got["accuracy"] == pytest.approx(agree / 15)
+
+
+def test_correcting_the_mapping_rebinds_the_judgments(tmp_path):
+    """The Data page's corrected mapping: Mystery.1 is 'Other', HUMAN-B.7 left out - the study gets the
+    judgments bound again (new content key, so nothing computed with the old mapping is reused)."""
+    from blonde_core.study import Study
+
+    f = tmp_path / "da.csv"
+    f.write_text("SYS SID RAW.SCR Z.SCR N\nSys-X.3 1 80 0.5 2\nHUMAN-B.7 2 90 0.9 1\nMystery.1 3 10 -2 1\n"
+                 "Mystery.1 4 30 -1 1\n")
+    study = Study(corpus(), "t", human=read_human(f, corpus=corpus()))
+    assert "Other" not in study.human.system_scores and "refB" in study.human.system_scores
+    fixed = study.with_human_mapping({"Sys-X.3": "Sys-X", "HUMAN-B.7": None, "Mystery.1": "Other"})
+    assert fixed.human.mapping == {"Sys-X.3": "Sys-X", "HUMAN-B.7": None, "Mystery.1": "Other"}
+    assert fixed.human.system_scores == {"Sys-X": 80, "Other": 20}  # (10 + 30) / 2; refB no longer judged
+    assert fixed.human.doc_scores["Other"] == {"d2": 20}  # lines 3 and 4 are d2's first two segments
+    assert fixed.key != study.key and study.human.mapping["Mystery.1"] is None  # the old one is untouched
+    with pytest.raises(InputError, match="DA / ESA table"):
+        Study(corpus(), "t").with_human_mapping({})
+
+
+def test_two_file_names_for_one_loaded_text_is_an_error(tmp_path):
+    f = tmp_path / "da.csv"
+    f.write_text("SYS SID RAW.SCR Z.SCR N\nSys-X.3 1 80 0.5 2\nMystery.1 3 10 -2 1\n")
+    with pytest.raises(InputError, match="'Mystery.1' and 'Sys-X.3' are both mapped to the loaded text 'Sys-X'"):
+        read_human(f, corpus=corpus(), mapping={"Mystery.1": "Sys-X"})
