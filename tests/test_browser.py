@@ -211,6 +211,22 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.locator("#bl-s-60").wait_for()
     assert "◀" in page.locator("#bl-s-60 td").first.inner_text()
     no_exception(page)
+    # a row of the entity threads (select its box) shows that entity's first inconsistent sentence
+    from blonde_core.study import entity_threads
+
+    ths = entity_threads(core, 0, "SMU", "ref")
+    first = next((o for o in ths[0]["occurrences"] if o["system"] is None or not o["exact"]),
+                 ths[0]["occurrences"][0])["sentence"]
+    page.get_by_role("tab", name="Entity threads").click()
+    grid = page.locator('[data-testid="stTabs"] [data-testid="stDataFrame"]').first
+    grid.wait_for()
+    page.wait_for_timeout(800)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)
+    page.locator(f"#bl-s-{first}").wait_for()
+    assert "◀" in page.locator(f"#bl-s-{first} td").first.inner_text()
+    no_exception(page)
     page.get_by_role("tab", name="Entity threads").click()
     page.get_by_text("Each entity of the reference").first.wait_for()
     page.locator('[data-testid="stTabs"] [data-testid="stDataFrame"]').first.wait_for()
