@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .errors import InputError
 
@@ -158,6 +159,12 @@ def apt_cases(source: list[list[str]], reference: list[list[str]], candidate: li
     return out
 
 
+def case_counts(cases: list[dict], sentences=None) -> dict:
+    """{case 1..6: how many} of apt_cases' rows (only those of the given sentence numbers, if any)."""
+    return {c: sum(1 for x in cases if x["case"] == c and (sentences is None or x["sentence"] in sentences))
+            for c in range(1, 7)}
+
+
 def apt_score(case_counts: dict, weights=DEFAULT_WEIGHTS, discard=()) -> float:
     num = sum(weights[c - 1] * case_counts.get(c, 0) for c in range(1, 7) if c not in discard)
     den = sum(case_counts.get(c, 0) for c in range(1, 7) if c not in discard)
@@ -200,7 +207,8 @@ def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heur
     pair = PAIRS[pair_name]
     ref_docs = next(iter(corpus.references.values()))
     flat_src = [s for d in corpus.source for s in d]
-    doc_of = [di for di, d in enumerate(corpus.source) for _ in d]
+    ends = list(accumulate(len(d) for d in corpus.source))
+    doc_sentences = [set(range(e - len(d) + 1, e + 1)) for e, d in zip(ends, corpus.source)]  # 1-based
     tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in flat_src]
     tok_ref = [tokenize(x, pair.target_tokenizer) for d in ref_docs for x in d]
     if len(tok_ref) != len(tok_src):
@@ -212,11 +220,9 @@ def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heur
         if len(tok_hyp) != len(tok_src):
             continue
         cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, auto_align(tok_src, tok_hyp), pair, heuristics)
-        counts = {c: sum(1 for x in cases if x["case"] == c) for c in range(1, 7)}
-        per_doc = {}
-        for di, d in enumerate(corpus.doc_ids):
-            dc = {c: sum(1 for x in cases if x["case"] == c and doc_of[x["sentence"] - 1] == di) for c in range(1, 7)}
-            per_doc[d] = apt_score(dc, weights, discard)
+        counts = case_counts(cases)
+        per_doc = {d: apt_score(case_counts(cases, doc_sentences[di]), weights, discard)
+                   for di, d in enumerate(corpus.doc_ids)}
         out[name] = {"APT": apt_score(counts, weights, discard), "cases": counts, "documents": per_doc}
         if progress:
             progress(k + 1, len(corpus.systems))
@@ -235,5 +241,5 @@ def apt_of_links(source: list[str], reference: list[str], candidates: dict, pair
     for name, lines in candidates.items():
         cases = apt_cases(tok_src, tok_ref, [tokenize(x, pair.target_tokenizer) for x in lines], ref_links,
                           [parse_links(x, f"alignment {name}", i + 1) for i, x in enumerate(alignment[name])], pair)
-        out[name] = apt_score({c: sum(1 for x in cases if x["case"] == c) for c in range(1, 7)})
+        out[name] = apt_score(case_counts(cases))
     return out

@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 
+from .config import DISCOURSE
 from .features import NGRAM_ORDERS, entities, spans
 from .metric import prepare
 from .numbers import nan_to_none
@@ -228,7 +229,7 @@ def counted_features(result) -> dict:
     shown but neither counts in the score nor as a mismatch."""
     w = result.config.resolved_weights
     out = {}
-    for cat in ("tense", "pronoun", "entity", "dm"):
+    for cat in DISCOURSE:
         sl = result.layout.cat_slices[cat]
         for j, col in enumerate(range(sl.start, sl.stop)):
             out[(cat, result.layout.columns[col][1])] = j < len(w[cat]) and w[cat][j] > 0

@@ -272,7 +272,7 @@ def run_correlate(a) -> str:
 def run_apt(a) -> str:
     from pathlib import Path
 
-    from ..apt import PAIRS, apt_cases, apt_score, auto_align, parse_links, tokenize
+    from ..apt import PAIRS, apt_cases, apt_score, auto_align, case_counts, parse_links, tokenize
     from ..readers import read_lines
 
     pair = PAIRS[a.pair]
@@ -313,7 +313,7 @@ def run_apt(a) -> str:
         tok_hyp = [tokenize(x, "whitespace" if given else pair.target_tokenizer) for x in hyp]
         hyp_links = links_of(a.align_system[k], len(src)) if given else auto_align(tok_src, tok_hyp)
         cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, pair, not a.no_heuristics)
-        counts = {str(c): sum(1 for x in cases if x["case"] == c) for c in range(1, 7)}
+        counts = {str(c): n for c, n in case_counts(cases).items()}
         score = apt_score({int(c): n for c, n in counts.items()}, a.weights, a.discard)
         out["systems"][Path(sys_file).stem] = {"APT": None if score != score else score, "cases": counts}
     if a.format == "json":
