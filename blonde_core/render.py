@@ -128,6 +128,11 @@ def legend(categories=None) -> str:
     return f'<div class="bl-legend">{chips}</div>'
 
 
+def category_label(c: str) -> str:
+    """A category's name in full: the discourse labels above, "1-gram".."4-gram", BlonD+ names as they are."""
+    return LABELS.get(c) or (f"{c}-gram" if c.isdigit() else c)
+
+
 def counts_line(counts: dict, categories) -> str:
     """A sentence's span counts per category, each with its letter and full short name."""
     return '<div class="bl-counts">' + " · ".join(

@@ -4,14 +4,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import THIN, collapse_notes, entity_strings, feature_breakdown, score
+from blonde_core.render import category_label
+from blonde_core.study import (THIN, collapse_notes, discourse_categories, entity_strings, feature_breakdown,
+                               score)
 from pages._shared import (clickable, clicked, downloads, label, md, open_documents, shown_f1, signature_box,
                            start_page, styled, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
-CAT_NAMES = {"tense": "verb tense", "pronoun": "pronoun", "entity": "named entity", "dm": "discourse marker",
-             "1": "1-gram", "2": "2-gram", "3": "3-gram", "4": "4-gram"}
-DISCOURSE_CATS = ("tense", "pronoun", "entity", "dm")
+DISCOURSE_CATS = discourse_categories(res)
 names = res.names
 part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
 
@@ -39,12 +39,12 @@ cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{
               + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}"
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
 custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
-cat_x = [CAT_NAMES.get(c, c) for c in cats]
+cat_x = [category_label(c) for c in cats]
 fig = go.Figure(go.Heatmap(z=heat.values, x=cat_x, y=[label(n) for n in names],
                            colorscale="Viridis", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
                            textfont=dict(size=11), colorbar=dict(title=f"{part} x 100")))
 clickable(fig, cat_x, [label(n) for n in names],
-          [[f"{label(n)} / {CAT_NAMES.get(c, c)}: " + ("- (no span on either side)" if np.isnan(heat.values[i, j])
+          [[f"{label(n)} / {category_label(c)}: " + ("- (no span on either side)" if np.isnan(heat.values[i, j])
                                                       else f"{heat.values[i, j]:.2f}")
             + f"<br>spans matched {custom[i][j][0]:g}, in system {custom[i][j][1]:g}, in reference {custom[i][j][2]:g}"
             + ("<br>click: the system's documents for this category" if c in DISCOURSE_CATS else "")
@@ -64,14 +64,14 @@ def pick_category():  # once per click: the document heatmap below shows that ca
 st.plotly_chart(fig, width="stretch", on_select=pick_category, selection_mode="points", key="cat_heat")
 st.caption("Click a cell: the systems x documents heatmap below switches to that category (and the "
            "system is marked); click a document cell there to open it.")
-heat_table = heat.rename(columns=CAT_NAMES).reset_index(names="system")
+heat_table = heat.rename(columns=category_label).reset_index(names="system")
 for c in cats:
-    heat_table[f"{CAT_NAMES.get(c, c)} ref spans"] = [spans[n][c]["reference"] for n in names]
-    heat_table[f"{CAT_NAMES.get(c, c)} sys spans"] = [spans[n][c]["system"] for n in names]
-    heat_table[f"{CAT_NAMES.get(c, c)} matched"] = [spans[n][c]["matched"] for n in names]
-    heat_table[f"{CAT_NAMES.get(c, c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
+    heat_table[f"{category_label(c)} ref spans"] = [spans[n][c]["reference"] for n in names]
+    heat_table[f"{category_label(c)} sys spans"] = [spans[n][c]["system"] for n in names]
+    heat_table[f"{category_label(c)} matched"] = [spans[n][c]["matched"] for n in names]
+    heat_table[f"{category_label(c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
 with st.expander("As a table", expanded=False):
-    st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[CAT_NAMES.get(c, c) for c in cats]),
+    st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[category_label(c) for c in cats]),
                  hide_index=True)
     st.caption("A dash (-): the category has no span in reference or system.")
 downloads(heat_table, "categories", key="cat")
@@ -130,7 +130,7 @@ else:
 # systems x documents
 st.subheader("Systems x documents")
 doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric",
-                          format_func=lambda c: CAT_NAMES.get(c, c))
+                          format_func=category_label)
 vals, marks, hover = [], [], []
 for n in names:
     per = score(res.doc_stats(n), res.config, res.layout, res.plus)
@@ -164,7 +164,7 @@ if pt:
                    categories=[doc_metric] if doc_metric in DISCOURSE_CATS else None,
                    only=[doc_metric] if doc_metric in DISCOURSE_CATS else [])
 st.caption("Click a cell to open that document for that system on the Documents page"
-           + (f", showing only the sentences where {CAT_NAMES[doc_metric]} mismatches" if doc_metric in DISCOURSE_CATS
+           + (f", showing only the sentences where {category_label(doc_metric)} mismatches" if doc_metric in DISCOURSE_CATS
               else "") + "."
            + (f" ° marks thin evidence (fewer than {THIN} reference spans of {doc_metric} in that document)."
               if doc_metric in cats else ""))

@@ -7,7 +7,7 @@ import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
 from blonde_core.study import contrast, discourse_categories, document_contrast, sentence_errors, sentence_view
-from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
+from pages._shared import downloads, esc, md, open_documents, pct, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
 names = res.names
@@ -33,11 +33,7 @@ out = contrast(res, a, b)
 sa, sb = res.scores(a)["categories"], res.scores(b)["categories"]
 
 
-def pts(x):
-    return None if x is None else 100 * x
-
-
-summary = pd.DataFrame([{"category": LABELS[c], "F1 A": pts(sa[c]["F1"]), "F1 B": pts(sb[c]["F1"]),
+summary = pd.DataFrame([{"category": LABELS[c], "F1 A": pct(sa[c]["F1"]), "F1 B": pct(sb[c]["F1"]),
                          "A - B": None if sa[c]["F1"] is None or sb[c]["F1"] is None else
                          100 * (sa[c]["F1"] - sb[c]["F1"]),
                          **({k: v for k, v in out["summary"].get(c, {}).items()})} for c in cats])

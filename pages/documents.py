@@ -3,7 +3,8 @@ filtered to the sentences where a category mismatches, a page of sentences at a 
 import pandas as pd
 import streamlit as st
 
-from blonde_core.render import COLORS, CSS, LABELS, counts_line, legend, render_errors, render_text
+from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
+                                render_text)
 from blonde_core.study import (THIN, collapse_notes, discourse_categories, document_errors, error_overlap,
                                mismatching_sentences, score, sentence_level, sentence_view)
 from pages._shared import (downloads, esc, md, shown_f1, signature_box, spans_text, start_page, styled,
@@ -110,8 +111,8 @@ for n in systems:
     per = score(res.doc_stats(n)[di], res.config, res.layout, res.plus)
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
-        row[f"{LABELS.get(c, f'{c}-gram' if c.isdigit() else c)} F1"] = shown_f1(v) * 100
-        row[f"{LABELS.get(c, f'{c}-gram' if c.isdigit() else c)} spans"] = spans_text(v)
+        row[f"{category_label(c)} F1"] = shown_f1(v) * 100
+        row[f"{category_label(c)} spans"] = spans_text(v)
     rows.append(row)
 if rows:
     st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)

@@ -49,7 +49,7 @@ for ex in gallery():
                     row[f"{c} spans"] = spans_text(s["categories"][c])
             rows.append(row)
         if ex["id"] == "over-under":  # the scores this example is about
-            comp = text_companions(ex["reference"], ex["candidates"], cfg)
+            comp = text_companions(ex["reference"], ex["candidates"], res.config)  # the settings that scored it
             for row in rows:
                 row["Otem ↓"] = comp[row["candidate"]]["Otem"]
                 row["Utem ↓"] = comp[row["candidate"]]["Utem"]

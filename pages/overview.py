@@ -4,8 +4,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, policy, resample_weights,
-                               significance_clusters)
+from blonde_core.render import SHORT
+from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, policy,
+                               resample_weights, significance_clusters)
 from pages._shared import (apt_scores, companions, compare, downloads, label, md, open_documents, shown_f1,
                            signature_box, standard, start_page)
 
@@ -57,7 +58,6 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     return df
 
 
-SHORT_CATS = {"tense": "tense", "pronoun": "pronoun", "entity": "entity", "dm": "marker"}
 st.session_state.setdefault("board_kind", "compact")
 layout_kind = c1.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
                                    help="Compact: BlonDe F1 with its interval in one cell, BlonD-d, F1 per discourse category "
@@ -74,9 +74,9 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     out["BlonDe [95% CI]"] = with_ci("BlonDe", "BlonDe F1")
     for t in tops[1:]:
         out[t] = df[f"{t} F1"]
-    for c, short in SHORT_CATS.items():
-        if c in cfg.categories:
-            out[short] = [100 * shown_f1(res.scores(n)["categories"][c]) for n in df["system"]]
+    per = {n: res.scores(n)["categories"] for n in df["system"]}
+    for c in discourse_categories(res):
+        out[SHORT[c]] = [100 * shown_f1(per[n][c]) for n in df["system"]]
     if "BLEU" in df:
         out["BLEU"] = df["BLEU"]
     return out
