@@ -8,8 +8,13 @@ import os
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
-from blonde_core.study import InputError
+# Before anything slow: from this moment the server never treats pages/ as legacy
+# auto-discovered pages, even if this first run is cut short (pages/_shared.route_through_app).
+PagesManager.uses_pages_directory = False
+
+from blonde_core.study import InputError  # noqa: E402
 
 from pages._shared import config, data, keep_token, load_sample, md, sidebar_settings
 

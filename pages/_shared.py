@@ -5,9 +5,30 @@ import html
 import json
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+
+def route_through_app() -> None:
+    """Every page is routed by st.navigation in app.py. Streamlit decides once per server
+    process, when the first session starts, to treat a pages/ folder as legacy
+    auto-discovered pages, and drops that only once st.navigation has run. A first visitor
+    who opened a page's own address (or clicked a page before app.py got that far) had that
+    page file run on its own - no settings sidebar - and the legacy list of file names
+    (_shared and _views among them) in the sidebar. app.py calls this first thing; a page
+    run on its own calls it through this module's import and starts over through app.py."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        if get_script_run_ctx() is not None and not st.session_state.get("_routing_rerun"):
+            st.session_state["_routing_rerun"] = True  # once per session: never a rerun loop
+            st.rerun()
+
+
+route_through_app()
+
+import numpy as np  # noqa: E402 - after the routing check, which must come before anything slow
+import pandas as pd  # noqa: E402
 
 from blonde_core.study import (CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS, Corpus, InputError, ScoreConfig,
                                Study, server_engine, study_store)
@@ -204,17 +225,18 @@ def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="do
 
 def signature_box(sig: str, extra: str = "", sandbox: dict | None = None) -> None:
     """The signature, and the command line that reproduces the page's numbers:
-    the loaded files' command, or for the Sandbox its own text written to files."""
+    the loaded files' command, or for the Sandbox its own text written to files (the
+    Sandbox shows its signature in its own HTML block, so here only the command)."""
     import shlex
 
-    st.caption("Signature of the settings that made these numbers:")
-    st.code(sig + extra, language=None, wrap_lines=True)
     cfg = config()
     if sandbox is not None:
-        with st.expander("Reproduce on the command line"):
-            st.caption("The Sandbox's own text, written to files, then scored with the same settings:")
-            st.code(sandbox_script(sandbox, cfg), language="bash", wrap_lines=True)
+        st.caption("Reproduce on the command line: the Sandbox's own text, written to files, then scored with the "
+                   "same settings (the signature above):")
+        st.code(sandbox_script(sandbox, cfg), language="bash", wrap_lines=True)
         return
+    st.caption("Signature of the settings that made these numbers:")
+    st.code(sig + extra, language=None, wrap_lines=True)
     d = data()
     cmd = d.command(cfg) if d is not None else None
     if cmd is None:

@@ -8,12 +8,21 @@ from sacrebleu.metrics import BLEU
 from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
-from pages._shared import (config, downloads, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
+from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
                            spans_text)
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
            "which category moves. Preset and weights come from the sidebar.")
+
+SANDBOX_CSS = """<style>
+.bl-table{border-collapse:collapse;font-size:.88rem;margin:.2rem 0 .4rem 0;display:block;overflow-x:auto;}
+.bl-table th,.bl-table td{border:1px solid rgba(49,51,63,.18);padding:2px 7px;text-align:right;white-space:nowrap;}
+.bl-table th{background:rgba(49,51,63,.05);}
+.bl-table td:first-child,.bl-table th:first-child{text-align:left;font-weight:600;}
+.bl-note{font-size:.85rem;opacity:.8;margin:.2rem 0;}
+.bl-grid{display:grid;gap:1rem;margin-top:.5rem;}
+</style>"""
 
 
 @st.fragment
@@ -38,8 +47,6 @@ def sandbox() -> None:
     if res is None:
         st.info(note)
         return
-    if note:
-        st.caption(note)
     names = res.names
     rows = []
     bleu = BLEU()
@@ -52,37 +59,35 @@ def sandbox() -> None:
             row[f"{c} F1"] = 100 * shown_f1(v)
             if c in ("tense", "pronoun", "entity", "dm", "ambiguity", "ellipsis"):
                 row[f"{c} spans"] = spans_text(v)
-        row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if cfg.granularity == "sentence" and
-                                        len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(box[n]))],
-                                        [lines_of(ref) if cfg.granularity == "sentence" and
-                                         len(lines_of(box[n])) == len(lines_of(ref)) else [" ".join(lines_of(ref))]]
-                                        ).score
+        same_lines = cfg.granularity == "sentence" and len(lines_of(box[n])) == len(lines_of(ref))
+        row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if same_lines else [" ".join(lines_of(box[n]))],
+                                        [lines_of(ref) if same_lines else [" ".join(lines_of(ref))]]).score
         rows.append(row)
     table = pd.DataFrame(rows)
-    # a static table (two rows at most): far lighter for the browser to redraw on every edit than a data grid
-    st.table(table.set_index("candidate").map(lambda v: v if isinstance(v, str) else
-                                              ("-" if pd.isna(v) else f"{v:.2f}")))
-    downloads(table, "sandbox_scores", key="sb")
-    st.caption("Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. "
-               "'-' means the category has no span on either side; 0 means nothing matched. Spans: matched / in "
-               "the candidate / in the reference (° fewer than 5: thin evidence).")
     cats = list(COLORS)
-    st.html(CSS + legend(cats))
     view = sentence_view(res, 0, names, "reference")
-    cols = st.columns(1 + len(names))
-    for col, n in zip(cols, ["reference"] + names):
-        col.markdown(f"**{md(n)}**")
-        html = []
-        for i, r in enumerate(view["rows"][n]):
-            html.append(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
-                        f'{counts_line(r["counts"], cats)}')
-        col.html("".join(html))
-    if st.toggle("Tense timeline and pronoun threads of this text", key="sb_threads",
-                 help="The dominant tense of every sentence (tense drift shows as a change across a row) and the "
-                      "pronouns of every sentence, reference and candidates."):
-        tense_timeline_view(res, 0, names, "reference", focus=False, key="sb_timeline")
-        pronoun_threads_view(res, 0, names, "reference", focus=False, key="sb_pronouns")
-    with st.expander("Per-category precision, recall and span counts"):
+    columns = []
+    for n in ["reference"] + names:
+        sents = "".join(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
+                        f'{counts_line(r["counts"], cats)}' for i, r in enumerate(view["rows"][n]))
+        columns.append(f'<div><p><b>{esc(n)}</b></p>{sents}</div>')
+    # What changes with every edit is one HTML block: scores, legend, highlighted text,
+    # signature. One element for the browser to redraw instead of a dozen widgets - with
+    # ten people editing at once on one machine, the browsers' redrawing was most of the work.
+    st.html(
+        (f'<p class="bl-note">{esc(note)}</p>' if note else "")
+        + table.to_html(index=False, classes="bl-table", border=0, na_rep="-", escape=True,
+                        float_format=lambda v: f"{v:.2f}")
+        + '<p class="bl-note">Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. '
+          "'-' means the category has no span on either side; 0 means nothing matched. Spans: matched / in the "
+          "candidate / in the reference (° fewer than 5: thin evidence).</p>"
+        + f'<div class="bl-grid" style="grid-template-columns:repeat({len(columns)},minmax(0,1fr))">'
+        + "".join(columns) + "</div>"
+        + f'<p class="bl-note">Signature of the settings that made these numbers: <code>{esc(res.signature)}</code></p>'
+        + f'<p class="bl-note">Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms (annotation of '
+          "new sentences, counts, scores, BLEU, spans).</p>")
+    if st.session_state.get("sb_more"):
+        downloads(table, "sandbox_scores", key="sb")
         det = []
         for n in names:
             for c, v in res.scores(n)["categories"].items():
@@ -92,9 +97,14 @@ def sandbox() -> None:
         st.table(pd.DataFrame(det).set_index(["candidate", "category"]).map(
             lambda v: "-" if pd.isna(v) else (f"{v:.2f}" if isinstance(v, float) else v)))
         st.caption("R, P, F1 in points; counts are spans (n-grams for 1-4) of the features that carry weight.")
-    st.caption(f"Scored on the server in {1000 * (time.perf_counter() - t0):.0f} ms "
-               "(annotation of new sentences, counts, scores, BLEU, spans).", help="server time per edit")
-    signature_box(res.signature, sandbox=box)
+        tense_timeline_view(res, 0, names, "reference", focus=False, key="sb_timeline")
+        pronoun_threads_view(res, 0, names, "reference", focus=False, key="sb_pronouns")
+        signature_box(res.signature, sandbox=box)
 
-
+# Static parts outside the fragment: drawn once, not on every edit (a <style> element
+# replaced on every edit restyles the whole page).
+st.html(CSS + SANDBOX_CSS + legend(list(COLORS)))
+st.toggle("Details: per-category precision and recall, downloads, tense timeline, pronoun threads and the command "
+          "line that reproduces these scores", key="sb_more",
+          help="Off, the Sandbox redraws only the scores and the highlighted text on every edit.")
 sandbox()

@@ -1,5 +1,7 @@
 """AppTest for every page: nothing loaded, sample data, uploaded files; no
 exception anywhere; key numbers on the pages equal the core's numbers."""
+from html.parser import HTMLParser
+
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -270,9 +272,42 @@ def test_gallery_every_example_loads_and_renders():
     assert any("A story that slips into the present" in i.value for i in at.info)
 
 
+class _Table(HTMLParser):
+    """The cells of the first <table class="bl-table"> of an HTML string."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self._in, self._cell, self._done = [], False, None, False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and "bl-table" in (dict(attrs).get("class") or "") and not self._done:
+            self._in = True
+        elif self._in and tag == "tr":
+            self.rows.append([])
+        elif self._in and tag in ("td", "th"):
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self._in:
+            self._in, self._done = False, True
+        elif self._in and tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append(self._cell.strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
 def sandbox_scores(at) -> pd.DataFrame:
-    """The Sandbox's score table (points as shown, '-' for no value) as numbers."""
-    t = at.table[0].value
+    """The Sandbox's score table (points as shown, '-' for no value) as numbers: the
+    table inside the Sandbox's one HTML block."""
+    blocks = [h.proto.body for h in at.html if "<table" in h.proto.body]
+    assert len(blocks) == 1
+    parser = _Table()
+    parser.feed(blocks[0])
+    head, *body = parser.rows
+    t = pd.DataFrame(body, columns=head).set_index("candidate")
     assert all("/" in v for c in t.columns if c.endswith(" spans") for v in t[c])  # counts beside the scores
     return t[[c for c in t.columns if not c.endswith(" spans")]].replace("-", "nan").astype(float)
 

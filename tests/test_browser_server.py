@@ -234,3 +234,31 @@ def test_a_restarted_server_serves_annotations_from_the_disk_cache(browser, ted,
             stop(proc)
     text = log.read_text(encoding="utf-8", errors="replace")
     assert "SQLite objects created in a thread" not in text and "warning: annotation cache" not in text
+
+
+def test_a_first_visitor_on_a_page_address_gets_the_app_not_the_legacy_pages(browser, tmp_path):
+    """Streamlit treats a pages/ folder as legacy auto-discovered pages until st.navigation
+    has run once in the process. A fresh server whose first visitor opens /sandbox ran
+    pages/sandbox.py on its own (no settings sidebar) under a sidebar of file names
+    ('shared', 'views', 'app', ...). Both that visitor and the next one get the app."""
+    proc, url = start_server(tmp_path / "cache", tmp_path / "server.log")
+    try:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        pg.set_default_timeout(180_000)
+        pg.goto(url + "/sandbox")
+        pg.get_by_role("heading", name="Sandbox").first.wait_for()
+        pg.get_by_role("heading", name="Settings").first.wait_for(timeout=60_000)  # app.py's sidebar ran
+        pg.locator(".bl-doc").first.wait_for()
+        pg.wait_for_timeout(1000)
+        links = [t.split("\n")[-1] for t in pg.locator('[data-testid="stSidebarNav"] a').all_inner_texts()]
+        assert links == ["Data", "Overview", "Categories", "Documents", "Significance", "Contrast",
+                         "Human correlation", "Sandbox", "Phenomenon gallery"], links
+        no_exception(pg)
+        second = new_page(browser, url)  # the next visitor: the app's own pages as well
+        links = [t.split("\n")[-1] for t in second.locator('[data-testid="stSidebarNav"] a').all_inner_texts()]
+        assert "Data" in links and "shared" not in links and "views" not in links, links
+        ctx.close()
+        second.context.close()
+    finally:
+        stop(proc)
