@@ -6,7 +6,7 @@ import streamlit as st
 from sacrebleu.metrics import BLEU
 
 from blonde_core.study import sentence_view
-from blonde_core.render import COLORS, CSS, counts_line, legend, render_text
+from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
 from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
                            spans_text)
@@ -18,11 +18,33 @@ st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is
 SANDBOX_CSS = """<style>
 .bl-table{border-collapse:collapse;font-size:.88rem;margin:.2rem 0 .4rem 0;display:block;overflow-x:auto;}
 .bl-table th,.bl-table td{border:1px solid rgba(49,51,63,.18);padding:2px 7px;text-align:right;white-space:nowrap;}
-.bl-table th{background:rgba(49,51,63,.05);}
+.bl-table th{background:rgba(49,51,63,.05);white-space:normal;}
+.bl-sp{font-size:.75rem;opacity:.75;}
+.bl-table th.bl-nw{white-space:nowrap;}
 .bl-table td:first-child,.bl-table th:first-child{text-align:left;font-weight:600;}
 .bl-note{font-size:.85rem;opacity:.8;margin:.2rem 0;}
 .bl-grid{display:grid;gap:1rem;margin-top:.5rem;}
 </style>"""
+
+
+def score_table(table: pd.DataFrame) -> str:
+    """The scores as a compact HTML table (escaped): one column per score, a category's
+    span counts under its F1 (the downloads keep them in columns of their own)."""
+    cols = [c for c in table.columns if not c.endswith(" spans")]
+    labels = [category_label(c[:-3]) + " F1" if c.endswith(" F1") else c for c in cols]
+    head = "".join(f'<th{"" if " " in x else " class=bl-nw"}>{esc(x)}</th>' for x in labels)  # BlonD-d whole
+    body = []
+    for row in table.to_dict("records"):
+        cells = []
+        for c in cols:
+            v = row[c]
+            text = esc(v) if isinstance(v, str) else ("-" if pd.isna(v) else f"{v:.2f}")
+            spans = row.get(c[:-3] + " spans") if c.endswith(" F1") else None
+            if isinstance(spans, str):
+                text += f'<br><span class="bl-sp">{esc(spans)}</span>'
+            cells.append(f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f'<table class="bl-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 @st.fragment
@@ -76,11 +98,10 @@ def sandbox() -> None:
     # ten people editing at once on one machine, the browsers' redrawing was most of the work.
     st.html(
         (f'<p class="bl-note">{esc(note)}</p>' if note else "")
-        + table.to_html(index=False, classes="bl-table", border=0, na_rep="-", escape=True,
-                        float_format=lambda v: f"{v:.2f}")
+        + score_table(table)
         + '<p class="bl-note">Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. '
-          "'-' means the category has no span on either side; 0 means nothing matched. Spans: matched / in the "
-          "candidate / in the reference (° fewer than 5: thin evidence).</p>"
+          "'-' means the category has no span on either side; 0 means nothing matched. Under each category's F1 "
+          "its spans: matched / in the candidate / in the reference (° fewer than 5: thin evidence).</p>"
         + f'<div class="bl-grid" style="grid-template-columns:repeat({len(columns)},minmax(0,1fr))">'
         + "".join(columns) + "</div>"
         + f'<p class="bl-note">Signature of the settings that made these numbers: <code>{esc(res.signature)}</code></p>'

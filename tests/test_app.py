@@ -286,6 +286,8 @@ class _Table(HTMLParser):
             self.rows.append([])
         elif self._in and tag in ("td", "th"):
             self._cell = ""
+        elif self._cell is not None and tag == "br":
+            self._cell += "\n"
 
     def handle_endtag(self, tag):
         if tag == "table" and self._in:
@@ -308,8 +310,10 @@ def sandbox_scores(at) -> pd.DataFrame:
     parser.feed(blocks[0])
     head, *body = parser.rows
     t = pd.DataFrame(body, columns=head).set_index("candidate")
-    assert all("/" in v for c in t.columns if c.endswith(" spans") for v in t[c])  # counts beside the scores
-    return t[[c for c in t.columns if not c.endswith(" spans")]].replace("-", "nan").astype(float)
+    for c in t.columns:  # a category's spans under its F1: matched/system/reference
+        if c.endswith(" F1") and not c[0].isdigit():
+            assert all(len(v.split("\n")) == 2 and v.split("\n")[1].count("/") == 2 for v in t[c]), (c, list(t[c]))
+    return t.map(lambda v: v.split("\n")[0]).replace("-", "nan").astype(float)
 
 
 def test_sandbox_reacts_to_one_changed_word():
@@ -322,16 +326,23 @@ def test_sandbox_reacts_to_one_changed_word():
     at.text_area(key="sb_b_None").set_value("")
     at.run()
     same = sandbox_scores(at)
-    assert same.loc["A", "pronoun F1"] == 100.0 and same.loc["A", "dm F1"] == 100.0
+    assert same.loc["A", "pronoun F1"] == 100.0 and same.loc["A", "discourse marker F1"] == 100.0
     at.text_area(key="sb_a_None").set_value(ref.replace("She saw", "He saw")).run()
     he = sandbox_scores(at)
     assert he.loc["A", "pronoun F1"] < 100.0 and he.loc["A", "BlonDe"] < same.loc["A", "BlonDe"]
     at.text_area(key="sb_a_None").set_value(ref.replace("However, it", "It")).run()
     no_marker = sandbox_scores(at)
-    assert no_marker.loc["A", "dm F1"] < 100.0 and no_marker.loc["A", "pronoun F1"] == 100.0
+    assert no_marker.loc["A", "discourse marker F1"] < 100.0 and no_marker.loc["A", "pronoun F1"] == 100.0
     at.text_area(key="sb_a_None").set_value(ref.replace("walked", "walks")).run()
     present = sandbox_scores(at)
-    assert present.loc["A", "tense F1"] < 100.0
+    assert present.loc["A", "verb tense F1"] < 100.0
+    # the numbers shown are the core's for the same text, scored as a one-document corpus
+    from blonde_core.corpus import Corpus
+
+    cand = ref.replace("walked", "walks").split("\n")
+    core = BlonDe(ScoreConfig()).evaluate(Corpus(["d"], {"reference": [ref.split("\n")]}, {"A": [cand]}))
+    assert present.loc["A", "BlonDe"] == round(100 * core.scores("A")["BlonDe"]["F1"], 2)
+    assert present.loc["A", "verb tense F1"] == round(100 * core.scores("A")["categories"]["tense"]["F1"], 2)
     assert_clean(at, "sandbox edits")
 
 
