@@ -169,8 +169,9 @@ def leaderboard(pg) -> dict:
     pg.wait_for_function("() => { const el = document.querySelector('.js-plotly-plot');"
                          " return el && el.data && el.data[0] && el.data[0].x && el.data[0].x.length > 0 }")
     pg.wait_for_timeout(300)
+    # one bar trace per significance cluster: every trace's bars
     x, y = pg.locator(".js-plotly-plot").first.evaluate(
-        "el => [Array.from(el._fullData[0].x), Array.from(el._fullData[0].y)]")
+        "el => [el._fullData.flatMap(t => Array.from(t.x)), el._fullData.flatMap(t => Array.from(t.y))]")
     return dict(zip(x, y))
 
 
@@ -193,7 +194,8 @@ def case(browser, name, refs, systems, docids, args, want_ter, ter_timeout, warm
               f"{(t['bleu_chrf'] - t['blonde']) / max(metrics_cli - cold_cli, 0.1):.2f} x; target 1.3)")
         if want_ter:
             print("app: TER shown " + (f"{t['ter']:.1f} s" if t.get("ter") else f"not within {ter_timeout:.0f} s"))
-        print(f"leaderboard vs CLI JSON: max |diff| = {diff:.2e} points")
+        print(f"leaderboard vs CLI JSON: max |diff| = {diff:.2e} points over {len(board)} systems; "
+              f"the same systems: {set(board) == set(cli_json['systems'])}")
         print(f"peak server memory (server + workers): {server.peak / 2 ** 20:.0f} MB")
         pg.context.close()
     finally:
