@@ -343,6 +343,13 @@ def test_sandbox_reacts_to_one_changed_word():
     core = BlonDe(ScoreConfig()).evaluate(Corpus(["d"], {"reference": [ref.split("\n")]}, {"A": [cand]}))
     assert present.loc["A", "BlonDe"] == round(100 * core.scores("A")["BlonDe"]["F1"], 2)
     assert present.loc["A", "verb tense F1"] == round(100 * core.scores("A")["categories"]["tense"]["F1"], 2)
+    # the Details switch: per-category table, the command line with this very text, downloads
+    assert not at.table and not any("cat > A.txt" in c.value for c in at.code)
+    at.toggle(key="sb_more").set_value(True).run()
+    assert_clean(at, "sandbox details")
+    det = at.table[0].value
+    assert det.loc[("A", "tense"), "F1"] == f"{100 * core.scores('A')['categories']['tense']['F1']:.2f}"
+    assert any("cat > A.txt" in c.value and cand[0] in c.value for c in at.code)
     assert_clean(at, "sandbox edits")
 
 
