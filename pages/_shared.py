@@ -16,8 +16,9 @@ def route_through_app() -> None:
     auto-discovered pages, and drops that only once st.navigation has run. A first visitor
     who opened a page's own address (or clicked a page before app.py got that far) had that
     page file run on its own - no settings sidebar - and the legacy list of file names
-    (_shared and _views among them) in the sidebar. app.py calls this first thing; a page
-    run on its own calls it through this module's import and starts over through app.py."""
+    (_shared and _views among them) in the sidebar. app.py clears the flag itself first
+    thing (its own first run needs no rerun); a page run on its own gets here through this
+    module's import and starts over through app.py."""
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         if get_script_run_ctx() is not None and not st.session_state.get("_routing_rerun"):
@@ -223,18 +224,12 @@ def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="do
 
 # --- output helpers ------------------------------------------------------------
 
-def signature_box(sig: str, extra: str = "", sandbox: dict | None = None) -> None:
-    """The signature, and the command line that reproduces the page's numbers:
-    the loaded files' command, or for the Sandbox its own text written to files (the
-    Sandbox shows its signature in its own HTML block, so here only the command)."""
+def signature_box(sig: str, extra: str = "") -> None:
+    """The signature, and the command line that reproduces the page's numbers from the
+    loaded files (the Sandbox shows its own text's command: sandbox_script)."""
     import shlex
 
     cfg = config()
-    if sandbox is not None:
-        st.caption("Reproduce on the command line: the Sandbox's own text, written to files, then scored with the "
-                   "same settings (the signature above):")
-        st.code(sandbox_script(sandbox, cfg), language="bash", wrap_lines=True)
-        return
     st.caption("Signature of the settings that made these numbers:")
     st.code(sig + extra, language=None, wrap_lines=True)
     d = data()

@@ -8,7 +8,7 @@ from sacrebleu.metrics import BLEU
 from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
-from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, shown_f1, signature_box,
+from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, sandbox_script, shown_f1,
                            spans_text)
 
 st.title("Sandbox")
@@ -120,7 +120,9 @@ def sandbox() -> None:
         st.caption("R, P, F1 in points; counts are spans (n-grams for 1-4) of the features that carry weight.")
         tense_timeline_view(res, 0, names, "reference", focus=False, key="sb_timeline")
         pronoun_threads_view(res, 0, names, "reference", focus=False, key="sb_pronouns")
-        signature_box(res.signature, sandbox=box)
+        st.caption("Reproduce on the command line: the Sandbox's own text, written to files, then scored with the "
+                   "same settings (the signature above):")
+        st.code(sandbox_script(box, cfg), language="bash", wrap_lines=True)
 
 # Static parts outside the fragment: drawn once, not on every edit (a <style> element
 # replaced on every edit restyles the whole page).
