@@ -4,12 +4,14 @@ The server is multi-threaded (one thread per script run), so it neither forks
 itself nor lets multiprocessing re-import its main module (Streamlit makes the
 app script `__main__`).  Instead each worker is a plain child process,
 `python -m blonde_core.worker LANG`, that loads the spaCy pipeline once and
-then answers one job per line: a JSON list of texts in, a JSON list of
-annotation records out; or {"segstats": metric, "hyps": [...], "refs": [[...]]}
-in, sacrebleu's per-segment statistics out (so that the server's threads do no
-heavy work of their own).  A `WorkerPool` hands batches from any thread to the
-first free worker (small jobs, such as a Sandbox edit, before the batches of
-large ones) and restarts a worker that died.
+says it is ready, then answers one job per line: a JSON list of texts in, a
+JSON list of annotation records out; or {"segstats": metric, "hyps": [...],
+"refs": [[...]]} in, sacrebleu's per-segment statistics out (so that the
+server's threads do no heavy work of their own).  A `WorkerPool` starts all its
+workers at once and hands batches from any thread to the first free worker that
+is ready (small jobs, such as a Sandbox edit, before the batches of large ones):
+a job never waits for a worker that is still loading spaCy while another is
+free.  A worker that died is replaced.
 """
 from __future__ import annotations
 
@@ -30,9 +32,11 @@ def main(argv=None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     pack = load_pack(argv[0] if argv else "en")
-    nlp = None
+    nlp = load_pipeline(pack)  # before saying ready: no job waits on a loading worker
     metrics: dict = {}
     out = sys.stdout
+    out.write(READY + "\n")
+    out.flush()
     for line in sys.stdin:
         job = json.loads(line)
         if isinstance(job, dict):
@@ -41,20 +45,30 @@ def main(argv=None) -> int:
             m = metrics.get(job["segstats"]) or metrics.setdefault(job["segstats"], _metric(job["segstats"]))
             res = [[float(x) for x in row] for row in m._extract_corpus_statistics(job["hyps"], job["refs"])]
         else:
-            nlp = nlp or load_pipeline(pack)
             res = [doc_to_record(d) for d in nlp.pipe(job, batch_size=64)]
         out.write(json.dumps(res, ensure_ascii=True) + "\n")
         out.flush()
     return 0
 
 
+READY = '"ready"'
+
+
 class _Worker:
+    """One worker process; returns from __init__ once it has loaded its pipeline."""
+
     def __init__(self, lang: str):
         root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.proc = subprocess.Popen([sys.executable, "-m", "blonde_core.worker", lang], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8",
                                      errors="surrogatepass", bufsize=1)
+        line = self.proc.stdout.readline()
+        while line and line.strip() != READY:  # anything a library printed while loading
+            line = self.proc.stdout.readline()
+        if not line:
+            self.close()
+            raise RuntimeError(f"annotation worker did not start (status {self.proc.poll()})")
 
     def run(self, job) -> list:
         self.proc.stdin.write(json.dumps(job, ensure_ascii=True) + "\n")
@@ -77,10 +91,11 @@ class _Worker:
 
 
 class WorkerPool:
-    """n worker processes; submit(batch) from any thread returns a Future."""
+    """n worker processes, all started at once; submit(batch) from any thread returns a
+    Future.  `start(lang)` makes a ready worker (tests give their own)."""
 
-    def __init__(self, lang: str, n: int):
-        self.lang, self.n = lang, max(1, n)
+    def __init__(self, lang: str, n: int, start=_Worker):
+        self.lang, self.n, self._start = lang, max(1, n), start
         self._jobs: queue.PriorityQueue = queue.PriorityQueue()
         self._seq = itertools.count()
         self._threads = [threading.Thread(target=self._serve, name=f"blonde-annotator-{i}", daemon=True)
@@ -97,18 +112,25 @@ class WorkerPool:
         return fut
 
     def _serve(self) -> None:
-        worker = None
+        """One thread per worker: start the worker, then take jobs only while it is ready
+        (a job left in the queue goes to whichever worker is free first)."""
+        worker, failed = None, None
         while True:
+            if worker is None:
+                try:
+                    worker, failed = self._start(self.lang), None
+                except Exception as exc:  # e.g. no pipeline: the next job is told why
+                    failed = exc
             _, _, batch, fut = self._jobs.get()
             if not fut.set_running_or_notify_cancel():
                 continue
+            if worker is None:
+                fut.set_exception(failed)
+                continue
             try:
-                if worker is None:
-                    worker = _Worker(self.lang)
                 fut.set_result(worker.run(batch))
-            except BaseException as exc:  # a dead worker is replaced for the next batch
-                if worker is not None:
-                    worker.close()
+            except BaseException as exc:  # a dead worker is replaced before the next job
+                worker.close()
                 worker = None
                 fut.set_exception(exc)
 

@@ -156,6 +156,47 @@ def test_threads_share_annotation_work_and_the_disk_cache(ted, tmp_path):
     assert got == local and fresh.stats["cached"] == distinct and fresh.stats["annotated"] == 0
 
 
+def test_a_job_never_waits_for_a_worker_that_is_still_loading():
+    """The pool starts every worker at once, and a worker takes jobs only once it is
+    ready: with one worker still loading, every job goes to the ready one. (Before,
+    the second worker was started by the first job it took - the first Sandbox edit
+    after a page load waited ~0.7 s for spaCy to load beside an idle worker.)"""
+    from blonde_core.worker import WorkerPool
+
+    release, starts = threading.Event(), []
+
+    class Fake:
+        def __init__(self, lang):
+            starts.append(lang)
+            if len(starts) == 2:
+                release.wait()  # the second worker loads until the test ends
+
+        def run(self, job):
+            return [t.upper() for t in job]
+
+        def close(self):
+            pass
+
+    pool = WorkerPool("en", 2, start=Fake)
+    try:
+        futs = [pool.submit([f"text {i}"], priority=0) for i in range(5)]
+        assert [f.result(timeout=30) for f in futs] == [[f"TEXT {i}"] for i in range(5)]
+        assert len(starts) == 2  # both started before any second job, not by a job
+    finally:
+        release.set()
+
+
+def test_a_worker_that_cannot_start_fails_the_job_with_its_reason():
+    from blonde_core.worker import WorkerPool
+
+    def broken(lang):
+        raise RuntimeError("no spaCy pipeline for xx")
+
+    fut = WorkerPool("xx", 1, start=broken).submit(["a"])
+    with pytest.raises(RuntimeError, match="no spaCy pipeline"):
+        fut.result(timeout=30)
+
+
 class Leave(BaseException):
     """What Streamlit raises in a script thread whose session left."""
 
