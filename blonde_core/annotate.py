@@ -237,6 +237,7 @@ class Annotator:
                     ev.set()
 
     def _annotate_mine(self, todo: list[str], out: dict, report, total: int, shared: bool = True) -> None:
+        handed: set = set()  # texts left in the workers by a caller that stopped: released when they finish
         try:
             keys = {t: cache_key(self.pipeline_id, self.lowercase, t) for t in todo}
             found = self.cache.get_many(list(keys.values())) if self.cache is not None else {}
@@ -263,19 +264,20 @@ class Annotator:
                 report(len(out), total)
 
             if missing:
-                self._run(missing, on_batch)
+                self._run(missing, on_batch, handed)
         finally:
-            if shared:
-                self._release(todo)  # whatever was not finished: others may take it over
+            if shared:  # whatever was not finished and is not still in a worker: others may take it over
+                self._release(t for t in todo if t not in handed)
 
-    def _run(self, texts: list[str], on_batch) -> None:
+    def _run(self, texts: list[str], on_batch, handed: set | None = None) -> None:
         global _WORKER_NLP
         self.loaded_pipeline = True
         chunk = 128
         batches = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
         n_proc = min(self.n_process, len(batches))
         if self.pool == "server":  # the server never runs spaCy in its own threads
-            self._run_server_pool(batches, on_batch, priority=0 if len(texts) <= self.SMALL else 1)
+            self._run_server_pool(batches, on_batch, priority=0 if len(texts) <= self.SMALL else 1,
+                                  handed=set() if handed is None else handed)
             return
         if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
             nlp = load_pipeline(self.pack)
@@ -290,10 +292,13 @@ class Annotator:
             for batch, recs in zip(batches, pool.imap(_work, batches)):
                 on_batch(batch, recs)
 
-    def _run_server_pool(self, batches: list[list[str]], on_batch, priority: int = 1) -> None:
+    def _run_server_pool(self, batches: list[list[str]], on_batch, priority: int = 1, handed: set | None = None) -> None:
         """At most n_process batches of this caller in the shared pool at a time, so
         that several sessions' batches interleave; a caller that stops (its session
-        left) submits nothing more, and what it had submitted is still cached."""
+        left, or its user opened another page) submits nothing more, and what it had
+        submitted stays in flight: remembered and cached when the workers finish it,
+        and only then released, so that the next caller (the page the user opened)
+        waits for those texts instead of annotating them a second time."""
         from concurrent.futures import FIRST_COMPLETED, wait
 
         pool = server_pool(self.pack.name, self.n_process)
@@ -310,15 +315,22 @@ class Annotator:
                     on_batch(b, f.result())
         finally:
             for f, b in pending.items():  # left early: keep what the pool finishes anyway
+                if handed is not None:
+                    handed.update(b)
                 f.add_done_callback(lambda fut, b=b: self._late(b, fut))
 
     def _late(self, batch: list[str], fut) -> None:
-        if fut.cancelled() or fut.exception() is not None:
-            return
-        recs = fut.result()
-        self._remember(zip(batch, recs))
-        if self.cache is not None:
-            self.cache.put_many((cache_key(self.pipeline_id, self.lowercase, t), r) for t, r in zip(batch, recs))
+        try:
+            if fut.cancelled() or fut.exception() is not None:
+                return
+            recs = fut.result()
+            self._remember(zip(batch, recs))
+            if self.cache is not None:
+                self.cache.put_many((cache_key(self.pipeline_id, self.lowercase, t), r) for t, r in zip(batch, recs))
+            with self._lock:
+                self.stats["annotated"] += len(batch)
+        finally:
+            self._release(batch)  # waiting callers take the records from the memo, or claim what failed
 
 
 def default_n_process() -> int:

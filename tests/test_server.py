@@ -221,6 +221,43 @@ def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path):
     assert again.stats["cached"] == kept and again.stats["annotated"] == distinct - kept
 
 
+def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(ted):
+    """A user who opens another page while the first is annotating stops that page's
+    run (Streamlit raises in its progress callback); the batches it had handed to the
+    workers finish and are cached, and the new page waits for them instead of sending
+    the same sentences to the workers again: every sentence reaches a worker once."""
+    from blonde_core.annotate import server_pool
+
+    texts = [t for t in ted_lines(ted, 529) if t.strip()]
+    distinct = len({t.lower() for t in texts})
+    pool = server_pool(PACK.name, 2)
+    sent, submit = [], pool.submit
+
+    def counting(batch, priority=1):
+        if isinstance(batch, list):
+            sent.extend(batch)
+        return submit(batch, priority)
+
+    pool.submit = counting
+    try:
+        ann = Annotator(PACK, True, None, n_process=2, pool="server", memo_limit=10_000)
+
+        def leave(done, total):
+            if done >= 128:  # the first batch is back; two more are in the workers
+                raise Leave()
+
+        with pytest.raises(Leave):
+            ann.annotate(texts, progress=leave)
+        assert 0 < len(sent) < distinct
+        out = ann.annotate(texts)  # the page the user opened
+    finally:
+        pool.submit = submit
+    assert len(out) == distinct
+    assert len(sent) == len(set(sent)) == distinct  # nothing sent twice
+    assert ann.stats["annotated"] == distinct
+    assert out == Annotator(PACK, True, None, n_process=1).annotate(texts)
+
+
 def test_memory_is_bounded(ted):
     texts = ted_lines(ted, 300)
     ann = Annotator(PACK, True, None, n_process=1, memo_limit=100)
