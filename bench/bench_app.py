@@ -56,7 +56,8 @@ def median_p95(xs: list[float]) -> tuple[float, float]:
 
 
 def tree_rss(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes."""
+    """Resident memory of a process and all its descendants, in bytes (the server starts
+    its annotation workers from a thread: /proc lists them under that thread)."""
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
@@ -64,8 +65,8 @@ def tree_rss(pid: int) -> int:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1]) * 1024
-            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
-            todo += [int(c) for c in children]
+            for task in Path(f"/proc/{p}/task").iterdir():  # children of every thread, not only the main one
+                todo += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
             continue
     return total
