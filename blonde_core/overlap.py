@@ -28,6 +28,20 @@ def _mqm_segments(human, doc_id: str) -> list[str]:
     return sorted(ids, key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))
 
 
+def _offset(human, key, text: str) -> int | None:
+    """Where the loaded (stripped) text of a segment starts in the judgments' target text
+    of that segment: 0 when the judgments carry no target text; None when the two texts
+    differ (beyond case and surrounding space), so the segment's error spans cannot be
+    placed on it.  One rule for the Documents page and the overlap table."""
+    mqm = human.targets.get(key)
+    if mqm is None:
+        return 0
+    a, b = mqm.strip(), text.strip()
+    if len(a) != len(b) or a.lower() != b.lower():
+        return None
+    return len(mqm) - len(mqm.lstrip())
+
+
 def document_errors(result, human, doc_index: int, system: str) -> list | None:
     """Per segment of the document, the system's human error spans on its target (offsets
     into the loaded, stripped text); None when the document's segments cannot be paired
@@ -42,11 +56,10 @@ def document_errors(result, human, doc_index: int, system: str) -> list | None:
     out = []
     for seg, raw in zip(seg_ids, docs[doc_index]):
         key = (system, doc_id, seg)
-        full = human.targets.get(key)
-        if full is None or full.strip() != raw.strip():
+        lead = _offset(human, key, raw)
+        if lead is None:
             out.append([])
             continue
-        lead = len(full) - len(full.lstrip())
         out.append([dict(e, start=e["start"] - lead, end=e["end"] - lead)
                     for e in human.error_spans.get(key, []) if e["side"] == "target"])
     return out
@@ -79,13 +92,10 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
                     out["segments_without_rating"] += 1
                     continue
                 errs = [e for e in human.error_spans.get(key, []) if e["side"] == "target"]
-                mqm_text = human.targets.get(key)
-                offset = 0
-                if mqm_text is not None:
-                    if mqm_text.strip().lower() != row["text"].lower():
-                        out["segments_text_differs"] += 1
-                        continue
-                    offset = len(mqm_text) - len(mqm_text.lstrip())  # the loaded text is stripped
+                offset = _offset(human, key, row["text"])
+                if offset is None:
+                    out["segments_text_differs"] += 1
+                    continue
                 out["segments_compared"] += 1
                 flagged = Counter(e["category"] for e in errs)
                 extra = [sp for sp in row["spans"]

@@ -196,6 +196,41 @@ def test_overlap_worked_by_hand(tmp_path, capsys):
     assert ov["segments_compared"] == 2 and ov["segments_text_differs"] == 0
 
 
+def test_documents_page_and_overlap_table_place_error_spans_by_one_rule(tmp_path):
+    """The Documents page (document_errors) and the overlap table (error_overlap) agree on
+    which segments' error spans can be placed: a target that differs from the loaded text
+    only in case and surrounding space is placed (shifted by its leading space), a target
+    with other words is not (counted as differing). Before, the page compared case-exactly
+    and the table case-insensitively, so the page showed no error where the table counted one."""
+    from blonde_core.overlap import document_errors, error_overlap
+    from blonde_core.readers import plain_corpus
+    from blonde_core.study import ScoreConfig, Study
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("She walked home.\nIt was late.\nThey slept.\n", encoding="utf-8")
+    hyp = tmp_path / "sysA.txt"
+    hyp.write_text("He walks home.\nIt was late.\nThey slept.\n", encoding="utf-8")
+    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
+    rows = ["sysA\td\t1\t1\trater1\tsrc\t  <v>he</v> walks home.\tAccuracy/Mistranslation\tMajor",
+            "sysA\td\t1\t2\trater1\tsrc\tIt was <v>late</v> again.\tStyle/Awkward\tMinor",
+            "sysA\td\t1\t3\trater1\tsrc\tThey slept.\tno-error\tno-error"]
+    mqm = tmp_path / "mqm.tsv"
+    mqm.write_text(head + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    docids = tmp_path / "docids.txt"
+    docids.write_text("d\nd\nd\n", encoding="utf-8")
+    human = read_human(mqm)
+    res = Study(plain_corpus([ref], [hyp], docids=docids), "test").result(ScoreConfig())
+    errs = document_errors(res, human, 0, "sysA")
+    # segment 1: 'he' in '  he walks home.' is 'He' at 0-2 of the loaded text; segment 2 is another text
+    assert [(e["start"], e["end"], e["category"]) for e in errs[0]] == [(0, 2, "Accuracy/Mistranslation")]
+    assert errs[1] == [] and errs[2] == []
+    ov = error_overlap(res, human)
+    assert (ov["segments_compared"], ov["segments_text_differs"]) == (2, 1)
+    p = ov["systems"]["sysA"]["categories"]["pronoun"]
+    assert (p["unmatched"], p["overlapped"]) == (1, 1)  # the same span the page underlines
+    assert ov["systems"]["sysA"]["human_error_spans"] == 1
+
+
 def test_real_da_file_correlates_through_the_cli(tmp_path, capsys):
     """WMT22 zh-en, first 80 segments (8 documents), five systems and the second reference, with the
     real DA rows of those segments: `correlate --human` maps the names (HUMAN-B -> refB, .K dropped,
