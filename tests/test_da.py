@@ -163,23 +163,28 @@ def test_mqm_spans_on_ted(ted, capsys):
     assert len(spans) > 1000 and {s["side"] for s in spans} <= {"target", "source"}
 
 
+def one_document_with_mqm(tmp_path, ref_lines, hyp_lines, mqm_rows):
+    """Files of one document "d": a reference, system sysA, document ids, and MQM rows
+    (seg_id, rater, source, target, category, severity) of sysA."""
+    ref, hyp, docids, mqm = (tmp_path / n for n in ("ref.txt", "sysA.txt", "docids.txt", "mqm.tsv"))
+    ref.write_text("".join(x + "\n" for x in ref_lines), encoding="utf-8")
+    hyp.write_text("".join(x + "\n" for x in hyp_lines), encoding="utf-8")
+    docids.write_text("d\n" * len(ref_lines), encoding="utf-8")
+    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
+    mqm.write_text("".join(x + "\n" for x in [head] + ["sysA\td\t1\t" + r for r in mqm_rows]), encoding="utf-8")
+    return ref, hyp, docids, mqm
+
+
 def test_overlap_worked_by_hand(tmp_path, capsys):
     """One document, two segments, real pipeline.  Segment 1: 'She walked home.' rendered 'He walks
     home.': BlonDe's unmatched system spans are 'He' (pronoun) and 'walks' (tense), each covered by one
     human error span; the reference's 'She' and 'walked' are missed, in a flagged segment.  Segment 2 is
     identical to the reference, yet a rater marks 'late': one human error where BlonDe saw none."""
-    ref = tmp_path / "ref.txt"
-    ref.write_text("She walked home.\nIt was late.\n", encoding="utf-8")
-    hyp = tmp_path / "sysA.txt"
-    hyp.write_text("He walks home.\nIt was late.\n", encoding="utf-8")
-    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
-    rows = ["sysA\td\t1\t1\trater1\tsrc\t<v>He</v> walks home.\tAccuracy/Mistranslation\tMajor",
-            "sysA\td\t1\t1\trater2\tsrc\tHe <v>walks</v> home.\tFluency/Grammar\tMinor",
-            "sysA\td\t1\t2\trater1\tsrc\tIt was <v>late</v>.\tStyle/Awkward\tMinor"]
-    mqm = tmp_path / "mqm.tsv"
-    mqm.write_text(head + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    docids = tmp_path / "docids.txt"
-    docids.write_text("d\nd\n", encoding="utf-8")
+    ref, hyp, docids, mqm = one_document_with_mqm(
+        tmp_path, ["She walked home.", "It was late."], ["He walks home.", "It was late."],
+        ["1\trater1\tsrc\t<v>He</v> walks home.\tAccuracy/Mistranslation\tMajor",
+         "1\trater2\tsrc\tHe <v>walks</v> home.\tFluency/Grammar\tMinor",
+         "2\trater1\tsrc\tIt was <v>late</v>.\tStyle/Awkward\tMinor"])
     assert main(["score", "-r", str(ref), "-s", str(hyp), "--docids", str(docids), "--human", str(mqm),
                  "--overlap", "--format", "json"]) == 0
     ov = json.loads(capsys.readouterr().out)["overlap"]
@@ -206,18 +211,12 @@ def test_documents_page_and_overlap_table_place_error_spans_by_one_rule(tmp_path
     from blonde_core.readers import plain_corpus
     from blonde_core.study import ScoreConfig, Study
 
-    ref = tmp_path / "ref.txt"
-    ref.write_text("She walked home.\nIt was late.\nThey slept.\n", encoding="utf-8")
-    hyp = tmp_path / "sysA.txt"
-    hyp.write_text("He walks home.\nIt was late.\nThey slept.\n", encoding="utf-8")
-    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
-    rows = ["sysA\td\t1\t1\trater1\tsrc\t  <v>he</v> walks home.\tAccuracy/Mistranslation\tMajor",
-            "sysA\td\t1\t2\trater1\tsrc\tIt was <v>late</v> again.\tStyle/Awkward\tMinor",
-            "sysA\td\t1\t3\trater1\tsrc\tThey slept.\tno-error\tno-error"]
-    mqm = tmp_path / "mqm.tsv"
-    mqm.write_text(head + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    docids = tmp_path / "docids.txt"
-    docids.write_text("d\nd\nd\n", encoding="utf-8")
+    ref, hyp, docids, mqm = one_document_with_mqm(
+        tmp_path, ["She walked home.", "It was late.", "They slept."],
+        ["He walks home.", "It was late.", "They slept."],
+        ["1\trater1\tsrc\t  <v>he</v> walks home.\tAccuracy/Mistranslation\tMajor",
+         "2\trater1\tsrc\tIt was <v>late</v> again.\tStyle/Awkward\tMinor",
+         "3\trater1\tsrc\tThey slept.\tno-error\tno-error"])
     human = read_human(mqm)
     res = Study(plain_corpus([ref], [hyp], docids=docids), "test").result(ScoreConfig())
     errs = document_errors(res, human, 0, "sysA")
