@@ -72,8 +72,9 @@ def sandbox() -> None:
     names = res.names
     rows = []
     bleu = BLEU()
+    scores = {n: res.scores(n) for n in names}
     for n in names:
-        s = res.scores(n)
+        s = scores[n]
         row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"])}
         if "BlonD+" in s:
             row["BlonD+"] = pct(s["BlonD+"]["F1"])
@@ -111,7 +112,7 @@ def sandbox() -> None:
         downloads(table, "sandbox_scores", key="sb")
         det = []
         for n in names:
-            for c, v in res.scores(n)["categories"].items():
+            for c, v in scores[n]["categories"].items():
                 det.append({"candidate": n, "category": c, "R": pct(v["R"]), "P": pct(v["P"]), "F1": pct(v["F1"]),
                             "matched": v["spans"]["matched"], "in system": v["spans"]["system"],
                             "in reference": v["spans"]["reference"], "thin": "yes" if v["thin"] else ""})
