@@ -16,7 +16,7 @@ PagesManager.uses_pages_directory = False
 
 from blonde_core.study import InputError  # noqa: E402
 
-from pages._shared import config, data, keep_token, load_sample, md, sidebar_settings
+from pages._shared import config, data, esc, keep_token, load_sample, md, sidebar_settings
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
@@ -49,8 +49,11 @@ if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
     try:
-        st.sidebar.caption("Signature")
-        st.sidebar.code(d.signature(config()), language=None, wrap_lines=True)
+        # plain escaped text, not st.code: the code block's highlighter is the heaviest thing a
+        # browser loads after Analyse (~0.3 s of CPU per tab), and the pages' signature boxes
+        # (with a copy button) draw it after their first answer
+        st.sidebar.html('<div style="font-size:.8rem;opacity:.8">Signature</div><code style="font-size:.72rem;'
+                        f'word-break:break-all;white-space:normal;line-height:1.4">{esc(d.signature(config()))}</code>')
     except InputError as exc:
         st.sidebar.warning(md(str(exc)))
 nav.run()

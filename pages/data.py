@@ -56,14 +56,18 @@ def load_ted():
 
 
 c1, c2, c3, _ = st.columns([1, 1, 1, 1])
+# each button starts the run over: the sidebar (drawn before this page) then says what is loaded
 if c1.button("Load sample data", type="primary", icon=":material/science:"):
     load_sample()
+    st.rerun()
 if TED.exists() and c2.button("Load TED zh-en demo", icon=":material/record_voice_over:"):
     load_ted()
+    st.rerun()
 if data() is not None and c3.button("Clear loaded data", icon=":material/delete:",
                                     help="removes your data from this server: the session, the reload store, "
                                          "computed scores and its sentences in the annotation cache"):
     set_data(None)
+    st.rerun()
 
 
 def nb(f) -> NamedBytes:

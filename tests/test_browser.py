@@ -333,6 +333,10 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
         pg.get_by_role("button", name="Load sample data").click()
     for pg in pages:
         pg.get_by_text("What was understood").wait_for()
+        # the sidebar says at once what is loaded, with the settings' signature
+        sidebar = pg.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text("Loaded: bundled sample data").wait_for(timeout=5_000)
+        assert "BlonDe|" in sidebar.locator("code").inner_text()
         pg.locator('[data-testid="stSidebarNav"] a', has_text="Overview").first.click()
     values = []
     for pg in pages:

@@ -164,6 +164,8 @@ def test_two_users_see_only_their_own_data_and_a_reload_restores_it(browser, ted
         nav(a, "Data")
         a.get_by_role("button", name="Clear loaded data").click()
         a.get_by_text("Nothing loaded yet").wait_for()
+        sidebar = a.locator('[data-testid="stSidebar"]')
+        assert "Loaded:" not in sidebar.inner_text() and "Signature" not in sidebar.inner_text()
         a.goto(old)
         a.get_by_text("No data yet").first.wait_for()
         for pg in (a, b):
