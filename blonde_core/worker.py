@@ -31,10 +31,15 @@ def main(argv=None) -> int:
     from .langpack import load_pack
 
     argv = sys.argv[1:] if argv is None else argv
-    pack = load_pack(argv[0] if argv else "en")
-    nlp = load_pipeline(pack)  # before saying ready: no job waits on a loading worker
-    metrics: dict = {}
     out = sys.stdout
+    try:
+        pack = load_pack(argv[0] if argv else "en")
+        nlp = load_pipeline(pack)  # before saying ready: no job waits on a loading worker
+    except Exception as exc:  # e.g. no spaCy pipeline installed: the server says why
+        out.write(json.dumps({"error": str(exc)}) + "\n")
+        out.flush()
+        return 1
+    metrics: dict = {}
     out.write(READY + "\n")
     out.flush()
     for line in sys.stdin:
@@ -64,11 +69,12 @@ class _Worker:
                                      stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8",
                                      errors="surrogatepass", bufsize=1)
         line = self.proc.stdout.readline()
-        while line and line.strip() != READY:  # anything a library printed while loading
+        while line and line.strip() != READY and not line.startswith('{"error"'):  # a library's own output
             line = self.proc.stdout.readline()
-        if not line:
+        if line.strip() != READY:
             self.close()
-            raise RuntimeError(f"annotation worker did not start (status {self.proc.poll()})")
+            why = json.loads(line)["error"] if line else f"exited with status {self.proc.poll()}"
+            raise RuntimeError(f"the annotation worker could not start: {why}")
 
     def run(self, job) -> list:
         self.proc.stdin.write(json.dumps(job, ensure_ascii=True) + "\n")
