@@ -269,15 +269,16 @@ class Annotator:
             if shared:  # whatever was not finished and is not still in a worker: others may take it over
                 self._release(t for t in todo if t not in handed)
 
-    def _run(self, texts: list[str], on_batch, handed: set | None = None) -> None:
+    def _run(self, texts: list[str], on_batch, handed: set) -> None:
+        """Annotate texts batch by batch (on_batch per finished batch); texts a stopped
+        caller left in the server's workers are added to `handed`."""
         global _WORKER_NLP
         self.loaded_pipeline = True
         chunk = 128
         batches = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
         n_proc = min(self.n_process, len(batches))
         if self.pool == "server":  # the server never runs spaCy in its own threads
-            self._run_server_pool(batches, on_batch, priority=0 if len(texts) <= self.SMALL else 1,
-                                  handed=set() if handed is None else handed)
+            self._run_server_pool(batches, on_batch, handed, priority=0 if len(texts) <= self.SMALL else 1)
             return
         if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
             nlp = load_pipeline(self.pack)
@@ -292,7 +293,7 @@ class Annotator:
             for batch, recs in zip(batches, pool.imap(_work, batches)):
                 on_batch(batch, recs)
 
-    def _run_server_pool(self, batches: list[list[str]], on_batch, priority: int = 1, handed: set | None = None) -> None:
+    def _run_server_pool(self, batches: list[list[str]], on_batch, handed: set, priority: int = 1) -> None:
         """At most n_process batches of this caller in the shared pool at a time, so
         that several sessions' batches interleave; a caller that stops (its session
         left, or its user opened another page) submits nothing more, and what it had
@@ -315,8 +316,7 @@ class Annotator:
                     on_batch(b, f.result())
         finally:
             for f, b in pending.items():  # left early: keep what the pool finishes anyway
-                if handed is not None:
-                    handed.update(b)
+                handed.update(b)
                 f.add_done_callback(lambda fut, b=b: self._late(b, fut))
 
     def _late(self, batch: list[str], fut) -> None:

@@ -73,6 +73,7 @@ def sandbox() -> None:
     rows = []
     bleu = BLEU()
     scores = {n: res.scores(n) for n in names}
+    ref_lines = lines_of(ref)
     for n in names:
         s = scores[n]
         row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"])}
@@ -82,9 +83,10 @@ def sandbox() -> None:
             row[f"{c} F1"] = 100 * shown_f1(v)
             if c in ("tense", "pronoun", "entity", "dm", "ambiguity", "ellipsis"):
                 row[f"{c} spans"] = spans_text(v)
-        same_lines = cfg.granularity == "sentence" and len(lines_of(box[n])) == len(lines_of(ref))
-        row["BLEU"] = bleu.corpus_score(lines_of(box[n]) if same_lines else [" ".join(lines_of(box[n]))],
-                                        [lines_of(ref) if same_lines else [" ".join(lines_of(ref))]]).score
+        hyp = lines_of(box[n])
+        same_lines = cfg.granularity == "sentence" and len(hyp) == len(ref_lines)
+        row["BLEU"] = bleu.corpus_score(hyp if same_lines else [" ".join(hyp)],
+                                        [ref_lines if same_lines else [" ".join(ref_lines)]]).score
         rows.append(row)
     table = pd.DataFrame(rows)
     cats = list(COLORS)
