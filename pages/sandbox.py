@@ -15,6 +15,12 @@ st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
            "which category moves. Preset and weights come from the sidebar.")
 
+# The last rule: while an edit reruns the fragment Streamlit marks its elements stale and
+# starts fading them (an opacity transition with a delay). Even when the new scores come
+# before the fade shows, the transition makes the browser composite and raster those
+# layers again: with ten editors on one machine that was a fifth of the CPU per edit and
+# most of the slowest edits (bench/bench_app.py). An edit takes ~0.1 s; the status widget
+# at the top right still says the page is running.
 SANDBOX_CSS = """<style>
 .bl-table{border-collapse:collapse;font-size:.88rem;margin:.2rem 0 .4rem 0;display:block;overflow-x:auto;}
 .bl-table th,.bl-table td{border:1px solid rgba(49,51,63,.18);padding:2px 7px;text-align:right;white-space:nowrap;}
@@ -24,6 +30,7 @@ SANDBOX_CSS = """<style>
 .bl-table td:first-child,.bl-table th:first-child{text-align:left;font-weight:600;}
 .bl-note{font-size:.85rem;opacity:.8;margin:.2rem 0;}
 .bl-grid{display:grid;gap:1rem;margin-top:.5rem;}
+.stElementContainer[data-stale="true"]{opacity:1!important;transition:none!important;}
 </style>"""
 
 
