@@ -72,6 +72,21 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) spent by a process and its descendants still running."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class Server:
     def __init__(self, cache_dir: Path):
         self.port = free_port()
@@ -360,7 +375,7 @@ def sandbox(n_editors: int = 10, edits: int = 20) -> None:
         while len(loaded) < n_editors:
             await asyncio.sleep(0.05)
         if i == 0:
-            mark.update(t=time.perf_counter(), busy=machine_busy())
+            mark.update(t=time.perf_counter(), busy=machine_busy(), server=tree_cpu(server.proc.pid))
         rnd = random.Random(i)
         await asyncio.sleep(rnd.uniform(0, 1))
         box = pg.locator('textarea[aria-label="Candidate A"]')  # plain CSS: the simulated typist costs little
@@ -381,7 +396,8 @@ def sandbox(n_editors: int = 10, edits: int = 20) -> None:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             ctxs = await asyncio.gather(*(editor(browser, i) for i in range(n_editors)))
-            mark.update(wall=time.perf_counter() - mark["t"], busy=machine_busy() - mark["busy"])
+            mark.update(wall=time.perf_counter() - mark["t"], busy=machine_busy() - mark["busy"],
+                        server=tree_cpu(server.proc.pid) - mark["server"])
             for ctx in ctxs:
                 await ctx.close()
             await browser.close()
@@ -392,7 +408,8 @@ def sandbox(n_editors: int = 10, edits: int = 20) -> None:
           "(target 300; timed in the page; the browsers share the machine's 2 cores with the server)")
     print(f"slowest edit {1000 * max(lat):.0f} ms; editors' first edits: slowest {max(first):.0f} ms")
     print(f"while editing the machine was {100 * mark['busy'] / mark['wall'] / (os.cpu_count() or 1):.0f}% busy "
-          f"({1000 * mark['busy'] / len(lat):.0f} ms of CPU per edit: browsers, server, Playwright)")
+          f"({1000 * mark['busy'] / len(lat):.0f} ms of CPU per edit: browsers, server, Playwright; the server "
+          f"and its workers {1000 * mark['server'] / len(lat):.0f} ms)")
     med, p95 = median_p95(server_ms)
     print(f"server time per edit (the page's own measure): median {med:.0f} ms, 95th percentile {p95:.0f} ms")
     print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
@@ -503,10 +520,13 @@ def sandbox_protocol(n_editors: int = 10, edits: int = 20) -> None:
     async def run():
         await asyncio.gather(*(editor(i) for i in range(n_editors)))
 
+    cpu = tree_cpu(server.proc.pid)
     asyncio.run(run())
+    cpu = tree_cpu(server.proc.pid) - cpu
     med, p95 = median_p95([1000 * x for x in lat])
     print(f"edit -> run finished with the edited text highlighted: median {med:.0f} ms, 95th percentile {p95:.0f} ms "
           f"over {len(lat)} edits (target 300); every edit's text shown: {all(shown)}")
+    print(f"server CPU per edit (server and its workers, page loads included): {1000 * cpu / len(lat):.0f} ms")
     print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
     server.close()
     shutil.rmtree(tmp, ignore_errors=True)
