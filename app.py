@@ -38,6 +38,10 @@ PAGES = {
     ],
 }
 nav = st.navigation(PAGES)
+# A progress bar jumps to each new value instead of gliding: Streamlit's 0.5 s transition,
+# restarted by every update (twice a second), kept each waiting tab redrawing the bar 60 times
+# a second - with eight sessions on one machine, CPU taken from the annotation they wait for.
+st.html("<style>.stProgress *{transition:none!important;}</style>")
 # scripts/run.sh sets BLONDE_AUTOLOAD=sample: every new session starts on the bundled sample data
 if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.session_state:
     st.session_state["autoloaded"] = True

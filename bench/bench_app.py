@@ -291,7 +291,7 @@ def concurrent_ted(browser, n_sessions: int = 8) -> None:
         upload(pg, refs, sub, docids)
     for pg in pages:
         pg.evaluate(ARM_SHOWN, ["Shown: BlonDe family"])
-    t0 = time.time()
+    t0, busy0, server0 = time.time(), machine_busy(), tree_cpu(server.proc.pid)
     for pg in pages:
         pg.get_by_role("button", name="Analyse these files").click()
     for pg in pages:
@@ -300,6 +300,7 @@ def concurrent_ted(browser, n_sessions: int = 8) -> None:
     ok = True
     # each page notes the moment itself; Playwright's sync API then collects them in turn
     times = [shown_at(pg, "Shown: BlonDe family") - t0 for pg in pages]
+    busy, server_cpu = machine_busy() - busy0, tree_cpu(server.proc.pid) - server0
     for i, (pg, sub) in enumerate(zip(pages, subsets)):
         _, js = cli(["-r", *map(str, refs), "-s", *map(str, sub), "--docids", str(docids)], tmp / "cli")
         board = leaderboard(pg)
@@ -307,6 +308,8 @@ def concurrent_ted(browser, n_sessions: int = 8) -> None:
         ok = ok and diff < 1e-9 and set(board) == set(js["systems"])
     print(f"slowest first Overview {max(times):.1f} s = {max(times) / single:.2f} x a single session (target 3); "
           f"fastest {min(times):.1f} s; every leaderboard equals the CLI's JSON: {ok}")
+    print(f"until the last was shown the machine spent {busy:.0f} CPU s, the server and its workers {server_cpu:.0f} "
+          f"(the rest: {n_sessions} browser tabs, Playwright)")
     print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
     for pg in pages:
         pg.context.close()

@@ -177,9 +177,22 @@ class Annotator:
         with self._lock:
             return sum(1 for t in texts if t in self._memo)
 
-    def forget(self, texts) -> None:
-        """Drop these prepared texts from memory and from the disk cache."""
+    def forget(self, texts, timeout: float = 30.0) -> None:
+        """Drop these prepared texts from memory and from the disk cache. Texts being
+        annotated right now (a background annotation, a page that stopped) are waited
+        for first (up to `timeout` seconds), so that they do not come back into the
+        memo and the disk cache after they were dropped."""
+        import time
+
         texts = list(texts)
+        end = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                busy = [self._inflight[t] for t in texts if t in self._inflight]
+            if not busy or time.monotonic() >= end:
+                break
+            for ev in busy:
+                ev.wait(max(0.0, end - time.monotonic()))
         with self._lock:
             for t in texts:
                 self._memo.pop(t, None)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import os
 import secrets
 import threading
@@ -38,6 +39,7 @@ from .memo import Memo
 
 COUNTING = ("lowercase", "granularity", "aggregation", "lang")
 CACHE_MODES = ("disk", "memory", "off")
+log = logging.getLogger(__name__)
 
 
 def counting_key(cfg: ScoreConfig) -> tuple:
@@ -245,6 +247,47 @@ class Study:
         c = self.corpus
         return {prepare(s, False) for g in (c.references, c.systems) for docs in g.values()
                 for d in docs for s in d}
+
+    def prefetch(self, cfg: ScoreConfig, keep_going, engine: Engine | None = None) -> threading.Thread | None:
+        """Start annotating this study's sentences in the background (the dashboard calls it
+        when data is loaded, so the workers are busy while the user is still on the Data
+        page). A page asking for the scores meanwhile waits for those sentences, with its
+        progress, instead of annotating them again. keep_going() is asked at most every half
+        second (as the work goes on); False stops the work (the session left, or loaded other data): what is already in
+        the workers is finished and kept, nothing more is sent. Returns the thread, or None
+        when there is nothing to gain (no shared annotation memo: cache off)."""
+        from .annotate import ProgressStop
+        from .metric import prepare
+
+        engine = engine or server_engine()
+        if engine.cache_mode == "off" or engine.pool != "server":
+            return None
+        try:
+            self.corpus.check(cfg.granularity)
+        except InputError:
+            return None  # the pages say why; nothing to score yet
+        texts = sorted({prepare(s, cfg.lowercase) for g in (self.corpus.references, self.corpus.systems)
+                        for docs in g.values() for d in docs for s in d})
+        ann = engine.annotator(cfg.lowercase, cfg.lang, persist=self.origin != "sandbox")
+
+        class _Stopped(ProgressStop):
+            pass
+
+        def check(done: int, total: int) -> None:
+            if not keep_going():
+                raise _Stopped()
+
+        def run() -> None:
+            try:
+                ann.annotate(texts, progress=check)
+            except _Stopped:
+                pass
+            except Exception as exc:  # the page asking for the scores meets the same error and shows it
+                log.info("background annotation stopped: %s", exc)
+
+        t = threading.Thread(target=run, name=f"prefetch-{self.key[:8]}", daemon=True)
+        t.start()
+        return t
 
     def n_distinct(self, cfg: ScoreConfig) -> int:
         from .metric import prepare

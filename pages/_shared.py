@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -59,9 +60,29 @@ def data() -> Study | None:
     return d
 
 
+def _annotate_ahead(study: Study) -> None:
+    """Start annotating the loaded data at once, in the background (the core's
+    Study.prefetch): the workers are busy while the user is still reading the Data page,
+    and the Overview then waits only for what is left. It stops when this session loads
+    other data, clears it, or leaves (its browser tab is closed)."""
+    from streamlit.runtime import Runtime
+
+    stop = st.session_state["annotate_ahead_stop"] = threading.Event()
+    ctx = get_script_run_ctx()
+    sid = ctx.session_id if ctx is not None else None
+    runtime = Runtime.instance() if Runtime.exists() else None
+
+    def keep_going() -> bool:
+        return not stop.is_set() and (runtime is None or sid is None or runtime.is_active_session(sid))
+    study.prefetch(config(), keep_going)
+
+
 def set_data(study: Study | None) -> None:
     """Make study this session's data (None clears it, and what was computed from it)."""
     old, token = st.session_state.get("data"), st.session_state.get("data_token")
+    ahead = st.session_state.pop("annotate_ahead_stop", None)
+    if ahead is not None:
+        ahead.set()  # the previous data's background annotation sends nothing more
     if old is not None and study is None:
         study_store().drop(token)
         server_engine().forget(old)
@@ -73,6 +94,7 @@ def set_data(study: Study | None) -> None:
     st.session_state["data"] = study
     st.session_state["data_token"] = study_store().put(study, token)
     st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
+    _annotate_ahead(study)
 
 
 def keep_token() -> None:

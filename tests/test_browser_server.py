@@ -211,6 +211,21 @@ def test_a_name_clash_in_uploads_is_refused_naming_both_files(browser, ted, tmp_
         stop(proc)
 
 
+# Every change inside a progress bar, and whether it started an animation (style forced
+# first, so that a CSS transition starts right there).
+WATCH_PROGRESS = """() => {
+  window.__bar = {changes: 0, moving: 0};
+  new MutationObserver(ms => { for (const m of ms) {
+    const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+    const bar = el && el.closest('.stProgress');
+    if (!bar) continue;
+    window.__bar.changes++;
+    for (const x of bar.querySelectorAll('*')) getComputedStyle(x).transform;
+    window.__bar.moving += bar.getAnimations({subtree: true}).length;
+  }}).observe(document.body, {subtree: true, attributes: true, childList: true, characterData: true});
+}"""
+
+
 def test_a_restarted_server_serves_annotations_from_the_disk_cache(browser, ted, tmp_path):
     cache = tmp_path / "cache"
     log = tmp_path / "server.log"
@@ -218,12 +233,18 @@ def test_a_restarted_server_serves_annotations_from_the_disk_cache(browser, ted,
         proc, url = start_server(cache, log)
         try:
             pg = new_page(browser, url)
+            pg.evaluate(WATCH_PROGRESS)
             pg.get_by_role("button", name="Load TED zh-en demo").click()
             pg.get_by_text("What was understood").wait_for()
             nav(pg, "Overview")
             pg.get_by_text("Leaderboard").first.wait_for()
             pg.locator(".js-plotly-plot").first.wait_for()
             no_exception(pg)
+            if run == "cold":
+                # the progress bar moved while annotating, and never by an animation: a transition
+                # made every browser tab redraw the bar 60 times a second for as long as it waited
+                bar = pg.evaluate("window.__bar")
+                assert bar["changes"] > 0 and bar["moving"] == 0, bar
             nav(pg, "Data")
             pg.get_by_text("This server's annotation work").click()
             txt = pg.get_by_text("Since it started, this server annotated").inner_text()

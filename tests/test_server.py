@@ -220,17 +220,12 @@ def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path):
     assert again.stats["cached"] == kept and again.stats["annotated"] == distinct - kept
 
 
-def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(ted):
-    """A user who opens another page while the first is annotating stops that page's
-    run (Streamlit raises in its progress callback); the batches it had handed to the
-    workers finish and are cached, and the new page waits for them instead of sending
-    the same sentences to the workers again: every sentence reaches a worker once."""
+def _counting_pool(sent: list):
+    """The server's shared worker pool, counting every text handed to it; returns the undo."""
     from blonde_core.annotate import server_pool
 
-    texts = [t for t in ted_lines(ted, 529) if t.strip()]
-    distinct = len({t.lower() for t in texts})
     pool = server_pool(PACK.name, 2)
-    sent, submit = [], pool.submit
+    submit = pool.submit
 
     def counting(batch, priority=1):
         if isinstance(batch, list):
@@ -238,6 +233,18 @@ def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(te
         return submit(batch, priority)
 
     pool.submit = counting
+    return lambda: setattr(pool, "submit", submit)
+
+
+def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(ted):
+    """A user who opens another page while the first is annotating stops that page's
+    run (Streamlit raises in its progress callback); the batches it had handed to the
+    workers finish and are cached, and the new page waits for them instead of sending
+    the same sentences to the workers again: every sentence reaches a worker once."""
+    texts = [t for t in ted_lines(ted, 529) if t.strip()]
+    distinct = len({t.lower() for t in texts})
+    sent = []
+    undo = _counting_pool(sent)
     try:
         ann = Annotator(PACK, True, None, n_process=2, pool="server", memo_limit=10_000)
 
@@ -250,11 +257,69 @@ def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(te
         assert 0 < len(sent) < distinct
         out = ann.annotate(texts)  # the page the user opened
     finally:
-        pool.submit = submit
+        undo()
     assert len(out) == distinct
     assert len(sent) == len(set(sent)) == distinct  # nothing sent twice
     assert ann.stats["annotated"] == distinct
     assert out == Annotator(PACK, True, None, n_process=1).annotate(texts)
+
+
+def test_loaded_data_is_annotated_ahead_and_the_scores_page_waits_for_it(ted, tmp_path):
+    """The Data page starts annotating as soon as data is loaded (Study.prefetch); the
+    Overview, opened at once, waits for those sentences with its progress bar moving and
+    sends none of them to the workers a second time; its scores are the plain ones."""
+    systems = [ted / "systems" / f"{n}.txt" for n in ("SMU", "Online-W")]
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted")
+    cfg = ScoreConfig()
+    distinct = study.n_distinct(cfg)
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
+    sent, seen = [], []
+    undo = _counting_pool(sent)
+    try:
+        ahead = study.prefetch(cfg, lambda: True, engine)
+        res = study.result(cfg, engine, progress=lambda done, total: seen.append((done, total)))
+        ahead.join(60)
+    finally:
+        undo()
+    assert not ahead.is_alive()
+    assert len(sent) == len(set(sent)) == distinct  # every sentence reached a worker once
+    assert seen[-1] == (distinct, distinct) and len(seen) >= 2  # the page showed its progress
+    plain = Study(study.corpus, "ted").result(cfg, Engine(cache_mode="off", pool="fork"))
+    for name in systems:
+        assert res.scores(name.stem) == plain.scores(name.stem)
+    # nothing to gain without a shared annotation memo: no background work at all
+    assert study.prefetch(cfg, lambda: True, Engine(cache_mode="off", pool="server")) is None
+
+
+def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, tmp_path):
+    """A session that clears its data (or leaves) while its data is being annotated in the
+    background: the work stops (nothing more is sent to the workers), and what was still
+    in the workers does not come back into the memo or the disk cache after the clear."""
+    systems = sorted((ted / "systems").glob("*.txt"))
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted")
+    cfg = ScoreConfig()
+    distinct = study.n_distinct(cfg)
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
+    go = threading.Event()
+    go.set()
+    sent = []
+    undo = _counting_pool(sent)
+    try:
+        ahead = study.prefetch(cfg, go.is_set, engine)
+        ann = engine.annotator(cfg.lowercase, cfg.lang)
+        for _ in range(600):  # until the first batches are back
+            if ann.stats["annotated"] >= 256:
+                break
+            threading.Event().wait(0.05)
+        go.clear()  # Clear loaded data: the background work is told to stop, then the data forgotten
+        engine.forget(study)
+        ahead.join(60)
+    finally:
+        undo()
+    assert not ahead.is_alive()
+    assert 256 <= len(sent) < distinct  # it stopped long before the end
+    assert AnnotationCache(tmp_path).count() == 0
+    assert ann.known({t.lower() if cfg.lowercase else t for t in study.distinct_texts()}) == 0
 
 
 def test_memory_is_bounded(ted):
