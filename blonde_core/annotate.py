@@ -228,8 +228,8 @@ class Annotator:
                         mine.append(t)
             if mine:
                 self._annotate_mine(sorted(mine), out, report, total)
-            for t, ev in theirs.items():  # texts another caller is annotating right now
-                ev.wait()
+            for t in sorted(theirs):  # texts another caller is annotating right now, in its order
+                theirs[t].wait()
                 with self._lock:
                     r = self._memo.get(t)
                 if r is not None:
