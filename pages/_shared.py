@@ -75,7 +75,7 @@ def _annotate_ahead(study: Study) -> None:
 
     def keep_going() -> bool:
         return not stop.is_set() and (runtime is None or sid is None or runtime.is_active_session(sid))
-    study.prefetch(config(), keep_going)
+    st.session_state["annotating_ahead"] = study.prefetch(config(), keep_going) is not None
 
 
 def set_data(study: Study | None) -> None:

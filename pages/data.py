@@ -176,6 +176,9 @@ boundary_note = {"docids": "documents from the document-id file", "blank-lines":
                  "structured": "documents from the structured file"}[c.boundaries]
 st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
          f"{c.n_segments} segments; {boundary_note}.")
+if st.session_state.get("annotating_ahead"):
+    st.caption("spaCy started annotating these sentences in the background when they were loaded: the other pages "
+               "wait only for what is not done yet, with a progress bar.")
 
 
 def guess_language(docs) -> str:

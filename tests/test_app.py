@@ -53,6 +53,7 @@ def test_every_page_with_sample_data(core_sample):
     at.button[0].click().run()  # Load sample data
     assert_clean(at, "data")
     assert any("sentence-level matching works" in s.value for s in at.success)
+    assert any("annotating these sentences in the background" in c.value for c in at.caption)
     walk(at)
     # the leaderboard shows the core's numbers
     at.switch_page("pages/overview.py").run()
