@@ -55,18 +55,29 @@ def median_p95(xs: list[float]) -> tuple[float, float]:
     return statistics.median(xs), xs[int(0.95 * (len(xs) - 1))]
 
 
-def tree_rss(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes (the server starts
-    its annotation workers from a thread: /proc lists them under that thread)."""
-    total, todo = 0, [pid]
+def process_tree(pid: int) -> list[int]:
+    """A process and all its descendants still running (the server starts its annotation
+    workers from a thread: /proc lists them under that thread, not the main one)."""
+    out, todo = [], [pid]
     while todo:
         p = todo.pop()
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+        out.append(p)
+    return out
+
+
+def tree_rss(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in bytes."""
+    total = 0
+    for p in process_tree(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1]) * 1024
-            for task in Path(f"/proc/{p}/task").iterdir():  # children of every thread, not only the main one
-                todo += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
             continue
     return total
@@ -74,14 +85,11 @@ def tree_rss(pid: int) -> int:
 
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) spent by a process and its descendants still running."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0
+    for p in process_tree(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
             continue
     return total / os.sysconf("SC_CLK_TCK")

@@ -241,11 +241,12 @@ class Study:
     def plus(self) -> bool:
         return self.annotation is not None
 
-    def distinct_texts(self) -> set:
+    def distinct_texts(self, lowercase: bool = False) -> set:
+        """Every distinct reference and system sentence as spaCy sees it (lowercased or not)."""
         from .metric import prepare
 
         c = self.corpus
-        return {prepare(s, False) for g in (c.references, c.systems) for docs in g.values()
+        return {prepare(s, lowercase) for g in (c.references, c.systems) for docs in g.values()
                 for d in docs for s in d}
 
     def prefetch(self, cfg: ScoreConfig, keep_going, engine: Engine | None = None) -> threading.Thread | None:
@@ -253,11 +254,11 @@ class Study:
         when data is loaded, so the workers are busy while the user is still on the Data
         page). A page asking for the scores meanwhile waits for those sentences, with its
         progress, instead of annotating them again. keep_going() is asked at most every half
-        second (as the work goes on); False stops the work (the session left, or loaded other data): what is already in
-        the workers is finished and kept, nothing more is sent. Returns the thread, or None
-        when there is nothing to gain (no shared annotation memo: cache off)."""
+        second as the work goes on; False stops the work (the session left, or loaded other
+        data): what is already in the workers is finished and kept, nothing more is sent.
+        Returns the thread, or None when there is nothing to gain (no shared annotation
+        memo: cache off)."""
         from .annotate import ProgressStop
-        from .metric import prepare
 
         engine = engine or server_engine()
         if engine.cache_mode == "off" or engine.pool != "server":
@@ -266,8 +267,7 @@ class Study:
             self.corpus.check(cfg.granularity)
         except InputError:
             return None  # the pages say why; nothing to score yet
-        texts = sorted({prepare(s, cfg.lowercase) for g in (self.corpus.references, self.corpus.systems)
-                        for docs in g.values() for d in docs for s in d})
+        texts = sorted(self.distinct_texts(cfg.lowercase))
         ann = engine.annotator(cfg.lowercase, cfg.lang, persist=self.origin != "sandbox")
 
         class _Stopped(ProgressStop):
@@ -290,11 +290,7 @@ class Study:
         return t
 
     def n_distinct(self, cfg: ScoreConfig) -> int:
-        from .metric import prepare
-
-        c = self.corpus
-        return len({prepare(s, cfg.lowercase) for g in (c.references, c.systems) for docs in g.values()
-                    for d in docs for s in d})
+        return len(self.distinct_texts(cfg.lowercase))
 
     def signature(self, cfg: ScoreConfig) -> str:
         from .annotate import pipeline_id

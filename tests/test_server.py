@@ -319,7 +319,7 @@ def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, t
     assert not ahead.is_alive()
     assert 256 <= len(sent) < distinct  # it stopped long before the end
     assert AnnotationCache(tmp_path).count() == 0
-    assert ann.known({t.lower() if cfg.lowercase else t for t in study.distinct_texts()}) == 0
+    assert ann.known(study.distinct_texts(cfg.lowercase)) == 0
 
 
 def test_memory_is_bounded(ted):
