@@ -6,7 +6,8 @@ import streamlit as st
 
 from blonde_core.study import (InputError, NamedBytes, decode_bytes, plain_corpus, read_human, read_lines,
                                read_structured_with_human, server_engine, split_lines, study_store)
-from pages._shared import human_mapping, TED, Study, data, load_sample, md, set_data
+from pages._shared import (SUMMARY_CSS, human_mapping, TED, Study, data, load_sample, md, set_data,
+                           summary_table)
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
@@ -200,9 +201,12 @@ rows += [{"name": n, "role": "system", "language (guess)": guess_language(v), "s
 if c.source:
     rows.append({"name": "source", "role": "source", "language (guess)": guess_language(c.source),
                  "segments": sum(map(len, c.source))})
-st.dataframe(pd.DataFrame(rows), hide_index=True)
 ref0 = next(iter(c.references.values()))
-st.dataframe(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), hide_index=True)
+# plain tables, not st.dataframe: see summary_table (a file name shows as text, escaped)
+st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;align-items:flex-start">'
+        + summary_table(pd.DataFrame(rows), max_height=440)
+        + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
+        + "</div>")
 try:
     c.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",

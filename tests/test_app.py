@@ -118,7 +118,9 @@ def test_uploaded_files_and_bad_upload_messages():
     at = new_app()
     ref = (SAMPLE / "reference.txt").read_bytes()
     ids = (SAMPLE / "docids.txt").read_bytes()
-    systems = [(f"{s}.txt", (SAMPLE / f"{s}.txt").read_bytes(), "text/plain") for s in SAMPLE_SYSTEMS[:3]]
+    odd = "<i>sys</i> & co"  # a system's name is its file name, whatever it contains
+    named = dict(zip([*SAMPLE_SYSTEMS[:2], odd], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS[:3]]))
+    systems = [(f"{n}.txt", p.read_bytes(), "text/plain") for n, p in named.items()]
     at.file_uploader(key="up_refs").set_value([("reference.txt", ref, "text/plain")])
     at.file_uploader(key="up_sys").set_value(systems)
     at.file_uploader(key="up_docids").set_value(("docids.txt", ids, "text/plain"))
@@ -127,6 +129,15 @@ def test_uploaded_files_and_bad_upload_messages():
     at.button(key="FormSubmitter:files-Analyse these files").click().run()
     assert_clean(at, "upload")
     assert any("3 system(s)" in m.value for m in at.markdown)
+    # what was understood: each file's role and segments, each document's segments, as the files have them
+    files, docs = summary_tables(at)
+    want = {"reference": ("reference", len(read_lines(SAMPLE / "reference.txt")))}
+    want.update({n: ("system", len(p.read_text(encoding="utf-8").splitlines())) for n, p in named.items()})
+    assert {r["name"]: (r["role"], int(r["segments"])) for r in files} == want
+    ids_ = read_lines(SAMPLE / "docids.txt")
+    assert [(r["document"], int(r["segments"])) for r in docs] == [(k, ids_.count(k)) for k in dict.fromkeys(ids_)]
+    body = next(h.proto.body for h in at.html if 'class="bl-sum"' in h.proto.body)
+    assert "&lt;i&gt;sys&lt;/i&gt; &amp; co" in body and "<i>" not in body  # the name as text, not markup
     walk(at)
     # a system file with the wrong number of lines: the message names the file and both counts
     at.switch_page("pages/data.py").run()
@@ -274,14 +285,14 @@ def test_gallery_every_example_loads_and_renders():
 
 
 class _Table(HTMLParser):
-    """The cells of the first <table class="bl-table"> of an HTML string."""
+    """The cells of the first <table class="bl-table"> (or another class) of an HTML string."""
 
-    def __init__(self):
+    def __init__(self, cls="bl-table"):
         super().__init__()
-        self.rows, self._in, self._cell, self._done = [], False, None, False
+        self.rows, self._in, self._cell, self._done, self.cls = [], False, None, False, cls
 
     def handle_starttag(self, tag, attrs):
-        if tag == "table" and "bl-table" in (dict(attrs).get("class") or "") and not self._done:
+        if tag == "table" and self.cls in (dict(attrs).get("class") or "") and not self._done:
             self._in = True
         elif self._in and tag == "tr":
             self.rows.append([])
@@ -300,6 +311,18 @@ class _Table(HTMLParser):
     def handle_data(self, data):
         if self._cell is not None:
             self._cell += data
+
+
+def summary_tables(at) -> list[list[dict]]:
+    """The Data page's plain summary tables (files, documents) as rows of header -> cell text."""
+    out = []
+    for h in at.html:
+        for part in h.proto.body.split('<table class="bl-sum"')[1:]:
+            parser = _Table("bl-sum")
+            parser.feed('<table class="bl-sum"' + part)
+            head, *body = parser.rows
+            out.append([dict(zip(head, r)) for r in body])
+    return out
 
 
 def sandbox_scores(at) -> pd.DataFrame:

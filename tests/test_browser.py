@@ -132,6 +132,15 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_role("button", name="Analyse these files").click()
     page.get_by_text("What was understood").wait_for()
     page.get_by_text("15 system(s)").wait_for()
+    # what was understood, as plain text: each file with its role and segments, each document
+    rows = page.locator(".bl-sum").first.locator("tbody tr").all_inner_texts()
+    assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en", "529"], rows[:2]
+    assert [r.split("\t")[0] for r in rows[1:]] == [p.stem for p in systems]
+    from blonde_core.readers import read_lines
+
+    docs = list(dict.fromkeys(read_lines(ted / "docids.txt")))
+    shown = page.locator(".bl-sum").nth(1).locator("tbody tr").all_inner_texts()
+    assert [r.split("\t")[0] for r in shown] == docs
     no_exception(page)
     shot(page, "1-data")
 
