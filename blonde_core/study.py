@@ -139,9 +139,8 @@ class Engine:
         """Drop everything computed from this study: results, its sentences in memory
         and in the disk caches."""
         self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
-        texts = study.distinct_texts()
         for (lc, _lang, _persist), ann in list(self._annotators.items()):
-            ann.forget({t.lower() if lc else t for t in texts})
+            ann.forget(study.distinct_texts(lc))
         if self.cache_mode == "disk":
             from .standard import segment_keys_of
 
