@@ -25,6 +25,8 @@ import threading
 from concurrent.futures import Future
 from pathlib import Path
 
+from .blas import one_blas_thread
+
 
 def main(argv=None) -> int:
     from .annotate import doc_to_record, load_pipeline
@@ -65,6 +67,7 @@ class _Worker:
     def __init__(self, lang: str):
         root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        one_blas_thread(env)  # set before the worker imports numpy
         self.proc = subprocess.Popen([sys.executable, "-m", "blonde_core.worker", lang], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8",
                                      errors="surrogatepass", bufsize=1)

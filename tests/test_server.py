@@ -196,6 +196,39 @@ def test_a_worker_that_cannot_start_fails_the_job_with_its_reason():
         fut.result(timeout=60)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_annotating_processes_run_one_blas_thread_unless_told_otherwise(monkeypatch):
+    """spaCy's processes ask OpenBLAS for one thread (blas.py: a thread per core in each
+    of them cost 11% more CPU per sentence), set before numpy is imported; a value the
+    admin set wins."""
+    from blonde_core.worker import _Worker
+
+    for told, want in ((None, "1"), ("3", "3")):
+        if told is None:
+            monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+        else:
+            monkeypatch.setenv("OPENBLAS_NUM_THREADS", told)
+        w = _Worker("en")
+        try:
+            with open(f"/proc/{w.proc.pid}/environ", "rb") as f:
+                env = dict(x.split(b"=", 1) for x in f.read().split(b"\0") if b"=" in x)
+            assert env[b"OPENBLAS_NUM_THREADS"] == want.encode()
+        finally:
+            w.close()
+    # the command line: the value is in place when numpy is first imported (its forked workers inherit it)
+    probe = ("import importlib.abc, os, sys\n"
+             "seen = []\n"
+             "class Spy(importlib.abc.MetaPathFinder):\n"
+             "    def find_spec(self, name, path, target=None):\n"
+             "        if name == 'numpy' and not seen: seen.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+             "sys.meta_path.insert(0, Spy())\n"
+             "import blonde_core.cli\n"
+             "print(seen)\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    assert out.stdout.strip() == "['1']"
+
+
 class Leave(BaseException):
     """What Streamlit raises in a script thread whose session left."""
 

@@ -10,10 +10,13 @@ import csv
 import json
 import sys
 
-from ..errors import InputError
-from .commands import run_apt, run_compare, run_correlate, run_human, run_score
-from .parser import _Parser, add_config_args, add_corpus_args
-from .parser import config_from_args  # noqa: F401  (re-exported)
+from ..blas import one_blas_thread
+
+one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
+from ..errors import InputError  # noqa: E402
+from .commands import run_apt, run_compare, run_correlate, run_human, run_score  # noqa: E402
+from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
+from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
 
 def build_parser() -> argparse.ArgumentParser:
