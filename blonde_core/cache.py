@@ -75,7 +75,7 @@ class AnnotationCache:
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-                conn.execute("PRAGMA journal_mode=WAL")
+                _wal(conn)
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
                 conn.execute(f"SELECT count(*) FROM (SELECT k FROM {self.table} LIMIT 1)").fetchone()
@@ -213,6 +213,24 @@ class AnnotationCache:
             return int(conn.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0])
         except sqlite3.Error:
             return 0
+
+
+def _wal(conn: sqlite3.Connection, patience: float = 60.0) -> None:
+    """Put the file in WAL mode (it stays so).  The switch needs a lock SQLite does not
+    wait for: while another connection writes to a file not yet in WAL mode - another
+    thread or process opening the new cache at the same moment - it fails at once with
+    "database is locked" (seen with eight sessions starting on an empty cache; the
+    cache then turned itself off).  So: retry until the other is done."""
+    end = time.monotonic() + patience
+    while True:
+        try:
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() > end:
+                raise
+            time.sleep(0.005)
 
 
 def _looks_corrupt(exc: Exception) -> bool:

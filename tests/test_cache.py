@@ -100,3 +100,29 @@ def test_unwritable_cache_dir_degrades_to_no_cache(tmp_path):
     p = run(blocker / "sub")  # a directory below a file cannot be created
     assert p.returncode == 0, p.stderr
     assert "continuing without it" in p.stderr
+
+
+def test_a_cache_opened_while_another_connection_switches_the_new_file_stays_on(tmp_path, capsys):
+    """Switching a new cache file to WAL needs a lock SQLite does not wait for: while
+    another connection writes to the file before it is in WAL mode (as one does for a
+    moment when it switches the file itself), the switch fails at once with "database
+    is locked". Eight sessions opening an empty cache together hit this, and the cache
+    turned itself off for the whole server. It must wait for the other instead."""
+    import threading
+    import time
+
+    from blonde_core.cache import AnnotationCache
+
+    path = tmp_path / "annotations.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE early (k)")
+    other.execute("BEGIN IMMEDIATE")  # a writer on a file not yet in WAL mode
+    threading.Timer(0.3, lambda: other.execute("COMMIT")).start()
+    cache = AnnotationCache(tmp_path)
+    t = time.monotonic()
+    cache.put_many([(b"k", {"w": ["a"], "i": [0], "t": ["DT"], "e": []})])
+    assert not cache.disabled and "warning" not in capsys.readouterr().err
+    assert time.monotonic() - t >= 0.25  # it waited for the other writer
+    assert cache.get_many([b"k"]) == {b"k": {"w": ["a"], "i": [0], "t": ["DT"], "e": []}}
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    other.close()
