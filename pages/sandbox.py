@@ -19,8 +19,8 @@ st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is
 # starts fading them (an opacity transition with a delay). Even when the new scores come
 # before the fade shows, the transition makes the browser composite and raster those
 # layers again: with ten editors on one machine that was a fifth of the CPU per edit and
-# most of the slowest edits (bench/bench_app.py). An edit takes ~0.1 s; the status widget
-# at the top right still says the page is running.
+# most of the slowest edits (bench/bench_app.py). An edit takes ~0.1 s, and the line under
+# the text says how long the server took for it.
 SANDBOX_CSS = """<style>
 .bl-table{border-collapse:collapse;font-size:.88rem;margin:.2rem 0 .4rem 0;display:block;overflow-x:auto;}
 .bl-table th,.bl-table td{border:1px solid rgba(49,51,63,.18);padding:2px 7px;text-align:right;white-space:nowrap;}
