@@ -7,8 +7,11 @@ so they apply to every page.  Run with `bash scripts/run.sh`.
 import os
 from pathlib import Path
 
-import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
+from blonde_core.blas import one_blas_thread
+
+one_blas_thread()  # before anything imports numpy: sessions compute side by side in this process (blas.py)
+import streamlit as st  # noqa: E402
+from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
 
 # Before anything slow: from this moment the server never treats pages/ as legacy
 # auto-discovered pages, even if this first run is cut short (pages/_shared.route_through_app).
