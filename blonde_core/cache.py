@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterable
 
 SCHEMA_VERSION = 1
+BUSY_SECONDS = 60  # how long a connection waits for another's lock (SQLite's busy timeout, the WAL switch)
 
 
 def default_cache_dir() -> Path:
@@ -74,7 +75,7 @@ class AnnotationCache:
         for attempt in range(2):
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+                conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
                 _wal(conn)
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
@@ -215,7 +216,7 @@ class AnnotationCache:
             return 0
 
 
-def _wal(conn: sqlite3.Connection, patience: float = 60.0) -> None:
+def _wal(conn: sqlite3.Connection, patience: float = BUSY_SECONDS) -> None:
     """Put the file in WAL mode (it stays so).  The switch needs a lock SQLite does not
     wait for: while another connection writes to a file not yet in WAL mode - another
     thread or process opening the new cache at the same moment - it fails at once with
