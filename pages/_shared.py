@@ -255,20 +255,34 @@ def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="do
 
 # --- output helpers ------------------------------------------------------------
 
+COPY_STYLE = ("font-family:'Source Code Pro',ui-monospace,monospace;font-size:.8rem;line-height:1.5;"
+              "white-space:pre-wrap;word-break:break-all;user-select:all;-webkit-user-select:all;cursor:text;"
+              "background:rgba(128,128,128,.1);border-radius:.5rem;padding:.6rem .9rem;margin:0 0 .5rem 0")
+
+
+def copyable(text: str) -> None:
+    """A signature or a command, as escaped text in a code block that one click selects
+    whole (CSS user-select: all; then Ctrl+C).  Not st.code: its syntax highlighter is the
+    heaviest thing a page draws after its numbers (~0.27 s of a browser's CPU for its first
+    code block, measured in Chromium), and every evaluation page ends with these blocks."""
+    st.html(f'<pre class="bl-copy" title="One click selects it all; then copy (Ctrl+C)" style="{COPY_STYLE}">'
+            f'{esc(text)}</pre>')
+
+
 def signature_box(sig: str, extra: str = "") -> None:
     """The signature, and the command line that reproduces the page's numbers from the
     loaded files (the Sandbox shows its own text's command: sandbox_script)."""
     import shlex
 
     cfg = config()
-    st.caption("Signature of the settings that made these numbers:")
-    st.code(sig + extra, language=None, wrap_lines=True)
+    st.caption("Signature of the settings that made these numbers (a click selects it whole):")
+    copyable(sig + extra)
     d = data()
     cmd = d.command(cfg) if d is not None else None
     if cmd is None:
         return
     with st.expander("Reproduce on the command line"):
-        st.code(" ".join(shlex.quote(x) for x in cmd), language="bash", wrap_lines=True)
+        copyable(" ".join(shlex.quote(x) for x in cmd))
         if d.corpus.boundaries == "structured":
             st.caption("The data came from one structured file: use `--input FILE` instead of -r/-s.")
 

@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, policy,
                                resample_weights, significance_clusters)
-from pages._shared import (apt_scores, companions, compare, downloads, label, md, open_documents, shown_f1,
+from pages._shared import (apt_scores, companions, compare, copyable, downloads, label, md, open_documents, shown_f1,
                            signature_box, standard, start_page)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
@@ -197,4 +197,4 @@ if d.human is None:
 signature_box(res.signature, f"|ci:bootstrap|n:{n_boot}|unit:{sig['unit']}|seed:12345")
 with st.expander("sacrebleu signatures"):
     for m, s in std.signatures.items():
-        st.code(s, language=None)
+        copyable(s)

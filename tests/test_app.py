@@ -22,6 +22,15 @@ def new_app(board="full"):
     return at.run()
 
 
+def copyables(at) -> list[str]:
+    """The texts of the page's copyable blocks (signatures, commands), unescaped."""
+    import html
+    import re
+
+    return [html.unescape(m) for h in at.html for m in re.findall(r'<pre class="bl-copy"[^>]*>(.*?)</pre>',
+                                                                   h.proto.body, re.S)]
+
+
 def assert_clean(at, page):
     assert not at.exception, (page, [e.value for e in at.exception])
     assert not at.error, (page, [e.value for e in at.error])
@@ -108,10 +117,10 @@ def test_settings_change_the_numbers_and_the_signature():
     assert_clean(at, "overview lc off")
     after = at.dataframe[0].value.set_index("system")["BlonDe F1"]
     assert not before.equals(after)
-    assert any("case:mixed" in c.value for c in at.code)
+    assert any("case:mixed" in c for c in copyables(at))
     at.session_state["config"] = ScoreConfig(preset="paper")
     at.run()
-    assert any("preset:paper" in c.value for c in at.code)
+    assert any("preset:paper" in c for c in copyables(at))
 
 
 def test_uploaded_files_and_bad_upload_messages():
@@ -139,6 +148,10 @@ def test_uploaded_files_and_bad_upload_messages():
     body = next(h.proto.body for h in at.html if 'class="bl-sum"' in h.proto.body)
     assert "&lt;i&gt;sys&lt;/i&gt; &amp; co" in body and "<i>" not in body  # the name as text, not markup
     walk(at)
+    # the command line that reproduces the page names the file as text too (escaped in the HTML, whole when read)
+    blocks = [h.proto.body for h in at.html if 'class="bl-copy"' in h.proto.body]
+    assert blocks and all("<i>" not in b for b in blocks)
+    assert any(c.startswith("python -m blonde_core") and f"{odd}.txt" in c for c in copyables(at))
     # a system file with the wrong number of lines: the message names the file and both counts
     at.switch_page("pages/data.py").run()
     at.file_uploader(key="up_refs").set_value([("reference.txt", ref, "text/plain")])
@@ -417,7 +430,7 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
     at.session_state["config"] = ScoreConfig(preset="paper", lowercase=False, average="arithmetic")
     at.switch_page("pages/overview.py").run()
     board = at.dataframe[0].value.set_index("system")
-    cmd = [c.value for c in at.code if c.value.startswith("python -m blonde_core score")][0]
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core score")][0]
     args = shlex.split(cmd)[1:]
     p = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr

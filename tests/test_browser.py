@@ -247,6 +247,12 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     # a leaderboard row opens that system's weakest document (lowest BlonD-d) on Documents
     goto(page, "Overview")
     page.get_by_text("companion metrics ✓").first.wait_for()
+    # the signature is text one click selects whole (a plain block, not st.code's highlighter)
+    sig = page.locator("pre.bl-copy").first
+    sig.click()
+    assert page.evaluate("() => window.getSelection().toString()") == sig.inner_text()
+    assert sig.inner_text().startswith("BlonDe|") and "|ci:bootstrap|" in sig.inner_text()
+    page.keyboard.press("Escape")
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
