@@ -40,6 +40,7 @@ SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
 TED = SHARED / "data" / "ted-zhen"
 WMT = SHARED / "data" / "wmt22-zhen"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+MAIN = '[data-testid="stMain"] '  # the page's own charts (app.py warms Plotly up in the sidebar on a first run)
 PY = sys.executable
 print = functools.partial(print, flush=True)  # noqa: A001 - figures appear as they are measured
 
@@ -211,12 +212,12 @@ def first_overview(pg, refs, systems, docids, want_ter: bool, ter_timeout: float
 
 def leaderboard(pg) -> dict:
     """System -> BlonDe F1 (points) from the Overview's bar chart data."""
-    pg.locator(".js-plotly-plot").first.wait_for()
-    pg.wait_for_function("() => { const el = document.querySelector('.js-plotly-plot');"
+    pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    pg.wait_for_function("() => { const el = document.querySelector('[data-testid=stMain] .js-plotly-plot');"
                          " return el && el.data && el.data[0] && el.data[0].x && el.data[0].x.length > 0 }")
     pg.wait_for_timeout(300)
     # one bar trace per significance cluster: every trace's bars
-    x, y = pg.locator(".js-plotly-plot").first.evaluate(
+    x, y = pg.locator(MAIN + ".js-plotly-plot").first.evaluate(
         "el => [el._fullData.flatMap(t => Array.from(t.x)), el._fullData.flatMap(t => Array.from(t.y))]")
     return dict(zip(x, y))
 

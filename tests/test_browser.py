@@ -18,6 +18,7 @@ from conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
+MAIN = '[data-testid="stMain"] '  # charts of the page itself (app.py may warm Plotly up in the sidebar)
 XSS_LINES = ['<script>window.__xss = "script"</script> The light arrived.',
              '<img src=x onerror="window.__xss = \'img\'"> She saw it.',
              '"><svg onload="window.__xss = \'svg\'"></svg> He left & came back.']
@@ -120,6 +121,11 @@ def uploader(page, label):
 
 def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_role("heading", name="Data").first.wait_for()
+    # the first run has the browser fetch Plotly's library (a hidden empty chart, no room taken),
+    # while the user chooses files; the next run removes the chart
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.includes('PlotlyChart'))")
+    warm = page.locator(".st-key-bl-chart-warmup")
+    assert warm.count() == 1 and not warm.is_visible() and warm.bounding_box()["height"] == 0
     ted_lines = (ted / "systems" / "SMU.txt").read_text(encoding="utf-8").splitlines()
     hostile = tmp_path / "hostile.txt"
     hostile.write_text("\n".join(XSS_LINES + ted_lines[len(XSS_LINES):]) + "\n", encoding="utf-8")
@@ -132,6 +138,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_role("button", name="Analyse these files").click()
     page.get_by_text("What was understood").wait_for()
     page.get_by_text("15 system(s)").wait_for()
+    assert page.locator(".st-key-bl-chart-warmup").count() == 0
     # what was understood, as plain text: each file with its role and segments, each document
     rows = page.locator(".bl-sum").first.locator("tbody tr").all_inner_texts()
     assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en", "529"], rows[:2]
@@ -146,8 +153,8 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
 
     goto(page, "Overview")
     page.get_by_text("Leaderboard").first.wait_for()
-    page.locator(".js-plotly-plot").first.wait_for()
-    labels = page.locator(".js-plotly-plot .xtick text").evaluate_all("els => els.map(e => e.textContent)")
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    labels = page.locator(MAIN + ".js-plotly-plot .xtick text").evaluate_all("els => els.map(e => e.textContent)")
     assert "Online-W" in labels and "hostile" in labels
     page.get_by_text("|w:preset|").first.wait_for()  # untouched sidebar = the preset's weights
     no_exception(page)
@@ -183,14 +190,14 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     core = study.result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
     assert core.names == names
     goto(page, "Categories")
-    page.locator(".js-plotly-plot").first.wait_for()
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
     no_exception(page)
     shot(page, "3-categories")
-    plots = page.locator(".js-plotly-plot")
+    plots = page.locator(MAIN + ".js-plotly-plot")
     click_point(plots.nth(0), names.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
     wait_value(page, "Score", "pronoun")
     page.wait_for_timeout(1000)
-    click_point(page.locator(".js-plotly-plot").nth(2), names.index("SMU") * 5 + 0)  # talk.2
+    click_point(page.locator(MAIN + ".js-plotly-plot").nth(2), names.index("SMU") * 5 + 0)  # talk.2
     page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
     page.locator(".bl-row").first.wait_for()
     page.wait_for_load_state("networkidle")
@@ -240,7 +247,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_text("Each entity of the reference").first.wait_for()
     page.locator('[data-testid="stTabs"] [data-testid="stDataFrame"]').first.wait_for()
     page.get_by_role("tab", name="Tense timeline").click()
-    page.locator(".js-plotly-plot").first.wait_for()
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
     no_exception(page)
     shot(page, "4b-tense-timeline")
 
@@ -267,12 +274,12 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     no_exception(page)
 
     goto(page, "Significance")
-    page.locator(".js-plotly-plot").first.wait_for()
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
     no_exception(page)
     shot(page, "5-significance")
     # a cell of the significance matrix (row SMU, column Online-W) opens their contrast
     page.wait_for_timeout(800)
-    click_point(page.locator(".js-plotly-plot").first, names.index("SMU") * len(names) + names.index("Online-W"))
+    click_point(page.locator(MAIN + ".js-plotly-plot").first, names.index("SMU") * len(names) + names.index("Online-W"))
     page.get_by_role("heading", name="Contrast", exact=True).first.wait_for()
     page.get_by_text("SMU (A) vs Online-W (B), whole corpus").first.wait_for()
     page.locator(".bl-row").first.wait_for()
@@ -280,7 +287,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     shot(page, "5b-contrast")
 
     goto(page, "Human correlation")
-    page.locator(".js-plotly-plot").first.wait_for()
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
     page.get_by_text("Compare two metrics").first.wait_for()
     no_exception(page)
     shot(page, "6-correlation")
@@ -306,7 +313,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     want = correlate(res, read_human(ted / "raw" / "mqm_ted_zhen.tsv"), "system", metrics=["BlonDe"],
                      exclude=["ref"], bootstrap=0)
     assert want["n_systems"] == 13 and want["metrics"]["BlonDe"]["pearson"] > 0  # ref (rated worst) is out
-    page.locator(".js-plotly-plot .gtitle", has_text=f"Pearson {want['metrics']['BlonDe']['pearson']:.3f}").wait_for()
+    page.locator(MAIN + ".js-plotly-plot .gtitle", has_text=f"Pearson {want['metrics']['BlonDe']['pearson']:.3f}").wait_for()
     no_exception(page)
     shot(page, "6b-correlation-refB")
 
@@ -376,9 +383,9 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
         pg.locator('[data-testid="stSidebarNav"] a', has_text="Overview").first.click()
     values = []
     for pg in pages:
-        pg.locator(".js-plotly-plot").first.wait_for()
+        pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
         pg.wait_for_timeout(500)
-        values.append(pg.locator(".js-plotly-plot").first.evaluate(
+        values.append(pg.locator(MAIN + ".js-plotly-plot").first.evaluate(
             "el => el.data.map(t => [Array.from(t.x), Array.from(t.y)])"))
         assert pg.locator('[data-testid="stException"]').count() == 0
     assert values[0] == values[1] and sum(len(t[0]) for t in values[0]) == 5  # a bar trace per cluster

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from test_browser import ARTIFACTS, CHROMIUM, free_port, uploader
+from test_browser import ARTIFACTS, CHROMIUM, MAIN, free_port, uploader
 
 SYSTEMS = ["Online-W", "SMU", "Facebook-AI"]
 
@@ -129,7 +129,7 @@ def test_two_users_see_only_their_own_data_and_a_reload_restores_it(browser, ted
             nav(pg, "Overview")
         for pg in (a, b):
             pg.get_by_text("Leaderboard").first.wait_for()
-            pg.locator(".js-plotly-plot").first.wait_for()
+            pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
             no_exception(pg)
         # BlonD+ only for the user who uploaded a BlonD+ file
         a.get_by_text("|plus:").first.wait_for()
@@ -144,9 +144,9 @@ def test_two_users_see_only_their_own_data_and_a_reload_restores_it(browser, ted
         pearson = {}
         for tag, pg in (("a", a), ("b", b)):
             nav(pg, "Human correlation")
-            pg.locator(".js-plotly-plot").first.wait_for()
+            pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
             no_exception(pg)
-            title = pg.locator(".js-plotly-plot .gtitle").first.text_content()
+            title = pg.locator(MAIN + ".js-plotly-plot .gtitle").first.text_content()
             pearson[tag] = float(title.split()[-1])
             pg.screenshot(path=str(ARTIFACTS / f"server-correlation-{tag}.png"), full_page=True)
         assert a.get_by_text("higher is better").count() > 0
@@ -238,7 +238,7 @@ def test_a_restarted_server_serves_annotations_from_the_disk_cache(browser, ted,
             pg.get_by_text("What was understood").wait_for()
             nav(pg, "Overview")
             pg.get_by_text("Leaderboard").first.wait_for()
-            pg.locator(".js-plotly-plot").first.wait_for()
+            pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
             no_exception(pg)
             if run == "cold":
                 # the progress bar moved while annotating, and never by an animation: a transition
