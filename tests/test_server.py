@@ -239,7 +239,32 @@ class Leave(BaseException):
     """What Streamlit raises in a script thread whose session left."""
 
 
-def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path):
+@pytest.fixture
+def every_report(monkeypatch):
+    """Progress reported after every batch: the Annotator reports at most twice a second, so
+    with warm workers a whole run could finish between two reports and the test's callback
+    would never get the chance to stop it half-way."""
+    import blonde_core.annotate as annotate
+
+    monkeypatch.setattr(annotate, "_throttled", lambda fn, every=0.5: fn)
+
+
+def test_progress_is_reported_at_most_twice_a_second_with_the_first_and_final_counts(monkeypatch):
+    import time
+
+    from blonde_core.annotate import _throttled
+
+    clock = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    seen = []
+    report = _throttled(lambda done, total: seen.append(done))
+    for done, at in [(0, 100.0), (128, 100.2), (256, 100.4), (384, 100.6), (512, 100.7), (600, 100.8)]:
+        clock[0] = at
+        report(done, 600)
+    assert seen == [0, 384, 600]
+
+
+def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path, every_report):
     texts = ted_lines(ted, 529)
     distinct = len({t.lower() for t in texts})
     ann = Annotator(PACK, True, AnnotationCache(tmp_path), n_process=1, memo_limit=0)
@@ -275,7 +300,7 @@ def _counting_pool(sent: list):
     return lambda: setattr(pool, "submit", submit)
 
 
-def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(ted):
+def test_a_page_opened_during_annotation_waits_for_the_batches_in_the_workers(ted, every_report):
     """A user who opens another page while the first is annotating stops that page's
     run (Streamlit raises in its progress callback); the batches it had handed to the
     workers finish and are cached, and the new page waits for them instead of sending
