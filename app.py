@@ -44,6 +44,7 @@ nav = st.navigation(PAGES)
 # A progress bar jumps to each new value instead of gliding: Streamlit's 0.5 s transition,
 # restarted by every update (twice a second), kept each waiting tab redrawing the bar 60 times
 # a second - with eight sessions on one machine, CPU taken from the annotation they wait for.
+# The second rule hides the chart that warms Plotly up (below).
 st.html("<style>.stProgress *{transition:none!important;}"
         ".st-key-bl-chart-warmup{position:absolute;visibility:hidden;height:0;overflow:hidden;}</style>")
 # scripts/run.sh sets BLONDE_AUTOLOAD=sample: every new session starts on the bundled sample data
@@ -64,7 +65,7 @@ if d is not None:
                         f'word-break:break-all;white-space:normal;line-height:1.4">{esc(d.signature(config()))}</code>')
     except InputError as exc:
         st.sidebar.warning(md(str(exc)))
-# Plotly's library (~4.6 MB of JavaScript; ~1 s of a browser's CPU to load, measured in Chromium)
+# Plotly's library (4.7 MB of JavaScript; ~1 s of a browser's CPU to load, measured in Chromium)
 # is fetched the first time a page draws a chart. A hidden empty chart in a session's first run
 # has the browser load it while its user is still choosing files, not while they wait for their
 # first leaderboard (the Overview's chart then costs the browser ~0.08 s). Only in the first run:

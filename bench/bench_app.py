@@ -213,7 +213,7 @@ def first_overview(pg, refs, systems, docids, want_ter: bool, ter_timeout: float
 def leaderboard(pg) -> dict:
     """System -> BlonDe F1 (points) from the Overview's bar chart data."""
     pg.locator(MAIN + ".js-plotly-plot").first.wait_for()
-    pg.wait_for_function("() => { const el = document.querySelector('[data-testid=stMain] .js-plotly-plot');"
+    pg.wait_for_function("() => { const el = document.querySelector('" + MAIN + ".js-plotly-plot');"
                          " return el && el.data && el.data[0] && el.data[0].x && el.data[0].x.length > 0 }")
     pg.wait_for_timeout(300)
     # one bar trace per significance cluster: every trace's bars
