@@ -123,7 +123,8 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_role("heading", name="Data").first.wait_for()
     # the first run has the browser fetch Plotly's library (a hidden empty chart, no room taken),
     # while the user chooses files; the next run removes the chart
-    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.includes('PlotlyChart'))")
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.includes('PlotlyChart'))",
+                           timeout=30_000)  # fails in 30 s, not the page's 180 s, if nothing fetches it
     warm = page.locator(".st-key-bl-chart-warmup")
     assert warm.count() == 1 and not warm.is_visible() and warm.bounding_box()["height"] == 0
     ted_lines = (ted / "systems" / "SMU.txt").read_text(encoding="utf-8").splitlines()
