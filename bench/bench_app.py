@@ -14,7 +14,8 @@ editors (95th percentile from an edit to updated scores), once in Chromium tabs
 (which share the machine's cores with the server) and once through Streamlit's
 websocket protocol without a browser (the server's share, as for users whose
 browsers run on their own machines); peak server memory (server and its
-annotation workers, summed RSS).
+annotation workers: summed proportional set sizes, so the pages the workers share
+with their fork server count once).
 
     .venv/bin/python bench/bench_app.py --skip ted,concurrent --editors 10   # Sandbox cases only
 """
@@ -72,15 +73,21 @@ def process_tree(pid: int) -> list[int]:
 
 
 def tree_rss(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes."""
+    """Memory of a process and all its descendants, in bytes: the sum of their proportional
+    set sizes (a page shared by k processes counts 1/k in each; the annotation workers are
+    forked from one process and share its spaCy pipeline), or of their resident sizes where
+    the kernel does not say."""
     total = 0
     for p in process_tree(pid):
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-        except OSError:
-            continue
+        for path, key in ((f"/proc/{p}/smaps_rollup", "Pss:"), (f"/proc/{p}/status", "VmRSS:")):
+            try:
+                lines = Path(path).read_text().splitlines()
+            except OSError:
+                continue
+            found = [int(line.split()[1]) * 1024 for line in lines if line.startswith(key)]
+            if found:
+                total += found[0]
+                break
     return total
 
 

@@ -196,6 +196,115 @@ def test_a_worker_that_cannot_start_fails_the_job_with_its_reason():
         fut.result(timeout=60)
 
 
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _gone(pid: int, timeout: float = 10) -> bool:
+    """The process ended (reaped, or a zombie waiting for a parent that is not ours)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+TEXTS = ["He said she would come tomorrow.", "Barack Obama visited Paris in 2009, however."]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only; reads /proc")
+def test_the_workers_are_forked_from_one_pipeline_load():
+    """The pool's workers come from one fork server that loaded spaCy once: both are its
+    children, neither paid for a pipeline load of its own, the fork server runs one thread
+    (forking it is safe), and their annotations are the pipeline's own."""
+    from blonde_core.annotate import doc_to_record, load_pipeline
+    from blonde_core.worker import WorkerPool
+
+    pool = WorkerPool("en", 2)
+    futs = [pool.submit(list(TEXTS)) for _ in range(6)]
+    want = [doc_to_record(d) for d in load_pipeline(PACK).pipe(TEXTS)]
+    assert [f.result(timeout=120) for f in futs] == [want] * 6
+    zygote = pool._forks.proc.pid
+    workers = _children(zygote)
+    assert len(workers) == 2 and os.getpid() not in workers
+    assert os.listdir(f"/proc/{zygote}/task") == [str(zygote)]  # one thread
+    load = _cpu_seconds(zygote)
+    assert all(_cpu_seconds(w) < 0.5 * load for w in workers), (load, [_cpu_seconds(w) for w in workers])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only; reads /proc")
+def test_a_dead_worker_or_fork_server_is_replaced_and_nothing_is_left_behind():
+    import signal
+
+    from blonde_core.worker import WorkerPool
+
+    pool = WorkerPool("en", 2)
+    assert pool.submit(list(TEXTS)).result(timeout=120)
+    zygote = pool._forks.proc.pid
+    first = _children(zygote)
+    os.kill(first[0], signal.SIGKILL)
+    assert _gone(first[0])  # reaped by the fork server: no zombie
+    # at most the job the dead worker took fails; then two workers again, one of them new
+    results = []
+    for _ in range(6):
+        try:
+            results.append(pool.submit(list(TEXTS)).result(timeout=120))
+        except RuntimeError as exc:
+            results.append(str(exc))
+    assert sum(isinstance(r, str) for r in results) <= 1 and isinstance(results[-1], list)
+    now = _children(zygote)
+    assert len(now) == 2 and first[0] not in now and first[1] in now
+    # the fork server and its workers die: the next workers come from a new fork server
+    os.kill(zygote, signal.SIGKILL)
+    for w in now:
+        os.kill(w, signal.SIGKILL)
+    for _ in range(6):
+        try:
+            results.append(pool.submit(list(TEXTS)).result(timeout=120))
+        except RuntimeError as exc:
+            results.append(str(exc))
+    assert sum(isinstance(r, str) for r in results[6:]) <= 2 and isinstance(results[-1], list)
+    assert pool._forks.proc.pid != zygote and len(_children(pool._forks.proc.pid)) == 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_with_their_sockets_and_the_fork_server_with_the_server():
+    from blonde_core.worker import ForkServer
+
+    forks = ForkServer("en")
+    w = forks.fork()
+    assert w.run(list(TEXTS))[1]["e"] == [[0, 12, "PERSON"], [21, 26, "GPE"], [30, 34, "DATE"]]
+    forks.close()
+    assert forks.proc.poll() is not None  # the fork server ended when the server closed its socket
+    assert w.run(["She sang."])[0]["t"] == ["PRP", "VBD", "."]  # its worker still answers
+    w.close()
+    assert _gone(w.pid)
+
+
+def test_without_a_fork_server_each_worker_is_its_own_process(monkeypatch):
+    """Where forking is not supported (not Linux), the pool starts plain worker processes."""
+    import blonde_core.worker as worker
+
+    monkeypatch.setattr(worker, "fork_server_supported", lambda: False)
+    pool = worker.WorkerPool("en", 1)
+    assert pool.submit(list(TEXTS)).result(timeout=120)[0]["w"][:2] == ["He", "said"]
+    assert pool._forks is None
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_our_processes_run_one_blas_thread_unless_told_otherwise(monkeypatch):
     """spaCy's processes and the server ask OpenBLAS for one thread (blas.py: a thread per
