@@ -173,17 +173,19 @@ def upload(pg, refs, systems, docids):
     pg.wait_for_timeout(1500)  # the uploads reach the server before Analyse is pressed
 
 
-# When a caption first contains a text, timed inside the page (a MutationObserver; the
-# clock is the machine's, Date.now()): no polling, which would cost the renderers the
-# CPU being measured, and no lag of Playwright's waits (they re-check at 0, 20, 50,
-# 100, 100, then every 500 ms). The page switch is inside the app, so the observer
-# armed on the Data page sees the Overview.
+# When a caption first contains a text and the page's table is drawn (its data grid's
+# canvas is in the page: the caption under the table can appear before the grid's scripts
+# have loaded), timed inside the page (a MutationObserver; the clock is the machine's,
+# Date.now()): no polling, which would cost the renderers the CPU being measured, and no
+# lag of Playwright's waits (they re-check at 0, 20, 50, 100, 100, then every 500 ms). The
+# page switch is inside the app, so the observer armed on the Data page sees the Overview.
 ARM_SHOWN = """texts => {
   window.__at = window.__at || {};
   for (const text of texts) {
     window.__at[text] = new Promise(resolve => {
       const seen = () => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
-        .some(el => el.textContent.includes(text));
+        .some(el => el.textContent.includes(text))
+        && document.querySelector('[data-testid="stMain"] [data-testid="stDataFrame"] canvas') !== null;
       if (seen()) return resolve(Date.now());
       const ob = new MutationObserver(() => { if (seen()) { ob.disconnect(); resolve(Date.now()); } });
       ob.observe(document.body, {subtree: true, childList: true, characterData: true});
