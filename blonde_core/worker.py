@@ -259,13 +259,14 @@ def fork_server_supported() -> bool:
 class WorkerPool:
     """n worker processes, all started at once; submit(batch) from any thread returns a
     Future.  `start(lang)` makes a ready worker (default: forked by the pool's fork server
-    where supported; tests give their own)."""
+    where supported and n > 1; tests give their own)."""
 
     def __init__(self, lang: str, n: int, start=None):
         self.lang, self.n, self._start = lang, max(1, n), start or self._fork_or_spawn
         self._forks: ForkServer | None = None
         self._forks_lock = threading.Lock()
-        self._spawn_only = not fork_server_supported()
+        # one worker: a fork server would only add a process (~65 MB) that saves no load
+        self._spawn_only = self.n < 2 or not fork_server_supported()
         self._jobs: queue.PriorityQueue = queue.PriorityQueue()
         self._seq = itertools.count()
         self._threads = [threading.Thread(target=self._serve, name=f"blonde-annotator-{i}", daemon=True)

@@ -296,12 +296,17 @@ def test_workers_end_with_their_sockets_and_the_fork_server_with_the_server():
 
 
 def test_without_a_fork_server_each_worker_is_its_own_process(monkeypatch):
-    """Where forking is not supported (not Linux), the pool starts plain worker processes."""
+    """Where forking is not supported (not Linux), the pool starts plain worker processes;
+    so it does for a single worker (BLONDE_JOBS=1), where a fork server would save no load."""
     import blonde_core.worker as worker
 
-    monkeypatch.setattr(worker, "fork_server_supported", lambda: False)
     pool = worker.WorkerPool("en", 1)
     assert pool.submit(list(TEXTS)).result(timeout=120)[0]["w"][:2] == ["He", "said"]
+    assert pool._forks is None
+    monkeypatch.setattr(worker, "fork_server_supported", lambda: False)
+    pool = worker.WorkerPool("en", 2)
+    assert [f.result(timeout=120)[1]["e"][0] for f in [pool.submit(list(TEXTS)) for _ in range(4)]] == \
+        [[0, 12, "PERSON"]] * 4
     assert pool._forks is None
 
 
