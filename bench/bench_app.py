@@ -223,7 +223,7 @@ def first_overview(pg, refs, systems, docids, want_ter: bool, ter_timeout: float
            "caption": caption_at(pg, "Shown: BlonDe family") - t0}
     if want_ter:
         if pg.get_by_text("TER skipped").count():
-            pg.get_by_text("TER (slow on long segments)").click()
+            pg.get_by_text("Compute TER").click()
         try:
             pg.get_by_text("TER ✓").first.wait_for(timeout=ter_timeout * 1000)  # minutes: Playwright's wait
             out["ter"] = time.time() - t0

@@ -15,7 +15,7 @@ d, cfg, res = start_page("Overview", "the leaderboard")
 c1, c2 = st.columns([1, 3])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
 n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
-with_ter = c1.toggle("TER (slow on long segments)", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
+with_ter = c1.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if res.plus else [])
