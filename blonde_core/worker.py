@@ -155,6 +155,14 @@ class _Channel:
     def status(self):
         return None
 
+    def _ready_or_close(self, status) -> None:
+        """Wait for the worker's ready line; on failure close the channel and say why."""
+        try:
+            _await_ready(self.rfile, status)
+        except BaseException:
+            self.close()
+            raise
+
 
 class _Worker(_Channel):
     """One worker process of its own; returns from __init__ once it has loaded its pipeline."""
@@ -163,11 +171,7 @@ class _Worker(_Channel):
         self.proc = subprocess.Popen([sys.executable, "-m", "blonde_core.worker", lang], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=_worker_env(), text=True, bufsize=1, **ENCODING)
         self.rfile, self.wfile = self.proc.stdout, self.proc.stdin
-        try:
-            _await_ready(self.rfile, self.proc.poll)
-        except BaseException:
-            self.close()
-            raise
+        self._ready_or_close(self.proc.poll)
 
     def status(self):
         return self.proc.poll()
@@ -187,11 +191,7 @@ class _Forked(_Channel):
         self.sock, self.pid = sock, pid
         self.rfile = sock.makefile("r", newline="\n", **ENCODING)
         self.wfile = sock.makefile("w", newline="\n", **ENCODING)
-        try:
-            _await_ready(self.rfile, lambda: "unknown")  # not this process's child: no status
-        except BaseException:
-            self.close()
-            raise
+        self._ready_or_close(lambda: "unknown")  # not this process's child: no status
 
     def close(self) -> None:
         """The worker reads the end of its socket and exits (the fork server reaps it)."""
@@ -279,13 +279,9 @@ class WorkerPool:
         for its one pipeline load); a worker process of its own if forking is not possible."""
         with self._forks_lock:
             if not self._spawn_only and (self._forks is None or not self._forks.alive()):
-                try:
+                try:  # its RuntimeError (no pipeline, no pack) reaches the job: a plain worker would fail alike
                     self._forks = ForkServer(lang)
-                except RuntimeError as exc:
-                    if "could not start" in str(exc):  # no pipeline, no pack: a plain worker would fail alike
-                        raise
-                    self._spawn_only = True
-                except OSError:
+                except OSError:  # no fork server here: plain workers
                     self._spawn_only = True
             forks = None if self._spawn_only else self._forks
         if forks is None:
