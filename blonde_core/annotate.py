@@ -56,19 +56,29 @@ def pipeline_id(pack: LanguagePack) -> str:
 
 
 def load_pipeline(pack: LanguagePack):
-    """Load (once per process) the pack's pipeline with only the needed components."""
+    """Load (once per process) the pack's pipeline with only the needed components.
+
+    Its layers multiply matrices with numpy's BLAS (OpenBLAS, one thread: blas.py), not
+    thinc's default BLIS.  The `blis` wheel installed here runs its generic reference
+    kernel (`bli_sgemm_generic_ref`, no SIMD; 40% of a worker's CPU in `perf`), while
+    OpenBLAS picks a kernel for the CPU at run time: TED sentences took 1.57-1.65 instead
+    of 2.55-2.61 ms of CPU each, and the records of all 56,360 distinct texts of TED and
+    WMT22 (cased and lowercased) were identical either way (tests/test_real_pipeline.py
+    checks this on real text)."""
     name, _ = find_pipeline(pack)
     nlp = _PIPELINES.get(name)
     if nlp is None:
         import spacy
         from spacy.util import get_model_meta, get_package_path
+        from thinc.api import use_ops
 
         pkg = get_package_path(name)
         meta_dirs = [p for p in pkg.iterdir() if p.is_dir() and (p / "meta.json").exists()]
         meta = get_model_meta(meta_dirs[0]) if meta_dirs else {"pipeline": []}
         wanted = set(pack.spacy_components)
         exclude = [c for c in meta.get("pipeline", []) if wanted and c not in wanted]
-        nlp = spacy.load(name, exclude=exclude)
+        with use_ops("numpy", use_blis=False):  # each layer keeps the ops it was made with
+            nlp = spacy.load(name, exclude=exclude)
         _PIPELINES[name] = nlp
     return nlp
 

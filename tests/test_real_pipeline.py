@@ -55,15 +55,21 @@ def test_spans_point_at_their_text(ted):
 
 
 def test_minimal_components_match_the_package_pipeline(ted):
-    """tok2vec+tagger+ner give the tags and entities of the package's disable=['parser']."""
+    """tok2vec+tagger+ner, multiplying with numpy's BLAS, give the tags and entities of the
+    package's spacy.load + disable=['parser'], which multiplies with thinc's default BLIS."""
     import spacy
 
     from blonde_core.annotate import doc_to_record, find_pipeline
 
-    lines = [s.strip().lower() for s in read_lines(ted / "systems" / "SMU.txt")[:80]]
+    lines = [s.strip() for name in ("SMU.txt", "Online-W.txt", "DIDI-NLP.txt")
+             for s in read_lines(ted / "systems" / name)[:120]]
+    lines += [s.lower() for s in lines]
     full = spacy.load(find_pipeline(PACK)[0])
     ours = load_pipeline(PACK)
     assert set(ours.pipe_names) == {"tok2vec", "tagger", "ner"}
+    for c in ours.pipe_names:  # the two really multiply differently
+        assert ours.get_pipe(c).model.ops.use_blis is False
+        assert full.get_pipe(c).model.ops.use_blis is True
     a = [doc_to_record(d) for d in full.pipe(lines, disable=["parser"])]
     b = [doc_to_record(d) for d in ours.pipe(lines)]
     assert a == b
