@@ -57,18 +57,16 @@ def load_ted():
 
 
 c1, c2, c3, _ = st.columns([1, 1, 1, 1])
-# each button starts the run over: the sidebar (drawn before this page) then says what is loaded
-if c1.button("Load sample data", type="primary", icon=":material/science:"):
-    load_sample()
-    st.rerun()
-if TED.exists() and c2.button("Load TED zh-en demo", icon=":material/record_voice_over:"):
-    load_ted()
-    st.rerun()
-if data() is not None and c3.button("Clear loaded data", icon=":material/delete:",
-                                    help="removes your data from this server: the session, the reload store, "
-                                         "computed scores and its sentences in the annotation cache"):
-    set_data(None)
-    st.rerun()
+# Every way of loading data is a callback: it runs before the app draws the sidebar, which
+# then says what is loaded, in the one run the click starts. (Loading in the page and then
+# st.rerun() drew everything twice: a second run's worth of the browser's CPU per click.)
+c1.button("Load sample data", type="primary", icon=":material/science:", on_click=load_sample)
+if TED.exists():
+    c2.button("Load TED zh-en demo", icon=":material/record_voice_over:", on_click=load_ted)
+if data() is not None:
+    c3.button("Clear loaded data", icon=":material/delete:", on_click=set_data, args=(None,),
+              help="removes your data from this server: the session, the reload store, "
+                   "computed scores and its sentences in the annotation cache")
 
 
 def nb(f) -> NamedBytes:
@@ -92,76 +90,86 @@ def owner(exc: InputError, uploads: dict) -> str:
             if f is not None and exc.file is not None and exc.file == f.name:
                 return label
     return "_form"
+
+
+def analyse_files() -> None:
+    """The plain-text form's callback (the uploads are in session state by now)."""
+    ss = st.session_state
+    refs, syss = ss.get("up_refs") or [], ss.get("up_sys") or []
+    docids, source, human, plus, ner = (ss.get(k) for k in ("up_docids", "up_src", "up_human", "up_plus", "up_ner"))
+    uploads = {"refs": refs, "syss": syss, "docids": [docids], "source": [source],
+               "human": [human], "plus": [plus], "ner": [ner]}
+    upload_errors.clear()
+    try:
+        if not refs:
+            raise InputError("upload at least one reference")
+        if not syss:
+            raise InputError("upload at least one system output")
+        # plain_corpus reads NamedBytes exactly like files on disk
+        corpus = plain_corpus([nb(f) for f in refs], [nb(f) for f in syss],
+                              docids=nb(docids) if docids else None,
+                              boundaries="blank-lines" if ss.get("up_blank") else None)
+        if source is not None:
+            lines = split_lines(decode_bytes(source.getvalue(), source.name))
+            n = sum(len(d) for d in next(iter(corpus.references.values())))
+            if len(lines) != n:
+                raise InputError(f"has {len(lines)} lines but the reference has {n} segments", file=source.name)
+            it = iter(lines)
+            corpus.source = [[next(it) for _ in d] for d in next(iter(corpus.references.values()))]
+        hs = read_human(nb(human), None, not ss.get("up_lower"), corpus=corpus) if human is not None else None
+        ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
+        ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
+        set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
+                       annotation_file=plus.name if plus is not None else "annotation.txt",
+                       ner_file=ner.name if ner is not None else "ner.txt"))
+    except InputError as exc:
+        upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
+
+
+def analyse_structured() -> None:
+    """The structured form's callback."""
+    sf = st.session_state.get("up_struct")
+    upload_errors.clear()
+    try:
+        if sf is None:
+            raise InputError("upload a file first")
+        names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
+        f = nb(sf)
+        corpus, hs = read_structured_with_human(f, names)
+        set_data(Study(corpus, f"structured file {sf.name}", human=hs))
+    except InputError as exc:
+        upload_errors.setdefault("struct", []).append(str(exc))
+
+
 with tab_files:
     with st.form("files"):
         a, b = st.columns(2)
-        refs = a.file_uploader("References", accept_multiple_files=True, key="up_refs",
-                               help="one segment per line; several files = several references")
-        syss = b.file_uploader("System outputs", accept_multiple_files=True, key="up_sys",
-                               help="one segment per line; a system's name is its file name")
-        docids = a.file_uploader("Document ids (optional)", key="up_docids",
-                                 help="one id per line; consecutive equal ids form a document")
-        blank = a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
-        source = b.file_uploader("Source (optional)", key="up_src")
-        human = a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores or a table)",
-                                key="up_human")
-        lower_better = a.checkbox("In the judgments table, lower scores are better", key="up_lower")
-        plus = b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
-                               help="the blonde package's annotation format, one line per reference segment")
-        ner = b.file_uploader("Refined named entities (optional)", key="up_ner")
+        a.file_uploader("References", accept_multiple_files=True, key="up_refs",
+                        help="one segment per line; several files = several references")
+        b.file_uploader("System outputs", accept_multiple_files=True, key="up_sys",
+                        help="one segment per line; a system's name is its file name")
+        a.file_uploader("Document ids (optional)", key="up_docids",
+                        help="one id per line; consecutive equal ids form a document")
+        a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
+        b.file_uploader("Source (optional)", key="up_src")
+        a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores or a table)",
+                        key="up_human")
+        a.checkbox("In the judgments table, lower scores are better", key="up_lower")
+        b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
+                        help="the blonde package's annotation format, one line per reference segment")
+        b.file_uploader("Refined named entities (optional)", key="up_ner")
         for label, col in (("refs", a), ("syss", b), ("docids", a), ("source", b), ("human", a), ("plus", b),
                            ("ner", b), ("_form", st)):
             show_errors(label, col)
-        go = st.form_submit_button("Analyse these files", type="primary")
-    if go:
-        uploads = {"refs": refs or [], "syss": syss or [], "docids": [docids], "source": [source],
-                   "human": [human], "plus": [plus], "ner": [ner]}
-        upload_errors.clear()
-        try:
-            if not refs:
-                raise InputError("upload at least one reference")
-            if not syss:
-                raise InputError("upload at least one system output")
-            # plain_corpus reads NamedBytes exactly like files on disk
-            corpus = plain_corpus([nb(f) for f in refs], [nb(f) for f in syss],
-                                  docids=nb(docids) if docids else None,
-                                  boundaries="blank-lines" if blank else None)
-            if source is not None:
-                lines = split_lines(decode_bytes(source.getvalue(), source.name))
-                n = sum(len(d) for d in next(iter(corpus.references.values())))
-                if len(lines) != n:
-                    raise InputError(f"has {len(lines)} lines but the reference has {n} segments", file=source.name)
-                it = iter(lines)
-                corpus.source = [[next(it) for _ in d] for d in next(iter(corpus.references.values()))]
-            hs = read_human(nb(human), None, not lower_better, corpus=corpus) if human is not None else None
-            ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
-            ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
-            set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
-                           annotation_file=plus.name if plus is not None else "annotation.txt",
-                           ner_file=ner.name if ner is not None else "ner.txt"))
-        except InputError as exc:
-            upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
-        st.rerun()
+        st.form_submit_button("Analyse these files", type="primary", on_click=analyse_files)
 with tab_struct:
     with st.form("structured"):
-        sf = st.file_uploader("WMT XML, MQM TSV, TSV/CSV table or JSON Lines", key="up_struct",
-                              help="columns doc_id, seg_id, text, system, ref... (aliases accepted)")
-        refsys = st.text_input("Systems of the file that are human references (comma-separated)", key="up_refsys",
-                               help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
+        st.file_uploader("WMT XML, MQM TSV, TSV/CSV table or JSON Lines", key="up_struct",
+                         help="columns doc_id, seg_id, text, system, ref... (aliases accepted)")
+        st.text_input("Systems of the file that are human references (comma-separated)", key="up_refsys",
+                      help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
         show_errors("struct")
-        go2 = st.form_submit_button("Analyse this file", type="primary")
-    if go2:
-        upload_errors.clear()
-        try:
-            if sf is None:
-                raise InputError("upload a file first")
-            names = [x.strip() for x in refsys.split(",") if x.strip()]
-            f = nb(sf)
-            corpus, hs = read_structured_with_human(f, names)
-            set_data(Study(corpus, f"structured file {sf.name}", human=hs))
-        except InputError as exc:
-            upload_errors.setdefault("struct", []).append(str(exc))
-        st.rerun()
+        st.form_submit_button("Analyse this file", type="primary", on_click=analyse_structured)
 
 d = data()
 st.divider()
