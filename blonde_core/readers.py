@@ -193,6 +193,31 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                   boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
 
 
+def attach_source(corpus: Corpus, path) -> None:
+    """Give a plain corpus its source text: one line per reference segment, split into the
+    reference's documents; with blank-line boundaries the source may mark its documents with
+    blank lines too, and then each of its documents must have the reference's segment count."""
+    lines = read_lines(path)
+    ref = next(iter(corpus.references.values()))
+    sizes = [len(d) for d in ref]
+    if len(lines) == sum(sizes):
+        it = iter(lines)
+        corpus.source = [[next(it) for _ in range(n)] for n in sizes]
+        return
+    if corpus.boundaries == "blank-lines":
+        docs = split_blank_lines(lines)
+        if [len(d) for d in docs] == sizes:
+            corpus.source = docs
+            return
+        if len(docs) != len(sizes):
+            raise InputError(f"has {len(docs)} documents (blank-line separated) but the reference has "
+                             f"{len(sizes)}", file=str(path))
+        k = next(i for i, (a, b) in enumerate(zip(docs, sizes)) if len(a) != b)
+        raise InputError(f"document {k + 1} has {len(docs[k])} segments but the reference's has {sizes[k]}",
+                         file=str(path))
+    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments", file=str(path))
+
+
 # --- structured files: tables, JSON Lines, WMT XML ------------------------------
 
 TEXT_ALIASES = ("text", "hyp", "hypothesis", "target", "translation", "output", "mt")

@@ -541,7 +541,7 @@ from .config import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS  # noqa
 from .diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
 from .overlap import document_errors, error_overlap  # noqa: E402,F401
 from .human import read_human  # noqa: E402,F401
-from .readers import NamedBytes, decode_bytes, plain_corpus, read_lines, split_lines  # noqa: E402,F401
+from .readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa: E402,F401
 from .structured import read_structured_with_human  # noqa: E402,F401
 from .scoring import THIN, score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401

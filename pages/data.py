@@ -4,8 +4,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from blonde_core.study import (InputError, NamedBytes, decode_bytes, plain_corpus, read_human, read_lines,
-                               read_structured_with_human, server_engine, split_lines, study_store)
+from blonde_core.study import (InputError, NamedBytes, attach_source, plain_corpus, read_human, read_lines,
+                               read_structured_with_human, server_engine, study_store)
 from pages._shared import (SUMMARY_CSS, human_mapping, TED, Study, data, load_sample, md, set_data,
                            summary_table)
 
@@ -49,9 +49,7 @@ with st.expander("This server's annotation work"):
 def load_ted():
     systems = sorted((TED / "systems").glob("*.txt")) + [TED / "refs" / "refB.txt"]
     corpus = plain_corpus([TED / "refs" / "ref.txt"], systems, docids=TED / "docids.txt")
-    src = read_lines(TED / "source.zh.txt")
-    it = iter(src)
-    corpus.source = [[next(it) for _ in d] for d in corpus.references["ref"]]
+    attach_source(corpus, TED / "source.zh.txt")
     human = read_human(TED / "raw" / "mqm_ted_zhen.tsv")
     set_data(Study(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human))
 
@@ -110,12 +108,7 @@ def analyse_files() -> None:
                               docids=nb(docids) if docids else None,
                               boundaries="blank-lines" if ss.get("up_blank") else None)
         if source is not None:
-            lines = split_lines(decode_bytes(source.getvalue(), source.name))
-            n = sum(len(d) for d in next(iter(corpus.references.values())))
-            if len(lines) != n:
-                raise InputError(f"has {len(lines)} lines but the reference has {n} segments", file=source.name)
-            it = iter(lines)
-            corpus.source = [[next(it) for _ in d] for d in next(iter(corpus.references.values()))]
+            attach_source(corpus, nb(source))
         hs = read_human(nb(human), None, not ss.get("up_lower"), corpus=corpus) if human is not None else None
         ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
         ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None

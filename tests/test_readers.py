@@ -329,3 +329,53 @@ def test_utf16_without_bom_is_named(tmp_path):
     f.write_bytes(bytes(range(256)) * 4)
     with pytest.raises(InputError, match="binary|not valid"):
         read_lines(f)
+
+
+def test_attach_source_splits_real_ted_source_by_the_references_documents(ted):
+    from blonde_core.readers import attach_source
+
+    corpus = plain_corpus([ted / "refs" / "ref.txt"], [ted / "systems" / "Online-W.txt"], docids=ted / "docids.txt")
+    attach_source(corpus, ted / "source.zh.txt")
+    src = (ted / "source.zh.txt").read_text(encoding="utf-8").splitlines()
+    ids = (ted / "docids.txt").read_text(encoding="utf-8").splitlines()
+    # worked out independently: the source lines of each document id, in file order
+    expect = {}
+    for line, d in zip(src, ids):
+        expect.setdefault(d, []).append(line)
+    assert corpus.source == [expect[d] for d in corpus.doc_ids]
+    assert len(corpus.source) == 5 and sum(map(len, corpus.source)) == 529
+
+
+def test_attach_source_with_blank_line_boundaries(tmp_path):
+    from blonde_core.readers import attach_source
+
+    (tmp_path / "ref.txt").write_text("A cat sat.\nIt slept.\n\nHe left.\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("A cat sat down.\nIt slept.\n\nShe left.\n", encoding="utf-8")
+    corpus = plain_corpus([tmp_path / "ref.txt"], [tmp_path / "sys.txt"], boundaries="blank-lines")
+    # the source marks its documents with blank lines, as the reference does
+    (tmp_path / "src.txt").write_text("猫坐着。\n它睡了。\n\n他走了。\n", encoding="utf-8")
+    attach_source(corpus, tmp_path / "src.txt")
+    assert corpus.source == [["猫坐着。", "它睡了。"], ["他走了。"]]
+    # or it has one line per segment and no blank lines
+    (tmp_path / "flat.txt").write_text("猫坐着。\n它睡了。\n他走了。\n", encoding="utf-8")
+    attach_source(corpus, tmp_path / "flat.txt")
+    assert corpus.source == [["猫坐着。", "它睡了。"], ["他走了。"]]
+    # documents cut elsewhere than the reference's: an error naming the file and the document
+    (tmp_path / "bad.txt").write_text("猫坐着。\n\n它睡了。\n他走了。\n", encoding="utf-8")
+    with pytest.raises(InputError, match="document 1 has 1 segments but the reference's has 2") as e:
+        attach_source(corpus, tmp_path / "bad.txt")
+    assert "bad.txt" in str(e.value)
+    (tmp_path / "short.txt").write_text("猫坐着。\n它睡了。\n", encoding="utf-8")
+    with pytest.raises(InputError, match="has 1 documents .* but the reference has 2"):
+        attach_source(corpus, tmp_path / "short.txt")
+
+
+def test_attach_source_line_count_mismatch_names_the_file(tmp_path):
+    from blonde_core.readers import attach_source
+
+    (tmp_path / "ref.txt").write_text("One.\nTwo.\n", encoding="utf-8")
+    corpus = plain_corpus([tmp_path / "ref.txt"], [])
+    (tmp_path / "src.txt").write_text("一。\n", encoding="utf-8")
+    with pytest.raises(InputError, match="has 1 lines but the reference has 2 segments") as e:
+        attach_source(corpus, tmp_path / "src.txt")
+    assert "src.txt" in str(e.value)
