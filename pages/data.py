@@ -144,7 +144,10 @@ with tab_files:
         a.file_uploader("Document ids (optional)", key="up_docids",
                         help="one id per line; consecutive equal ids form a document")
         a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
-        b.file_uploader("Source (optional)", key="up_src")
+        b.file_uploader("Source (optional)", key="up_src",
+                        help="the text that was translated, shown beside the reference on the Documents page and "
+                             "used by APT: one line per reference segment (the reference's document split applies), "
+                             "or, with blank-line boundaries, its documents separated by blank lines too")
         a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores or a table)",
                         key="up_human")
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")

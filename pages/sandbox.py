@@ -29,6 +29,7 @@ SANDBOX_CSS = """<style>
 .bl-table th.bl-nw{white-space:nowrap;}
 .bl-table td:first-child,.bl-table th:first-child{text-align:left;font-weight:600;}
 .bl-note{font-size:.85rem;opacity:.8;margin:.2rem 0;}
+.bl-note code{word-break:break-all;white-space:normal;}
 .bl-grid{display:grid;gap:1rem;margin-top:.5rem;}
 .stElementContainer[data-stale="true"]{opacity:1!important;transition:none!important;}
 </style>"""
