@@ -568,6 +568,14 @@ def focus_sentence(n: int) -> dict:
     return {"doc_only": [], "doc_goto": int(n), "doc_focus_row": int(n), "doc_tab": "Highlighted spans"}
 
 
+# Bar fills besides colour, so that series stay apart in grey, in print and for colour-blind
+# readers (plotly's marker.pattern.shape).
+PATTERNS = ["", "/", ".", "x", "\\", "-", "+", "|"]
+SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "triangle-down", "star", "cross", "hexagon",
+           "pentagon", "triangle-left", "triangle-right", "hourglass", "bowtie", "star-diamond", "circle-open",
+           "square-open", "diamond-open"]  # marker shapes, for the same reason
+
+
 def clickable(fig, xs, ys, hover=None, size=18) -> None:
     """Plotly heatmaps report no selection when clicked; an invisible square marker on every cell
     does, and carries the cell's hover text.  The heatmap traces stop answering hover."""

@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.render import category_label
 from blonde_core.study import (THIN, collapse_notes, discourse_categories, entity_strings, feature_breakdown,
                                score)
-from pages._shared import (clickable, clicked, downloads, label, md, open_documents, shown_f1, signature_box,
-                           start_page, styled, unlabel)
+from pages._shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
+                           signature_box, start_page, styled, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = discourse_categories(res)
@@ -31,15 +31,24 @@ heat = pd.DataFrame(z, index=names, columns=cats)
 spans = {n: {c: blocks[n][c]["spans"] for c in cats} for n in names}
 thin = np.array([[blocks[n][c]["thin"] for c in cats] for n in names])
 st.subheader(f"Systems x categories ({part} x 100)")
+# The reference's span count is one number per column when every system is scored against the
+# same reference spans (one reference, or several summed): it goes under the column's name, and a
+# cell shows matched/in system - a cell with all three counts (10,293 1-grams) was wider than its
+# column at 1280 px and plotly cut it off.
+ref_col = {c: {spans[n][c]["reference"] for n in names} for c in cats}
+ref_in_axis = all(len(v) == 1 for v in ref_col.values())
 st.caption(f"Blank: the category has no span in reference or system (hover a cell: it says so). F1 is 0 where "
            f"nothing matched "
            f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
-           f"(matched / in system / in reference); **°** marks thin evidence: fewer than {THIN} reference spans.")
+           + ("(matched / in system; the reference's count is under the category's name)" if ref_in_axis
+              else "(matched / in system / in reference)")
+           + f"; **°** marks thin evidence: fewer than {THIN} reference spans.")
 cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
-              + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}/{spans[n][c]['reference']:g}"
+              + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}"
+              + ("" if ref_in_axis else f"/{spans[n][c]['reference']:g}")
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
 custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
-cat_x = [category_label(c) for c in cats]
+cat_x = [category_label(c) + (f"<br>ref {next(iter(ref_col[c])):g}" if ref_in_axis else "") for c in cats]
 fig = go.Figure(go.Heatmap(z=heat.values, x=cat_x, y=[label(n) for n in names],
                            colorscale="Viridis", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
                            textfont=dict(size=11), colorbar=dict(title=f"{part} x 100")))
@@ -92,12 +101,13 @@ for n in chosen:
 if frames:
     feats = pd.concat(frames, ignore_index=True)
     fig = go.Figure()
-    for n in chosen:
+    for k, n in enumerate(chosen):  # a pattern per system too: colour is not the only cue
         sub = feats[feats.system == n]
-        fig.add_bar(x=sub["feature"], y=sub[part] * 100, name=n,
+        fig.add_bar(x=sub["feature"], y=sub[part] * 100, name=label(n),
+                    marker_pattern_shape=PATTERNS[k % len(PATTERNS)], marker_pattern_fillmode="overlay",
                     customdata=np.stack([sub["matched"], sub["in system"], sub["in reference"]], -1),
                     hovertemplate="%{x}: %{y:.1f}<br>matched %{customdata[0]:.0f}, system %{customdata[1]:.0f}, "
-                                  "reference %{customdata[2]:.0f}<extra>" + n.replace("<", "&lt;") + "</extra>")
+                                  "reference %{customdata[2]:.0f}<extra>" + label(n) + "</extra>")
     fig.update_layout(barmode="group", yaxis_title=f"{part} x 100", height=380, margin=dict(t=10))
     st.plotly_chart(fig, width="stretch")
     st.caption("Unweighted counts per feature. Features with weight 0 in the current preset (e.g. neuter and "

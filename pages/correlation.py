@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, metric_names
-from pages._shared import (config, downloads, human_mapping, label, md, need_data, result, signature_box, standard,
-                           styled)
+from pages._shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
+                           standard, styled)
 
 st.title("Human correlation")
 d0 = need_data("metric-human correlation")
@@ -90,10 +90,11 @@ if level == "system":
                              textposition="top center", marker=dict(size=10, opacity=.8),
                              hovertemplate="%{text}<br>metric %{x:.2f}<br>human %{y:.3f}<extra></extra>"))
 else:
-    for s in dict.fromkeys(sys_of):
+    for i, s in enumerate(dict.fromkeys(sys_of)):  # a system: a colour and a marker shape
         sel = ok & (np.array(sys_of) == s)
         fig.add_trace(go.Scatter(x=x[sel], y=y[sel], mode="markers", name=label(s),
-                                 text=[label(k) for k in np.array(keys)[sel]], marker=dict(size=7, opacity=.8),
+                                 text=[label(k) for k in np.array(keys)[sel]],
+                                 marker=dict(size=8, opacity=.8, symbol=SYMBOLS[i % len(SYMBOLS)]),
                                  hovertemplate="%{text}<br>metric %{x:.2f}<br>human %{y:.3f}<extra></extra>"))
 if ok.sum() >= 2 and np.ptp(x[ok]) > 0:
     slope, icpt = np.polyfit(x[ok], y[ok], 1)

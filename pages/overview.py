@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, policy,
                                resample_weights, significance_clusters)
-from pages._shared import (apt_scores, companions, compare, copyable, downloads, label, md, open_documents, shown_f1,
-                           signature_box, standard, start_page)
+from pages._shared import (PATTERNS, apt_scores, companions, compare, copyable, downloads, label, md,
+                           open_documents, shown_f1, signature_box, standard, start_page)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -186,7 +186,6 @@ metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
 order = df.sort_values(col, ascending=not HIGHER_IS_BETTER.get(metric, True))
 OKABE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
-PATTERNS = ["", "/", ".", "x", "\\", "-", "+", "|"]
 fig = go.Figure()
 for k in sorted(order["cluster"].unique()):  # one trace per cluster: a legend, a colour and a pattern each
     sub = order[order["cluster"] == k]

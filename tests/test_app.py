@@ -89,6 +89,17 @@ def test_every_page_with_sample_data(core_sample):
     cats = at.dataframe[0].value.set_index("system")
     assert cats.loc["names", "named entity"] == pytest.approx(100 * core_sample.scores("names")["categories"]["entity"]["F1"])
     assert cats.loc["tense", "verb tense"] == pytest.approx(100 * core_sample.scores("tense")["categories"]["tense"]["F1"])
+    # its cells: score over matched/in system, the reference's count (one per column) under the column's name
+    import json
+    heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    spans = core_sample.scores("tense")["categories"]["tense"]["spans"]
+    col = next(j for j, x in enumerate(heat["x"]) if x.startswith("verb tense"))
+    assert heat["x"][col] == f"verb tense<br>ref {spans['reference']:g}"
+    assert heat["text"][heat["y"].index("tense")][col] == (
+        f"{100 * core_sample.scores('tense')['categories']['tense']['F1']:.1f}<br>{spans['matched']:g}/{spans['system']:g}")
+    # per feature: one bar series per system, each with its own fill pattern besides its colour
+    bars = [t for c in at.get("plotly_chart") for t in json.loads(c.proto.spec)["data"] if t.get("type") == "bar"]
+    assert len(bars) >= 2 and len({t["marker"]["pattern"]["shape"] for t in bars}) == len(bars)
     ents = at.dataframe[2].value
     assert {"as written", "matching key", "reference", "system", "matched", "missed"} <= set(ents.columns)
     assert "Maria" in set(ents["as written"]) and "maria" in set(ents["matching key"])  # original case shown
@@ -101,6 +112,12 @@ def test_every_page_with_sample_data(core_sample):
     assert_clean(at, "correlation")
     corr = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
     assert "BlonDe" in corr.index and "BLEU" in corr.index and "-TER" in corr.index
+    # at document level a series per system, each with its own marker shape besides its colour
+    at.session_state["corr_level"] = "document"
+    at.run()
+    assert_clean(at, "correlation, document level")
+    dots = [t for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"] if t.get("mode") == "markers"]
+    assert {t["name"] for t in dots} == set(SAMPLE_SYSTEMS) and len({t["marker"]["symbol"] for t in dots}) == len(dots)
 
 
 def test_settings_change_the_numbers_and_the_signature():
