@@ -8,7 +8,8 @@ from blonde_core.render import SHORT
 from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, policy,
                                resample_weights, significance_clusters)
 from pages._shared import (PATTERNS, apt_scores, companions, compare, copyable, downloads, label, md,
-                           open_documents, shown_f1, signature_box, standard, start_page)
+                           open_documents, shown_f1, signature_box, standard, start_page,
+                           thin_evidence)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -120,15 +121,7 @@ st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap int
            "Systems in the same **cluster** are not significantly different from the cluster's best "
            f"({policy.describe(policy.TEST, sig['unit'], sig['n_units'])}; the Significance page's default). "
            "Click a column header to sort.")
-thin = {c: v["spans"]["reference"] for c, v in res.scores(res.names[0])["categories"].items() if v["thin"]}
-if thin and cfg.average == "geometric":
-    st.info("Thin evidence: " + ", ".join(f"**{md(c)}** rests on {n:g} reference span{'s' if n != 1 else ''}"
-                                          for c, n in thin.items())
-            + ". A resample in which such a category matches nothing enters the geometric mean as 0, floored at "
-              "1e-5, and collapses that resample's score: this is why the lower ends of the intervals sit far "
-              "below the scores. The Categories page shows every count; leaving the category out (sidebar "
-              "Categories) or the arithmetic mean (More settings) gives intervals that do not collapse.",
-            icon=":material/info:")
+thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 if sig["warning"] or pol["note"]:
     st.warning(md(f"Clusters and intervals: {sig['warning']}." if sig["warning"] else pol["note"]),
                icon=":material/warning:")

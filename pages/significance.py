@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.study import COMPANIONS, InputError, metric_names, policy
 from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
-                           styled, unlabel)
+                           styled, thin_evidence, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -50,6 +50,9 @@ except InputError as exc:
     st.error(md(str(exc)))
     st.stop()
 names = list(out["systems"])
+# the core gives BlonDe-family scores on 0-1 and sacrebleu's and the companion metrics on 0-100:
+# every number here is in points (0-100), as on every page
+scale = 100 if metric in metrics else 1
 k = len(names)
 mat = np.full((k, k), np.nan)
 diff = np.full((k, k), np.nan)
@@ -61,7 +64,7 @@ for q in out["pairs"]:
     if dv is not None:
         diff[i, j], diff[j, i] = dv, -dv
 text = [["" if i == j or np.isnan(mat[i, j]) else
-         f"{mat[i, j]:.3f}{'*' if mat[i, j] < 0.05 else ''}<br>{100 * diff[i, j]:+.2f}" for j in range(k)]
+         f"{mat[i, j]:.3f}{'*' if mat[i, j] < 0.05 else ''}<br>{scale * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
 st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
 is_policy = (test, unit, corr, metric) == (policy.TEST, pol["unit"], policy.CORRECTION, "BlonDe") and part == "F1"
@@ -73,6 +76,10 @@ if out.get("warning"):
                f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."), icon=":material/warning:")
 elif pol["note"] and unit == pol["unit"]:
     st.warning(md(pol["note"]), icon=":material/warning:")
+# the table of every category below tests BlonDe and BlonD-d whatever the metric chosen here
+thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
+                        "(few significant pairs, corrected p-values alike); the tests of single categories are not "
+                        "affected this way")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
            "significant at 0.05. Click a cell to open the contrast of A and B.")
 xs = [label(x) for x in names]
@@ -86,18 +93,18 @@ pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_
 if pt and pt["x"] != pt["y"]:
     st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
     st.switch_page("pages/contrast.py")
-POINTS = ("mean_diff", "corpus_diff", "ci_low", "ci_high")  # differences in points, as the matrix shows them
+POINTS = ("score_a", "score_b", "mean_diff", "corpus_diff", "ci_low", "ci_high")  # in points, as the matrix
 pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
                        "ci_low": q["ci"][0], "ci_high": q["ci"][1]} for q in out["pairs"]])
 for col in POINTS:
     if col in pairs:
-        pairs[col] = pairs[col].astype(float) * 100
+        pairs[col] = pairs[col].astype(float) * scale
 st.dataframe(styled(pairs, precision=4), hide_index=True)
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
                       for s, v in out["systems"].items()])
-sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * 100
-st.caption("Differences and intervals in points (x 100), as everywhere.")
+sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * scale
+st.caption("Scores, differences and intervals in points (0-100), as on every page.")
 with st.expander("Scores and bootstrap intervals (points)"):
     st.dataframe(styled(sysdf), hide_index=True)
 

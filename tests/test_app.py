@@ -227,6 +227,32 @@ def test_structured_mqm_upload(ted):
     assert any("14 system(s)" in m.value for m in at.markdown)
 
 
+def test_significance_numbers_are_points_for_every_metric():
+    """The core gives BlonDe-family scores on 0-1, sacrebleu's and the companion metrics on
+    0-100; the Significance page shows all of them in points, equal to the Overview's."""
+    at = new_app()
+    at.button[0].click().run()  # Load sample data
+    at.switch_page("pages/overview.py").run()
+    board = at.dataframe[0].value.set_index("system")
+    at.switch_page("pages/significance.py").run()
+    for metric, col in (("BlonDe", "BlonDe F1"), ("BLEU", "BLEU"), ("chrF", "chrF")):
+        at.session_state["sig_metric"] = metric
+        at.run()
+        assert_clean(at, f"significance {metric}")
+        pairs = at.dataframe[0].value
+        for q in pairs.itertuples():
+            assert q.score_a == pytest.approx(board.loc[q.a, col], abs=1e-9)
+            assert q.score_b == pytest.approx(board.loc[q.b, col], abs=1e-9)
+            assert q.corpus_diff == pytest.approx(board.loc[q.a, col] - board.loc[q.b, col], abs=1e-9)
+        import json
+        heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+        q = pairs.iloc[0]
+        i, j = heat["x"].index(q["a"]), heat["x"].index(q["b"])
+        assert heat["text"][i][j].endswith(f"<br>{q['corpus_diff']:+.2f}")
+        scores = at.dataframe[1].value.set_index("system")["score"]
+        assert scores.to_dict() == pytest.approx(board.loc[scores.index, col].to_dict(), abs=1e-9)
+
+
 def test_one_significance_policy_on_ted(ted):
     """Overview clusters and the Significance page's default are the same test over the same
     units and both say so; 5 documents are too few, so blocks are used, with a visible warning."""
