@@ -117,6 +117,18 @@ def test_compare_default_is_the_policy(ted, capsys):
     assert main(["compare", *_ted_args(ted, ["Online-W", "SMU"]), "--unit", "doc", "--n", "200"]) == 0
     text = capsys.readouterr().out
     assert "warning: only 5 units" in text and "fewer than 30" in text
+    # the text prints BlonDe differences in points, as `score` and the pages do; BLEU on its own scale
+    assert main(["compare", *_ted_args(ted, ["Online-W", "SMU"]), "--n", "200"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    q = d["pairs"][0]
+    assert row[:3] == ["Online-W", "SMU", f"{100 * q['corpus_diff']:+.2f}"]
+    assert " ".join(row[3:5]) == f"[{100 * q['ci'][0]:+.2f}, {100 * q['ci'][1]:+.2f}]"
+    assert main(["compare", *_ted_args(ted, ["Online-W", "SMU"]), "--metric", "BLEU", "--format", "json"]) == 0
+    b = json.loads(capsys.readouterr().out)["pairs"][0]
+    assert main(["compare", *_ted_args(ted, ["Online-W", "SMU"]), "--metric", "BLEU"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].split()[2] == f"{b['corpus_diff']:+.2f}" and 1 < abs(b["corpus_diff"]) < 100
+    assert "on the metric's own scale" in out
 
 
 def test_correlate_command(ted, capsys):

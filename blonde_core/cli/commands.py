@@ -177,12 +177,18 @@ def run_compare(a) -> str:
     out = {"signature": sig, **out}
     if a.format == "json":
         return dump_json(out)
+    # in points as `score` prints them and the pages show them: BlonDe-family scores are 0-1 in
+    # the core (and in the JSON), sacrebleu's and the companion metrics 0-100 already
+    from ..companion import COMPANIONS
+
+    scale = 1 if a.metric in STANDARD or a.metric in COMPANIONS else 100
     lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
     for q in out["pairs"]:
         ci = q["ci"]
-        cis = "-" if ci[0] is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+        cis = "-" if ci[0] is None else f"[{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
         diff = q["corpus_diff"] if a.test in ("bootstrap", "ar") else q["mean_diff"]
-        lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.4f'):>9} {cis:>21} "
+        diff = None if diff is None else scale * diff
+        lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(diff, '+.2f'):>9} {cis:>21} "
                      f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}  "
                      f"{q['n_units']}")
     if out["unit_reason"]:
@@ -190,7 +196,9 @@ def run_compare(a) -> str:
     if out["warning"]:
         lines += [f"warning: {out['warning']}"]
     lines += ["", f"{out['metric']} ({out['direction']}) per {out['unit']}, {a.test}; diff = A - B "
-              + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)"), sig]
+              + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)")
+              + (", in points (F1 x 100; 0-1 in --format json)" if scale == 100 else ", on the metric's own scale"),
+              sig]
     return "\n".join(lines) + "\n"
 
 
