@@ -457,9 +457,10 @@ class Study:
         return None
 
     # -- the command line that reproduces the numbers ---------------------------------
-    def command(self, cfg: ScoreConfig) -> list[str] | None:
+    def command(self, cfg: ScoreConfig, subcommand: str = "score", extra=()) -> list[str] | None:
         """The `python -m blonde_core score` arguments that reproduce this study's
-        scores with cfg (None when the data did not come from files)."""
+        scores with cfg (None when the data did not come from files); subcommand and
+        extra: another command over the same files and settings (`compare --metric ...`)."""
         c = self.corpus
         if c.boundaries == "single" and self.origin == "sandbox":
             return None
@@ -473,7 +474,8 @@ class Study:
             files += ["-p", "-an", self.annotation_file]
         if self.ner is not None:
             files += ["-ner", self.ner_file]
-        return ["python", "-m", "blonde_core", "score", *files, *cfg.cli_args(), "--per-doc", "--format", "json"]
+        tail = ["--per-doc"] if subcommand == "score" else []
+        return ["python", "-m", "blonde_core", subcommand, *files, *cfg.cli_args(), *extra, *tail, "--format", "json"]
 
 
 # --- sessions that survive a browser reload ----------------------------------------

@@ -269,16 +269,17 @@ def copyable(text: str) -> None:
             f'{esc(text)}</pre>')
 
 
-def signature_box(sig: str, extra: str = "") -> None:
+def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("score", [])) -> None:
     """The signature, and the command line that reproduces the page's numbers from the
-    loaded files (the Sandbox shows its own text's command: sandbox_script)."""
+    loaded files (command: the subcommand and its own arguments; the Sandbox shows its own
+    text's command: sandbox_script)."""
     import shlex
 
     cfg = config()
     st.caption("Signature of the settings that made these numbers (a click selects it whole):")
     copyable(sig + extra)
     d = data()
-    cmd = d.command(cfg) if d is not None else None
+    cmd = d.command(cfg, command[0], command[1]) if d is not None else None
     if cmd is None:
         return
     with st.expander("Reproduce on the command line"):

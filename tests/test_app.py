@@ -484,6 +484,35 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
         assert board.loc[name, "BlonD+ F1"] == pytest.approx(100 * d["systems"][name]["BlonD+"]["F1"], abs=1e-9)
 
 
+def test_the_significance_page_command_reproduces_its_tests():
+    """The Significance page offers the `compare` command (not `score`) with its metric, test,
+    unit, resamples and seed; run, it gives the page's p-values, differences and signature."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    at = new_app()
+    at.button[0].click().run()
+    at.switch_page("pages/significance.py").run()
+    at.session_state["sig_metric"] = "BlonD-d"
+    at.session_state["sig_n"] = 500
+    at.run()
+    assert_clean(at, "significance")
+    pairs = at.dataframe[0].value.set_index(["a", "b"])
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
+    assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core compare ")
+    p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["signature"] in copyables(at) and "|metric:BlonD-d|" in d["signature"] and "|n:500" in d["signature"]
+    assert len(d["pairs"]) == len(pairs) == len(SAMPLE_SYSTEMS) * (len(SAMPLE_SYSTEMS) - 1) // 2
+    for q in d["pairs"]:
+        row = pairs.loc[(q["a"], q["b"])]
+        assert row["p_bh"] == pytest.approx(q["p_bh"], abs=1e-12) and row["p"] == pytest.approx(q["p"], abs=1e-12)
+        assert row["corpus_diff"] == pytest.approx(100 * q["corpus_diff"], abs=1e-9)
+
+
 def test_untouched_sidebar_gives_the_default_settings():
     at = new_app()
     cfg = at.session_state["config"]
