@@ -202,6 +202,7 @@ class Study:
     ner_file: str = "ner.txt"
     messages: dict = field(default_factory=dict)
     key: str = ""
+    human_file: str = "judgments.tsv"  # the judgments' file name, for the command lines
 
     def __post_init__(self):
         self.corpus.check_names()
@@ -213,7 +214,7 @@ class Study:
             h.update(b"\x00")
 
         for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
-                     c.docids_file, self.annotation, self.ner, self.annotation_file, self.ner_file):
+                     c.docids_file, self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
         hs = self.human
         if hs is None:
@@ -439,7 +440,8 @@ class Study:
         first = next(iter(c.references))
         keep = name == first
         return Study(c.scored_against(name), self.origin, self.human, self.annotation if keep else None,
-                     self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages))
+                     self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages),
+                     human_file=self.human_file)
 
     def guess_pair(self) -> str | None:
         """The APT language pair from the texts: Chinese source and English target, or English to French."""

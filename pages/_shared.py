@@ -269,16 +269,18 @@ def copyable(text: str) -> None:
             f'{esc(text)}</pre>')
 
 
-def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("score", [])) -> None:
+def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("score", []),
+                  study: Study | None = None) -> None:
     """The signature, and the command line that reproduces the page's numbers from the
-    loaded files (command: the subcommand and its own arguments; the Sandbox shows its own
-    text's command: sandbox_script)."""
+    loaded files (command: the subcommand and its own arguments; study: the data the page
+    scored, when not the loaded study itself; the Sandbox shows its own text's command:
+    sandbox_script)."""
     import shlex
 
     cfg = config()
     st.caption("Signature of the settings that made these numbers (a click selects it whole):")
     copyable(sig + extra)
-    d = data()
+    d = study or data()
     cmd = d.command(cfg, command[0], command[1]) if d is not None else None
     if cmd is None:
         return
@@ -496,7 +498,8 @@ def load_sample() -> None:
     human = read_human(SAMPLE / "human_judgments.tsv")
     ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
     set_data(Study(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
-                   annotation_file=str(SAMPLE / "blonde_plus_annotation.txt")))
+                   annotation_file=str(SAMPLE / "blonde_plus_annotation.txt"),
+                   human_file=str(SAMPLE / "human_judgments.tsv")))
 
 
 def human_mapping(human, study: Study | None = None) -> None:

@@ -192,10 +192,18 @@ if d0.human.errors:
                        "<=5 / >5).")
         else:
             st.caption("Raters' agreement: no two raters share a segment here, so there is no kappa to compute.")
-flags = [f"--reference {ref}"] + ([f"--exclude {' '.join(exclude)}"] if exclude else []) + \
-    [f"--level {level}"] + ([f"--grouping {grouping}"] if level == "document" else []) + \
-    (["--spa --accuracy"] if spa else ["--accuracy"]) + ([f"--compare {a} {b}"] if a != b else [])
-st.caption("The same numbers from the command line: `python -m blonde_core correlate` with the files below, "
-           f"`--human FILE` and {md(' '.join(flags))}.")
-signature_box(out["signature"], f"|corr:{level}|grouping:{grouping}|ref:{ref}|human:{out['human']}"
-              + (f"|exclude:{','.join(exclude)}" if exclude else "") + ("|spa:1000" if spa else ""))
+# The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
+# the page's settings and metrics; its signature is the page's.
+hs0 = d0.human
+cli = ["--human", d0.human_file] + (["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else [])
+mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
+cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \
+    (["--grouping", grouping] if level == "document" else []) + (["--exclude", *exclude] if exclude else []) + \
+    ["--accuracy"] + (["--spa"] if spa else []) + \
+    (["--compare", a, b] if a != b and not a.startswith("-") and not b.startswith("-") else []) + \
+    ["--metrics", ",".join(m.lstrip("-") for m in all_names if not m.startswith("APT"))]
+if apt_pair:
+    st.caption("APT is not part of the command line's `correlate` (`apt` computes it on its own).")
+signature_box(out["signature"], f"|level:{level}|grouping:{grouping}|boot:1000|seed:12345"
+              + ("|spa:1000" if spa else "") + (f"|exclude:{','.join(exclude)}" if exclude else "")
+              + f"|ref:{ref}", ("correlate", cli), study=d)

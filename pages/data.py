@@ -51,7 +51,8 @@ def load_ted():
     corpus = plain_corpus([TED / "refs" / "ref.txt"], systems, docids=TED / "docids.txt")
     attach_source(corpus, TED / "source.zh.txt")
     human = read_human(TED / "raw" / "mqm_ted_zhen.tsv")
-    set_data(Study(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human))
+    set_data(Study(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human,
+                   human_file=str(TED / "raw" / "mqm_ted_zhen.tsv")))
 
 
 c1, c2, c3, _ = st.columns([1, 1, 1, 1])
@@ -114,7 +115,8 @@ def analyse_files() -> None:
         ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
         set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
                        annotation_file=plus.name if plus is not None else "annotation.txt",
-                       ner_file=ner.name if ner is not None else "ner.txt"))
+                       ner_file=ner.name if ner is not None else "ner.txt",
+                       human_file=human.name if human is not None else "judgments.tsv"))
     except InputError as exc:
         upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
 

@@ -513,6 +513,46 @@ def test_the_significance_page_command_reproduces_its_tests():
         assert row["corpus_diff"] == pytest.approx(100 * q["corpus_diff"], abs=1e-9)
 
 
+@pytest.mark.parametrize("settings", [{}, {"corr_ref": "consistent", "corr_level": "document", "corr_grouping": "sys",
+                                          "corr_exclude_consistent": ["names"]}])
+def test_the_correlation_page_command_reproduces_its_correlations(settings):
+    """The Human correlation page offers the `correlate` command with its judgments file, level,
+    grouping, systems left out and metrics, the chosen reference as -r (every other text as -s):
+    run, it gives every metric's Pearson and Kendall of the page, and the page's signature."""
+    import json
+    import math
+    import shlex
+    import subprocess
+    import sys
+
+    at = new_app()
+    at.button[0].click().run()
+    at.switch_page("pages/correlation.py").run()
+    for k, v in settings.items():
+        at.session_state[k] = v
+    at.run()
+    assert_clean(at, "correlation")
+    table = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
+    assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core correlate ")
+    args = shlex.split(cmd[0])[1:]
+    if settings:  # the chosen text is the reference, the former reference a system; BlonD+ stays with the latter
+        assert args[args.index("-r") + 1].endswith("consistent.txt") and "-p" not in args
+        assert args[args.index("-s") + 1].endswith("reference.txt")
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["signature"] in copyables(at)
+    assert set(d["metrics"]) == set(table.index)
+    for m, v in d["metrics"].items():
+        for col in ("pearson", "kendall"):
+            page = table.loc[m, col]
+            if v[col] is None:
+                assert page is None or math.isnan(page), (m, col)
+            else:
+                assert page == pytest.approx(v[col], abs=1e-12), (m, col)
+
+
 def test_untouched_sidebar_gives_the_default_settings():
     at = new_app()
     cfg = at.session_state["config"]

@@ -222,7 +222,9 @@ def bootstrap_grouped(human, metric, grouping: str, weights: np.ndarray, level: 
         if grouping == "none":
             r = wcorr(w.reshape(len(w), -1), hz.reshape(-1), mz.reshape(-1), -1)
         elif grouping == "sys":
-            r = np.nanmean(wcorr(w, hz, mz, -1), axis=-1)  # per system across items, plain mean
+            per = wcorr(w, hz, mz, -1)  # per system across items, then the plain mean of those defined
+            k = (~np.isnan(per)).sum(-1)  # (np.nanmean would warn, from any thread, on a resample with none)
+            r = np.where(k > 0, np.nansum(per, -1) / np.maximum(k, 1), np.nan)
         elif grouping == "item":
             rows = wcorr(np.broadcast_to(ok, w.shape).astype(float), hz, mz, -2)[0]  # (I,) across systems
             good = ~np.isnan(rows)
