@@ -200,4 +200,4 @@ if flat:
         downloads(pd.DataFrame(flat), "collapsed_documents", key="coll")
 else:
     st.write("No document has a category that matched nothing.")
-signature_box(res.signature)
+signature_box(res.signature, command=("score", ["--per-feature"]))  # the per-feature counts too
