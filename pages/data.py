@@ -131,7 +131,7 @@ def analyse_structured() -> None:
         names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
         f = nb(sf)
         corpus, hs = read_structured_with_human(f, names)
-        set_data(Study(corpus, f"structured file {sf.name}", human=hs))
+        set_data(Study(corpus, f"structured file {sf.name}", human=hs, human_file=sf.name))
     except InputError as exc:
         upload_errors.setdefault("struct", []).append(str(exc))
 
