@@ -60,7 +60,8 @@ with left:
     else:
         st.dataframe(styled(docs_df.drop(columns="category")), hide_index=True,
                      on_select=partial(pick_doc, f"ct_docs_{cat}", list(docs_df["document"])),
-                     selection_mode="single-row", key=f"ct_docs_{cat}", height=300)
+                     selection_mode="single-row", key=f"ct_docs_{cat}",
+                     height=min(300, 38 + 35 * len(docs_df)))  # no empty rows under a few documents
         downloads(pd.DataFrame(out["documents"]), f"contrast_documents_{a}_vs_{b}", key="ctd")
 sent_df = pd.DataFrame([r for r in out["sentences"] if r["category"] == cat])
 with right:
@@ -70,9 +71,9 @@ with right:
     elif sent_df.empty:
         st.write("A and B make the same number of errors in every sentence.")
     else:
-        st.dataframe(sent_df.drop(columns="category"), hide_index=True, on_select=partial(pick_doc, f"ct_sents_{cat}", list(sent_df["document"])),
-                     selection_mode="single-row",
-                     key=f"ct_sents_{cat}", height=300)
+        st.dataframe(sent_df.drop(columns="category"), hide_index=True,
+                     on_select=partial(pick_doc, f"ct_sents_{cat}", list(sent_df["document"])),
+                     selection_mode="single-row", key=f"ct_sents_{cat}", height=min(300, 38 + 35 * len(sent_df)))
         downloads(pd.DataFrame(out["sentences"]), f"contrast_sentences_{a}_vs_{b}", key="cts")
 st.caption("Select a row to show that document below. errors A - B > 0: A makes more errors there. "
            "The downloads hold every category.")
