@@ -549,7 +549,7 @@ from .readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa
 from .structured import read_structured_with_human  # noqa: E402,F401
 from .scoring import THIN, score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
-from .stats import metric_names, resample_weights, significance_clusters  # noqa: E402,F401
+from .stats import metric_names, points_factor, resample_weights, significance_clusters  # noqa: E402,F401
 from .stats import policy  # noqa: E402,F401
 from .threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
 from .contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401

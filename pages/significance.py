@@ -4,7 +4,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import COMPANIONS, InputError, metric_names, policy
+from blonde_core.study import COMPANIONS, InputError, metric_names, points_factor, policy
 from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
                            styled, thin_evidence, unlabel)
 
@@ -50,9 +50,7 @@ except InputError as exc:
     st.error(md(str(exc)))
     st.stop()
 names = list(out["systems"])
-# the core gives BlonDe-family scores on 0-1 and sacrebleu's and the companion metrics on 0-100:
-# every number here is in points (0-100), as on every page
-scale = 100 if metric in metrics else 1
+scale = points_factor(metric)  # every number here in points (0-100), as on every page
 k = len(names)
 mat = np.full((k, k), np.nan)
 diff = np.full((k, k), np.nan)

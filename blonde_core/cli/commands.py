@@ -177,11 +177,9 @@ def run_compare(a) -> str:
     out = {"signature": sig, **out}
     if a.format == "json":
         return dump_json(out)
-    # in points as `score` prints them and the pages show them: BlonDe-family scores are 0-1 in
-    # the core (and in the JSON), sacrebleu's and the companion metrics 0-100 already
-    from ..companion import COMPANIONS
+    from ..stats import points_factor
 
-    scale = 1 if a.metric in STANDARD or a.metric in COMPANIONS else 100
+    scale = points_factor(a.metric)  # in points, as `score` prints them and the pages show them (JSON: the core's)
     lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
     for q in out["pairs"]:
         ci = q["ci"]

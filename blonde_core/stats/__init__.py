@@ -21,10 +21,10 @@ from .agreement import cohen_kappa
 from .correlation import compare_pair, correlate, correlations, metric_names, metric_table, oriented_tables, williams_test
 from .intervals import bootstrap_cis, percentile_ci, resample_weights
 from . import meta, policy
-from .paired import PairInput, bh, compare, holm, measure, paired_test, significance_clusters
+from .paired import PairInput, bh, compare, holm, measure, paired_test, points_factor, significance_clusters
 from .units import DEFAULT_SEED, TESTS, align, metric_fn, parse_unit, unit_groups, unit_stats
 
 __all__ = ["meta", "policy", "DEFAULT_SEED", "TESTS", "PairInput", "align", "bh", "bootstrap_cis", "cohen_kappa", "compare", "compare_pair", "correlate",
            "correlations", "holm", "measure", "metric_fn", "metric_names", "metric_table", "oriented_tables",
-           "paired_test", "parse_unit", "percentile_ci", "resample_weights", "significance_clusters", "unit_groups",
+           "paired_test", "parse_unit", "points_factor", "percentile_ci", "resample_weights", "significance_clusters", "unit_groups",
            "unit_stats", "williams_test"]

@@ -134,6 +134,17 @@ def _scalar_fn(fn, name):
     return lifted
 
 
+def points_factor(metric: str) -> int:
+    """What a metric's scores and differences from `compare` are multiplied by to be in
+    points (0-100), as the pages and `score`'s text show them: 100 for the BlonDe family
+    (0-1 in the core, also with a .R or .P suffix), 1 for sacrebleu's and the companion
+    metrics (0-100 already)."""
+    from ..companion import COMPANIONS
+    from ..standard import STANDARD
+
+    return 1 if metric in STANDARD or metric in COMPANIONS else 100
+
+
 def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None):
     """Per-unit statistics of every system and the function that scores them.
 
