@@ -193,7 +193,7 @@ if d0.human.errors:
         else:
             st.caption("Raters' agreement: no two raters share a segment here, so there is no kappa to compute.")
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
-# the page's settings and metrics; its signature is the page's.
+# the page's settings and metrics; the core's signature says them all.
 hs0 = d0.human
 cli = ["--human", d0.human_file] + (["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else [])
 mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
@@ -204,6 +204,4 @@ cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \
     ["--metrics", ",".join(m.lstrip("-") for m in all_names if not m.startswith("APT"))]
 if apt_pair:
     st.caption("APT is not part of the command line's `correlate` (`apt` computes it on its own).")
-signature_box(out["signature"], f"|level:{level}|grouping:{grouping}|boot:1000|seed:12345"
-              + ("|spa:1000" if spa else "") + (f"|exclude:{','.join(exclude)}" if exclude else "")
-              + f"|ref:{ref}", ("correlate", cli), study=d)
+signature_box(out["signature"], command=("correlate", cli), study=d)

@@ -230,10 +230,6 @@ def run_correlate(a) -> str:
     out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None, grouping=a.grouping,
                     exclude=a.exclude, spa=a.spa, permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
                     compare=tuple(a.compare) if a.compare else None, extra_docs=extra_docs)
-    out["signature"] += (f"|level:{a.level}|grouping:{a.grouping}|boot:{a.bootstrap}|seed:{a.seed}"
-                         + (f"|spa:{a.permutations}" if a.spa else "")
-                         + (f"|exclude:{','.join(a.exclude)}" if a.exclude else "")
-                         + f"|ref:{','.join(res.corpus.references)}")
     if human.mapping:
         out["human_mapping"] = human.mapping
         out["human_coverage"] = human.coverage

@@ -199,7 +199,11 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
                                                                  extra_docs)
     doc_ids = list(result.corpus.doc_ids)
-    out = {"signature": result.signature, "level": level, "grouping": grouping, "human": human.name,
+    # the settings of this meta-evaluation after the scores' own (the CLI and the page print this one string)
+    sig = (f"{result.signature}|level:{level}|grouping:{grouping}|boot:{bootstrap}|seed:{seed}"
+           + (f"|spa:{permutations}" if spa else "") + (f"|exclude:{','.join(exclude)}" if exclude else "")
+           + f"|ref:{','.join(result.corpus.references)}")
+    out = {"signature": sig, "level": level, "grouping": grouping, "human": human.name,
            "human_direction": "higher is better" if human.higher_is_better else
            "lower is better (negated before correlating)", "n": len(keys), "systems": systems,
            "excluded": exclude, "n_systems": len(systems), "documents": len(doc_ids),
