@@ -106,9 +106,7 @@ st.caption("Scores, differences and intervals in points (0-100), as on every pag
 with st.expander("Scores and bootstrap intervals (points)"):
     st.dataframe(styled(sysdf), hide_index=True)
 
-# the signature and the `compare` command that reproduce this page's numbers (the CLI's signature is the same)
-sig_extra = (f"|test:{test}|unit:{unit}|metric:{out['metric']}|seed:{out['seed']}"
-             + (f"|n:{n}" if test in ("bootstrap", "ar") else ""))
+# the `compare` command that reproduces this page's numbers (its signature: out["signature"])
 cmd = ("compare", ["--metric", full, "--test", test, "--unit", unit, "--seed", str(out["seed"])]
        + (["--n", str(n)] if test in ("bootstrap", "ar") else []))
 st.subheader("Every category at once")
@@ -116,7 +114,7 @@ cats = [m for m in metrics]
 rows = []
 if test == "ar" and not st.toggle("Run the randomization test for every category (about 3 s per category on "
                                   "15 systems)", key="sig_all_ar"):
-    signature_box(res.signature, sig_extra, cmd)
+    signature_box(out["signature"], command=cmd)
     st.stop()
 with st.spinner("Testing every category..."):
     for m in cats:
@@ -128,7 +126,7 @@ st.caption(f"{corr} per pair and metric; count of significant pairs (< 0.05) per
            ", ".join(f"{m}: {int((allcat[m] < 0.05).sum())}" for m in cats))
 st.dataframe(styled(allcat, precision=3), hide_index=True)
 downloads(allcat, f"significance_all_{test}", latex=True, key="sigall")
-signature_box(res.signature, sig_extra, cmd)
+signature_box(out["signature"], command=cmd)
 st.caption("The command reproduces the matrix and the pairs table of the metric chosen above (its JSON on the "
            "core's scale: BlonDe-family scores 0-1); `--metric` with another category gives that column of the "
            "table of every category.")

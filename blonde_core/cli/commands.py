@@ -171,10 +171,6 @@ def run_compare(a) -> str:
         std = StandardResult(res.corpus, [a.metric], res.config.granularity, cache=not a.no_cache,
                              cache_dir=a.cache_dir)
     out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
-    sig = f"{res.signature}|test:{a.test}|unit:{out['unit']}|metric:{out['metric']}|seed:{a.seed}"
-    if a.test in ("bootstrap", "ar"):
-        sig += f"|n:{a.n or (1000 if a.test == 'bootstrap' else 10000)}"
-    out = {"signature": sig, **out}
     if a.format == "json":
         return dump_json(out)
     from ..stats import points_factor
@@ -196,7 +192,7 @@ def run_compare(a) -> str:
     lines += ["", f"{out['metric']} ({out['direction']}) per {out['unit']}, {a.test}; diff = A - B "
               + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)")
               + (", in points (F1 x 100; 0-1 in --format json)" if scale == 100 else ", on the metric's own scale"),
-              sig]
+              out["signature"]]
     return "\n".join(lines) + "\n"
 
 

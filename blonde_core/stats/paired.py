@@ -248,7 +248,9 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         b[valid] = bh(ps[valid])
     for q, hv, bv in zip(pairs, h, b):
         q["p_holm"], q["p_bh"] = _f(hv), _f(bv)
-    return {"metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
+    sig = (f"{result.signature}|test:{test}|unit:{unit}|metric:{fn.name}|seed:{seed}"
+           + (f"|n:{n or (1000 if test == 'bootstrap' else 10000)}" if test in ("bootstrap", "ar") else ""))
+    return {"signature": sig, "metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
             "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
             "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
 
