@@ -347,6 +347,16 @@ class Study:
             return None
         return StandardResult.merge([self.standard(granularity, m, engine) for m in metrics])
 
+    def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = 12345,
+                           engine: Engine | None = None) -> dict:
+        """sacrebleu's metrics with the leaderboard's intervals over documents (stats.standard_intervals)."""
+        from .stats import standard_intervals
+
+        metrics = tuple(metrics)
+        std = self.standards(granularity, metrics, engine)
+        return self._get(engine, ("standard_intervals", granularity, metrics, n, seed),
+                         lambda: standard_intervals(std, metrics, list(self.corpus.systems), n, seed))
+
     def compare(self, cfg: ScoreConfig, metric: str = "BlonDe", test: str = "bootstrap", unit: str = "doc",
                 n: int = 1000, seed: int = 12345, std_metrics=(), cis: bool = True, engine: Engine | None = None):
         from .stats import compare
@@ -364,6 +374,17 @@ class Study:
         res = self.result(cfg, engine)
         return self._get(engine, ("cis", repr(cfg), tuple(metrics), n, unit),
                          lambda: bootstrap_cis(res, list(metrics), n=n, unit=unit))
+
+    def board(self, cfg: ScoreConfig, n: int = 1000, engine: Engine | None = None) -> dict:
+        """The leaderboard's intervals and significance clusters (stats.leaderboard.board), from
+        the same cached test and intervals the Significance page's defaults use."""
+        from .stats import board, policy, leaderboard_tops
+
+        res = self.result(cfg, engine)
+        unit = self.significance_unit(cfg)["unit"]
+        tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n, engine=engine)
+        cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, engine, unit=unit)
+        return self._get(engine, ("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
 
     def significance_unit(self, cfg: ScoreConfig) -> dict:
         """The policy's unit for these documents (stats.policy.auto_unit)."""
@@ -549,7 +570,7 @@ from .readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa
 from .structured import read_structured_with_human  # noqa: E402,F401
 from .scoring import THIN, score  # noqa: E402,F401
 from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
-from .stats import metric_names, points_factor, resample_weights, significance_clusters  # noqa: E402,F401
+from .stats import leaderboard_tops, metric_names, points_factor  # noqa: E402,F401
 from .stats import policy  # noqa: E402,F401
 from .threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
 from .contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401

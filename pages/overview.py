@@ -5,11 +5,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import SHORT
-from blonde_core.study import (COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, policy,
-                               resample_weights, significance_clusters)
-from pages._shared import (PATTERNS, apt_scores, companions, compare, copyable, downloads, label, md,
-                           open_documents, shown_f1, signature_box, standard, start_page,
-                           thin_evidence)
+from blonde_core.study import COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, leaderboard_tops
+from pages._shared import (PATTERNS, apt_scores, companions, copyable, downloads, label, md, open_documents, shown_f1,
+                           signature_box, standard, start_page, thin_evidence)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -19,11 +17,12 @@ n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
 with_ter = c1.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
-tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if res.plus else [])
-pol = d.significance_unit(cfg)  # the one policy: the Significance page's default too
-with st.spinner("Bootstrapping confidence intervals..."):
-    ci = d.bootstrap_cis(cfg, tops, n_boot, unit=pol["unit"])
-w = resample_weights(len(d.corpus.doc_ids), n_boot, 12345)
+tops = leaderboard_tops(res)
+# intervals and clusters under the one significance policy (the Significance page's defaults), computed by
+# the core's leaderboard function that `score --ci` runs too
+with st.spinner("Bootstrapping confidence intervals and testing every pair of systems..."):
+    b = d.board(cfg, n_boot)
+ci, clusters = b["intervals"], b["clusters"]
 
 
 def blonde_rows() -> list[dict]:
@@ -43,13 +42,13 @@ def blonde_rows() -> list[dict]:
     return rows
 
 
-def add_standard(rows: list[dict], std, metrics) -> None:
+def add_standard(rows: list[dict], metrics) -> None:
+    iv = d.standard_intervals(cfg.granularity, metrics, n_boot)  # over documents, the seed of the BlonDe intervals
     for row in rows:
-        name = row["system"]
         for m in metrics:
-            row[m] = std.score(m, name)
-            bs = std.bootstrap(m, name, w)
-            row[f"{m} CI low"], row[f"{m} CI high"] = np.nanquantile(bs, 0.025), np.nanquantile(bs, 0.975)
+            v = iv[m][row["system"]]
+            row[m] = np.nan if v["score"] is None else v["score"]
+            row[f"{m} CI low"], row[f"{m} CI high"] = (np.nan if x is None else x for x in v["ci"])
 
 
 def frame(rows: list[dict]) -> pd.DataFrame:
@@ -108,22 +107,18 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
                          "page. - : no value (the category or metric is absent)." if final else ""))
 
 
-sig = compare(d, cfg, res, "BlonDe", policy.TEST, pol["unit"], n_boot)
 rows = blonde_rows()
-clusters = significance_clusters([r["system"] for r in sorted(rows, key=lambda r: -np.nan_to_num(r["BlonDe F1"],
-                                                                                              nan=-1e9))],
-                                 sig["pairs"], policy.ALPHA, policy.CORRECTION)
 st.subheader("Leaderboard")
-st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {sig['n_units']} units "
-           f"({md(pol['reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
+st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {b['n_units']} units "
+           f"({md(b['unit_reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
            "documents). The seed papers' companion metrics "
            "follow on the 0-100 scale, arrows giving their direction (↓ lower is better: Otem, Utem, BlonD-dist). "
            "Systems in the same **cluster** are not significantly different from the cluster's best "
-           f"({policy.describe(policy.TEST, sig['unit'], sig['n_units'])}; the Significance page's default). "
+           f"({b['cluster_rule']}; the Significance page's default). "
            "Click a column header to sort.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
-if sig["warning"] or pol["note"]:
-    st.warning(md(f"Clusters and intervals: {sig['warning']}." if sig["warning"] else pol["note"]),
+if b["warning"] or b["note"]:
+    st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),
                icon=":material/warning:")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
@@ -150,7 +145,7 @@ done = []
 for k, step in enumerate(steps):
     done += step
     std = standard(d, cfg, done)
-    add_standard(rows, std, step)
+    add_standard(rows, step)
     if k < len(steps) - 1 or st.session_state.get("with_apt"):
         with board.container():
             show(frame(rows), status(len(done)))
@@ -194,7 +189,12 @@ fig.update_layout(yaxis_title=metric + (" (lower is better)" if metric == "TER" 
 st.plotly_chart(fig, width="stretch")
 if d.human is None:
     st.caption("Upload human judgments on the Data page to see metric-human correlation.")
-signature_box(res.signature, f"|ci:bootstrap|n:{n_boot}|unit:{sig['unit']}|seed:12345")
+# the command: every column of the full table (BlonDe family, sacrebleu, companion metrics), intervals, clusters
+signature_box(b["signature"], command=("score", ["--metrics", ",".join(std_metrics + list(COMPANIONS)),
+                                                 "--ci", str(n_boot)]))
+if st.session_state.get("with_apt"):
+    st.caption("APT is not part of this command: the `apt` command gives it (with alignment files for repeatable "
+               "numbers).")
 with st.expander("sacrebleu signatures"):
     for m, s in std.signatures.items():
         copyable(s)

@@ -479,9 +479,25 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert "preset:paper" in d["signature"] and "case:mixed" in d["signature"] and "avg:arith" in d["signature"]
+    lb = d["leaderboard"]
+    assert lb["signature"] in copyables(at) and "|ci:bootstrap|n:1000|" in lb["signature"]
+    compared = 0
     for name in SAMPLE_SYSTEMS:
-        assert board.loc[name, "BlonDe F1"] == pytest.approx(100 * d["systems"][name]["BlonDe"]["F1"], abs=1e-9)
-        assert board.loc[name, "BlonD+ F1"] == pytest.approx(100 * d["systems"][name]["BlonD+"]["F1"], abs=1e-9)
+        e = d["systems"][name]
+        for m in ("BlonDe", "BlonD-d", "BlonD+"):
+            assert board.loc[name, f"{m} F1"] == pytest.approx(100 * e[m]["F1"], abs=1e-9)
+            assert [board.loc[name, f"{m} CI low"], board.loc[name, f"{m} CI high"]] == pytest.approx(
+                [100 * x for x in lb["intervals"][m][name]], abs=1e-9)
+        for m in ("BLEU", "chrF", "TER"):  # every column of the full table: sacrebleu's with intervals
+            assert board.loc[name, m] == pytest.approx(e[m], abs=1e-9)
+            assert [board.loc[name, f"{m} CI low"], board.loc[name, f"{m} CI high"]] == pytest.approx(
+                lb["intervals"][m][name], abs=1e-9)
+        for m in ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC"):
+            col = [c for c in board.columns if c.split(" ")[0] == m]
+            assert len(col) == 1 and board.loc[name, col[0]] == pytest.approx(e[m], abs=1e-9)
+            compared += 1
+        assert board.loc[name, "cluster"] == lb["clusters"][name]
+    assert compared == 7 * len(SAMPLE_SYSTEMS)
 
 
 def test_the_significance_page_command_reproduces_its_tests():

@@ -131,6 +131,61 @@ def test_compare_default_is_the_policy(ted, capsys):
     assert "on the metric's own scale" in out
 
 
+def test_score_ci_gives_the_leaderboard_intervals_and_clusters(ted, capsys):
+    """`score --ci N` (what the Overview's command line gives): every system's 95% intervals are
+    the ones `compare` reports for that metric with the same resamples and seed (BlonDe family over
+    the policy's unit, BLEU over documents), and its clusters follow the WMT rule applied by hand
+    to compare's Benjamini-Hochberg p-values, best system first."""
+    systems = ["Online-W", "SMU", "DIDI-NLP", "metricsystem5", "Borderline"]
+    base = _ted_args(ted, systems)
+    assert main(["score", *base, "--metrics", "BLEU", "--ci", "300", "--seed", "7", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    lb = d["leaderboard"]
+    assert lb["unit"] == "block:19" and lb["n_units"] == 30 and lb["resamples"] == 300 and lb["seed"] == 7
+    assert lb["signature"] == d["signature"] + "|ci:bootstrap|n:300|unit:block:19|seed:7"
+    names = systems + ["refB"]
+    for metric in ("BlonDe", "BlonD-d", "BLEU"):
+        assert main(["compare", *base, "--metric", metric, "--n", "300", "--seed", "7", "--format", "json"]) == 0
+        c = json.loads(capsys.readouterr().out)
+        assert c["unit"] == ("doc" if metric == "BLEU" else "block:19")
+        for n in names:
+            assert lb["intervals"][metric][n] == pytest.approx(c["systems"][n]["ci"], abs=1e-12), (metric, n)
+            assert lb["intervals"][metric][n][0] < lb["intervals"][metric][n][1]
+        if metric != "BlonDe":
+            continue
+        p = {frozenset((q["a"], q["b"])): q["p_bh"] for q in c["pairs"]}
+        ranked = sorted(names, key=lambda n: -d["systems"][n]["BlonDe"]["F1"])
+        expected, head, k = {}, None, 0
+        for n in ranked:
+            if head is None or p[frozenset((head, n))] < 0.05:
+                head, k = n, k + 1
+            expected[n] = k
+        assert lb["clusters"] == expected and list(lb["clusters"]) == ranked
+        assert max(expected.values()) >= 2  # the check sees clusters apart, not all in one
+    # the text output: ranked rows, cluster and intervals in points (BLEU on its own scale)
+    assert main(["score", *base, "--metrics", "BLEU", "--ci", "300", "--seed", "7"]) == 0
+    text = capsys.readouterr().out
+    rows = text.split("BlonDe 95% CI")[1].splitlines()[2:2 + len(names)]
+    for row, n in zip(rows, lb["clusters"]):
+        lo, hi = lb["intervals"]["BlonDe"][n]
+        blo, bhi = lb["intervals"]["BLEU"][n]
+        assert row.split()[:4] == [n, str(lb["clusters"][n]), f"[{100 * lo:.2f},", f"{100 * hi:.2f}]"]
+        assert row.endswith(f"[{blo:.2f}, {bhi:.2f}]")
+    assert lb["signature"] in text
+    assert main(["score", *base, "--metrics", "BLEU", "--ci", "300", "--seed", "7", "--format", "csv"]) == 0
+    import csv
+    import io
+
+    table = {(r["system"], r["document"]): r for r in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    for n in names:
+        r = table[(n, "")]
+        assert int(r["cluster"]) == lb["clusters"][n]
+        assert [float(r["BlonD-d.ci_low"]), float(r["BlonD-d.ci_high"])] == lb["intervals"]["BlonD-d"][n]
+        assert [float(r["BLEU.ci_low"]), float(r["BLEU.ci_high"])] == lb["intervals"]["BLEU"][n]
+    assert main(["score", *base, "--ci", "0"]) == 2
+    assert "--ci needs" in capsys.readouterr().err
+
+
 def test_correlate_command(ted, capsys):
     args = ["correlate", *_ted_args(ted, ["Online-W", "SMU", "DIDI-NLP", "NiuTrans", "MiSS"]),
             "--human", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--format", "json"]

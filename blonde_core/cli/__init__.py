@@ -35,6 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--otem-n", type=int, default=2, help="Otem: largest n-gram order (default 2)")
     s.add_argument("--utem-n", type=int, default=4, help="Utem: largest n-gram order (default 4)")
     s.add_argument("--alpha", type=float, default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
+    s.add_argument("--ci", type=int, metavar="N", default=None,
+                   help="the leaderboard's intervals and clusters, as the dashboard's Overview shows them: 95%% "
+                        "bootstrap intervals over N resamples (1000 there) of BlonDe, BlonD-d and BlonD+ over the "
+                        "significance policy's unit and of --metrics BLEU/chrF/TER over documents, and the "
+                        "significance clusters (paired bootstrap, Benjamini-Hochberg, p < 0.05)")
+    s.add_argument("--seed", type=int, default=12345, help="with --ci: the resampling seed (default 12345)")
     s.add_argument("--human", metavar="FILE", help="human judgments (MQM TSV with error spans) for --overlap")
     s.add_argument("--overlap", action="store_true",
                    help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "

@@ -84,6 +84,8 @@ def standard_for(a, res):
 
 
 def run_score(a) -> str:
+    if a.ci is not None and a.ci < 1:
+        raise InputError("--ci needs a number of resamples of at least 1 (the dashboard uses 1000)")
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
     if a.per_feature:
@@ -123,6 +125,8 @@ def run_score(a) -> str:
         data["systems"][name].update(vals)
         for d, v in docs.items():
             data["systems"][name]["documents"][d].update(v)
+    if a.ci is not None:
+        data["leaderboard"] = leaderboard(res, std, a.ci, a.seed)
     if a.overlap or a.human:
         if not (a.overlap and a.human):
             raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
@@ -140,6 +144,20 @@ def run_score(a) -> str:
     if a.format == "csv":
         return to_csv(data)
     return to_text(data)
+
+
+def leaderboard(res, std, n: int, seed: int) -> dict:
+    """`score --ci`: the Overview's intervals (BlonDe family over the policy's unit, sacrebleu's
+    metrics over documents) and significance clusters, from the same core functions."""
+    from ..stats import board, standard_intervals
+
+    b = board(res, n=n, seed=seed)
+    intervals = dict(b.pop("intervals"))
+    if std is not None:
+        intervals.update(standard_intervals(std, std.metrics, res.names, n, seed))
+    b["intervals"] = {m: {s: v["ci"] for s, v in per.items()} for m, per in intervals.items()}
+    b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
+    return b
 
 
 def _overlap_text(ov: dict) -> str:

@@ -57,6 +57,11 @@ def to_csv(data: dict) -> str:
     for k in cats:
         header += [f"{k}.R", f"{k}.P", f"{k}.F1", f"{k}.ref_spans", f"{k}.sys_spans", f"{k}.matched", f"{k}.thin"]
     header += extras
+    lb = data.get("leaderboard")
+    if lb:  # score --ci: on the system rows (document empty)
+        header.append("cluster")
+        for m in lb["intervals"]:
+            header += [f"{m}.ci_low", f"{m}.ci_high"]
     header.append("signature")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
@@ -71,6 +76,11 @@ def to_csv(data: dict) -> str:
             row += ["" if sp.get(m) is None else repr(sp[m]) for m in ("reference", "system", "matched")]
             row.append("yes" if v.get("thin") else "no")
         row += ["" if e.get(k) is None else repr(e[k]) for k in extras]
+        if lb:
+            row.append("" if doc else lb["clusters"][name])
+            for per in lb["intervals"].values():
+                ci = [None, None] if doc else per[name]
+                row += ["" if x is None else repr(x) for x in ci]
         row.append(data["signature"])
         w.writerow(row)
     return buf.getvalue()
@@ -105,4 +115,30 @@ def to_text(data: dict) -> str:
         out.append("Other metrics on their own scales: " + ", ".join(
             f"{k} ({dirs.get(k, '')})" if dirs.get(k) else k for k in extras) + ".")
     out.append(data["signature"])
+    if data.get("leaderboard"):
+        out += ["", *_leaderboard_text(data)]
     return "\n".join(out) + "\n"
+
+
+def _leaderboard_text(data: dict) -> list[str]:
+    """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
+    lb = data["leaderboard"]
+    metrics = list(lb["intervals"])
+    head = f"{'system':<20} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
+    out = [head, "-" * len(head)]
+    for name in lb["clusters"]:  # best first (ranked by BlonDe F1)
+        cells = []
+        for m in metrics:
+            lo, hi = lb["intervals"][m][name]
+            k = 100 if m in ("BlonDe", "BlonD-d", "BlonD+") else 1
+            cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
+        out.append(f"{name[:20]:<20} {lb['clusters'][name]:>7} " + " ".join(cells))
+    std = [m for m in metrics if m not in ("BlonDe", "BlonD-d", "BlonD+")]
+    out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
+            f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
+            + (f", {'/'.join(std)} over documents" if std else "")
+            + f". Clusters: {lb['cluster_rule']}; ranked by BlonDe F1."]
+    if lb["warning"]:
+        out.append(f"warning: {lb['warning']}")
+    out.append(lb["signature"])
+    return out
