@@ -89,6 +89,8 @@ def document_contrast(result, doc_index: int, a: str, b: str) -> list[dict]:
 def contrast(result, a: str, b: str, top: int | None = None) -> dict:
     """A against B over the corpus.
 
+    categories: one row per discourse category with both corpus F1s and A - B (points) and,
+    at sentence level, the summary's counts;
     documents: one row per (document, category) with both F1s and A - B (points), ranked by
     |A - B| (documents where the category is absent on both sides are left out);
     sentences: one row per (sentence, category) where A's and B's error counts
@@ -97,6 +99,11 @@ def contrast(result, a: str, b: str, top: int | None = None) -> dict:
     """
     docs = result.corpus.doc_ids
     ca, cb = (_f1(result.doc_stats(n), result) for n in (a, b))
+    sa, sb = result.scores(a)["categories"], result.scores(b)["categories"]
+    crows = []  # the corpus, one row per category (the summary's counts added below)
+    for c in discourse_categories(result):
+        fa, fb = (None if x[c]["F1"] is None else 100 * x[c]["F1"] for x in (sa, sb))
+        crows.append({"category": c, "F1 A": fa, "F1 B": fb, "A - B": None if fa is None or fb is None else fa - fb})
     drows = []
     for c in discourse_categories(result):
         fa, fb = np.asarray(ca[c]["F1"], float) * 100, np.asarray(cb[c]["F1"], float) * 100
@@ -109,7 +116,8 @@ def contrast(result, a: str, b: str, top: int | None = None) -> dict:
                           "F1 B": nan_to_none(float(fb[i])), "A - B": nan_to_none(float(diff)),
                           "reference spans": float(ref_n[i])})
     drows.sort(key=lambda r: (-(abs(r["A - B"]) if r["A - B"] is not None else -1), r["document"], r["category"]))
-    out = {"a": a, "b": b, "documents": drows[:top] if top else drows, "sentences": [], "summary": {},
+    out = {"signature": f"{result.signature}|contrast:{a}|{b}", "a": a, "b": b, "categories": crows,
+           "documents": drows[:top] if top else drows, "sentences": [], "summary": {},
            "sentence_level": sentence_level(result)}
     if not sentence_level(result):
         return out
@@ -122,6 +130,7 @@ def contrast(result, a: str, b: str, top: int | None = None) -> dict:
         diff = ta - tb
         out["summary"][c] = {"A fewer errors": int((diff < 0).sum()), "B fewer errors": int((diff > 0).sum()),
                              "same": int((diff == 0).sum())}
+        next(r for r in crows if r["category"] == c).update(out["summary"][c])
         for u in np.flatnonzero(diff != 0):
             di = int(unit_doc[u])
             srows.append({"document": docs[di], "sentence": int(u - first[di]) + 1, "category": c,

@@ -7,7 +7,7 @@ import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
 from blonde_core.study import contrast, discourse_categories, document_contrast, sentence_errors, sentence_view
-from pages._shared import downloads, esc, md, open_documents, pct, signature_box, start_page, styled, take_pending
+from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
 names = res.names
@@ -29,14 +29,9 @@ if not cats:
     st.info("No discourse category is selected (sidebar: Categories).")
     st.stop()
 cat = c3.selectbox("Category", cats, format_func=LABELS.get, key="ct_cat")
-out = contrast(res, a, b)
-sa, sb = res.scores(a)["categories"], res.scores(b)["categories"]
-
-
-summary = pd.DataFrame([{"category": LABELS[c], "F1 A": pct(sa[c]["F1"]), "F1 B": pct(sb[c]["F1"]),
-                         "A - B": None if sa[c]["F1"] is None or sb[c]["F1"] is None else
-                         100 * (sa[c]["F1"] - sb[c]["F1"]),
-                         **({k: v for k, v in out["summary"].get(c, {}).items()})} for c in cats])
+out = contrast(res, a, b)  # what the command line's `contrast --pair A B` prints too
+summary = pd.DataFrame(out["categories"])
+summary["category"] = summary["category"].map(LABELS)
 st.subheader(f"{md(a)} (A) vs {md(b)} (B), whole corpus")
 st.dataframe(styled(summary), hide_index=True)
 st.caption("F1 in points over the corpus; the last columns count the sentences where A makes fewer errors than B "
@@ -116,4 +111,4 @@ if out["sentence_level"]:
     st.html("".join(html))
     st.caption("Reference spans without status; in A and B, filled spans match the reference and hatched ones are "
                "extra. missed/extra: the sentence's counts of the category as the score counts them.")
-signature_box(res.signature, f"|contrast:{a}|{b}")
+signature_box(out["signature"], command=("contrast", ["--pair", a, b, "--document", doc]))

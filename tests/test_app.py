@@ -615,6 +615,50 @@ def test_click_through_filter_and_contrast_on_sample(core_sample):
     assert summary.loc["pronoun", "A fewer errors"] == want["summary"]["pronoun"]["A fewer errors"]
 
 
+def test_the_contrast_page_command_reproduces_its_tables():
+    """The Contrast page offers `contrast --pair A B --document DOC` with the sidebar's settings; run, its
+    JSON holds the page's corpus summary, the ranked documents and sentences, the document's table and
+    the page's signature."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    from blonde_core.render import LABELS
+
+    at = new_app()
+    at.button[0].click().run()
+    at.session_state["config"] = ScoreConfig(lowercase=False, categories=("tense", "pronoun", "entity", "ngram"))
+    at.session_state["pending_ct"] = {"ct_a": "pronouns", "ct_b": "names", "ct_cat": "pronoun", "ct_doc": "trip"}
+    at.switch_page("pages/contrast.py").run()
+    assert_clean(at, "contrast")
+    summary, docs, sents, doc = (df.value for df in at.dataframe)
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
+    assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core contrast ")
+    p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert (d["a"], d["b"], d["document"]["id"]) == ("pronouns", "names", "trip")
+    assert d["signature"] in copyables(at) and "case:mixed" in d["signature"] and "c:tense,pronoun,entity,ngram" \
+        in d["signature"] and d["signature"].endswith("|contrast:pronouns|names")
+
+    def same(page: pd.DataFrame, rows: list[dict], label=lambda v: v):
+        assert len(page) == len(rows) > 0
+        for (_, got), want in zip(page.iterrows(), rows):
+            for k, v in want.items():
+                if k not in page.columns:
+                    continue
+                v = label(v) if k == "category" else v
+                assert (pd.isna(got[k]) and v is None) or got[k] == (pytest.approx(v, abs=1e-9)
+                                                                     if isinstance(v, float) else v), (k, got, want)
+    same(summary, d["categories"], LABELS.get)
+    assert list(summary["category"]) == [LABELS[c] for c in ("tense", "pronoun", "entity")]
+    assert summary.set_index("category").loc[LABELS["pronoun"], "B fewer errors"] > 0
+    same(docs, [r for r in d["documents"] if r["category"] == "pronoun"])
+    same(sents, [r for r in d["sentences"] if r["category"] == "pronoun"])
+    same(doc, d["document"]["categories"], LABELS.get)
+
+
 def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     """The real WMT22 DA rows (first 80 segments) uploaded as released, against five WMT22 systems and
     refB: the Human correlation page shows the name mapping (HUMAN-B -> refB, .K dropped) and BlonDe's

@@ -323,3 +323,28 @@ def test_console_script_is_installed():
                         "json"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["systems"]["consistent"]["BlonDe"]["F1"] > 0.8
+
+
+def test_contrast_command_text_and_bad_pairs(capsys):
+    """`contrast`: the text output ranks what the JSON holds (top N of each table); a system, document or
+    category that is not there is one line naming it."""
+    base = ["contrast", "-r", REF, "-s", *sample_paths(), "--docids", DOCIDS]
+    assert main(base + ["--pair", "consistent", "pronouns", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    pron = next(r for r in d["categories"] if r["category"] == "pronoun")
+    assert pron["F1 A"] == 100 and pron["A fewer errors"] == 5 and pron["B fewer errors"] == 0
+    assert [abs(r["errors A - B"]) for r in d["sentences"]] == sorted((abs(r["errors A - B"]) for r in d["sentences"]),
+                                                                      reverse=True)
+    assert main(base + ["--pair", "consistent", "pronouns", "--top", "2", "--document", "trip"]) == 0
+    text = capsys.readouterr().out
+    first = d["sentences"][0]
+    assert f"(2 of {len(d['sentences'])};" in text and "Document trip, category by category:" in text
+    row = text.split("errors A - B\n")[1].splitlines()[0].split()
+    assert row == [first["document"], str(first["sentence"]), first["category"], *(str(first[k]) for k in (
+        "missed A", "extra A", "missed B", "extra B", "errors A - B"))]
+    assert text.rstrip().endswith("|contrast:consistent|pronouns")
+    for extra, msg in ((["--pair", "consistent", "nope"], "no system named 'nope'"),
+                       (["--pair", "names", "names"], "two different systems"),
+                       (["--pair", "consistent", "names", "--document", "x"], "no document 'x'"),
+                       (["--pair", "consistent", "names", "-c", "n-gram"], "needs a discourse category")):
+        assert msg in fail(capsys, *base, *extra)

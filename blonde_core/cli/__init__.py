@@ -14,7 +14,7 @@ from ..blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
 from ..errors import InputError  # noqa: E402
-from .commands import run_apt, run_compare, run_correlate, run_human, run_score  # noqa: E402
+from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_score  # noqa: E402
 from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
@@ -63,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=12345)
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-o", "--output", metavar="FILE")
+    k = sub.add_parser("contrast", help="two systems side by side: per discourse category, the documents and "
+                                        "sentences where they differ most (the dashboard's Contrast page)")
+    add_corpus_args(k)
+    add_config_args(k)
+    k.add_argument("--pair", nargs=2, required=True, metavar=("A", "B"), help="the two systems (file stems)")
+    k.add_argument("--document", metavar="DOC", help="also A and B on this document, category by category")
+    k.add_argument("--top", type=int, default=10, help="text output: rows of each ranked table (default 10)")
+    k.add_argument("--format", choices=("text", "json"), default="text")
+    k.add_argument("-o", "--output", metavar="FILE")
     r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
     add_corpus_args(r)
     add_config_args(r)
@@ -129,8 +138,8 @@ def main(argv=None) -> int:
         if a.command is None:
             parser.print_help()
             return 0
-        runners = {"score": run_score, "compare": run_compare, "correlate": run_correlate, "human": run_human,
-                   "apt": run_apt}
+        runners = {"score": run_score, "compare": run_compare, "contrast": run_contrast, "correlate": run_correlate,
+                   "human": run_human, "apt": run_apt}
         text = runners[a.command](a)
         if getattr(a, "output", None):
             try:

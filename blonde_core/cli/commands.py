@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..errors import InputError
-from .output import _num, _progress, dump_json, to_csv, to_text
+from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import COMPANION_NAMES, config_from_args
 
 
@@ -211,6 +211,49 @@ def run_compare(a) -> str:
               + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)")
               + (", in points (F1 x 100; 0-1 in --format json)" if scale == 100 else ", on the metric's own scale"),
               out["signature"]]
+    return "\n".join(lines) + "\n"
+
+
+def run_contrast(a) -> str:
+    """Two systems side by side, as the Contrast page shows them."""
+    from ..contrast import contrast, discourse_categories, document_contrast
+
+    res = evaluate(a)
+    x, y = a.pair
+    for n in (x, y):
+        if n not in res.names:
+            raise InputError(f"--pair: no system named {n!r} (systems: {', '.join(res.names)})")
+    if x == y:
+        raise InputError("--pair needs two different systems")
+    if not discourse_categories(res):
+        raise InputError("contrast needs a discourse category (tense, pronoun, entity or dm in -c)")
+    out = contrast(res, x, y)
+    if a.document is not None:
+        docs = res.corpus.doc_ids
+        if a.document not in docs:
+            raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
+                             f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})")
+        out["document"] = {"id": a.document, "categories": document_contrast(res, docs.index(a.document), x, y)}
+    if a.format == "json":
+        return dump_json(out)
+    top = a.top
+    lines = [f"A = {x}, B = {y}: F1 in points over the corpus"
+             + ("; sentences where A / B makes fewer errors (missed + extra spans, as the score counts them)"
+                if out["sentence_level"] else ""), ""]
+    lines += rows_text(out["categories"])
+    lines += ["", f"Documents where A and B differ most ({min(top, len(out['documents']))} of "
+              f"{len(out['documents'])}; --top N for more, --format json for all):"]
+    lines += rows_text(out["documents"][:top])
+    if out["sentence_level"]:
+        lines += ["", f"Sentences where A and B make different numbers of errors ({min(top, len(out['sentences']))} "
+                  f"of {len(out['sentences'])}; errors A - B > 0: A makes more):"]
+        lines += rows_text(out["sentences"][:top])
+    else:
+        lines += ["", "Document-level matching: no per-sentence counts."]
+    if "document" in out:
+        lines += ["", f"Document {out['document']['id']}, category by category:"]
+        lines += rows_text(out["document"]["categories"])
+    lines += ["", out["signature"]]
     return "\n".join(lines) + "\n"
 
 

@@ -86,6 +86,31 @@ def to_csv(data: dict) -> str:
     return buf.getvalue()
 
 
+def rows_text(rows: list[dict]) -> list[str]:
+    """Rows of one kind as an aligned text table: scores with two decimals, counts whole
+    (integers, or whole floats in a column whose name does not say F1 or A - B), - for no value."""
+    if not rows:
+        return ["(none)"]
+    cols = list(rows[0])
+    whole = {c: all(r.get(c) is None or isinstance(r[c], int) for r in rows)
+             or (all(r.get(c) is None or (isinstance(r[c], float) and r[c].is_integer()) for r in rows)
+                 and "F1" not in c and "A - B" not in c) for c in cols}
+
+    def cell(c, v):
+        if v is None:
+            return "-"
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return f"{v:.0f}" if whole[c] else f"{v:.2f}"
+        return str(v)
+    table = [[cell(c, r.get(c)) for c in cols] for r in rows]
+    width = [max(len(c), *(len(t[i]) for t in table)) for i, c in enumerate(cols)]
+    left = [all(isinstance(r.get(c), str) for r in rows) for c in cols]
+
+    def line(vals):
+        return "  ".join(v.ljust(width[i]) if left[i] else v.rjust(width[i]) for i, v in enumerate(vals)).rstrip()
+    return [line(cols)] + [line(t) for t in table]
+
+
 def _pct(x):
     return "   -  " if x is None else f"{100 * x:6.2f}"
 
