@@ -200,4 +200,5 @@ if flat:
         downloads(pd.DataFrame(flat), "collapsed_documents", key="coll")
 else:
     st.write("No document has a category that matched nothing.")
-signature_box(res.signature, command=("score", ["--per-feature"]))  # the per-feature counts too
+# the per-feature counts and the entity strings too (the systems x documents scores: --per-doc, always there)
+signature_box(res.signature, command=("score", ["--per-feature", "--entity-strings"]))

@@ -500,6 +500,52 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
     assert compared == 7 * len(SAMPLE_SYSTEMS)
 
 
+def test_the_categories_page_command_reproduces_its_tables():
+    """The Categories page's command gives its per-category F1 and span counts, the per-feature table of
+    each chosen system and the entity strings of the chosen system (document granularity, case kept)."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    from blonde_core.render import category_label
+
+    at = new_app()
+    at.button[0].click().run()
+    at.session_state["config"] = ScoreConfig(lowercase=False, granularity="document")
+    at.session_state["ent_system"] = "names"
+    at.switch_page("pages/categories.py").run()
+    assert_clean(at, "categories")
+    heat, feats, ents = (df.value for df in at.dataframe[:3])
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
+    assert len(cmd) == 1 and "--entity-strings" in cmd[0] and "--per-feature" in cmd[0]
+    p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["signature"] in copyables(at) and "case:mixed" in d["signature"] and "gran:doc" in d["signature"]
+    heat = heat.set_index("system")
+    for name in SAMPLE_SYSTEMS:
+        for c, v in d["systems"][name]["categories"].items():
+            lab = category_label(c)
+            assert heat.loc[name, f"{lab} ref spans"] == v["spans"]["reference"]
+            assert heat.loc[name, f"{lab} matched"] == v["spans"]["matched"]
+            want = 0.0 if v["R"] == 0 and v["P"] == 0 else v["F1"]
+            assert (want is None and pd.isna(heat.loc[name, lab])) or heat.loc[name, lab] == pytest.approx(100 * want)
+    shown = 0
+    for _, r in feats.iterrows():
+        want = d["systems"][r["system"]]["features"]["tense"][r["feature"]]
+        assert (r["matched"], r["in system"], r["in reference"]) == (want["matched"], want["system"],
+                                                                    want["reference"])
+        shown += 1
+    assert shown >= 5
+    want = d["systems"]["names"]["entity_strings"]
+    assert len(ents) == len(want) > 3
+    for (_, r), w in zip(ents.iterrows(), want):
+        assert (r["as written"], r["matching key"], r["reference"], r["system"], r["matched"], r["missed"]) == (
+            w["as written"], w["entity"], w["reference"], w["system"], w["matched"], w["missed"])
+        assert r["documents"] == ", ".join(w["documents"])
+
+
 def test_the_significance_page_command_reproduces_its_tests():
     """The Significance page offers the `compare` command (not `score`) with its metric, test,
     unit, resamples and seed; run, it gives the page's p-values, differences and signature."""

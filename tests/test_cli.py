@@ -348,3 +348,19 @@ def test_contrast_command_text_and_bad_pairs(capsys):
                        (["--pair", "consistent", "names", "--document", "x"], "no document 'x'"),
                        (["--pair", "consistent", "names", "-c", "n-gram"], "needs a discourse category")):
         assert msg in fail(capsys, *base, *extra)
+
+
+def test_entity_strings(capsys):
+    """--entity-strings: per system, each entity string's counts (what the Categories page lists); the
+    text shows the ten most missed; CSV refuses with a message (the table has rows of its own)."""
+    d = score(capsys, "--entity-strings", systems=[sample_paths()[1]])
+    ents = d["systems"]["names"]["entity_strings"]
+    by_key = {r["entity"]: r for r in ents}
+    # names.txt renders the reference's Tom Becker differently: missed on the reference side
+    assert by_key["tom becker"]["reference"] == 1 and by_key["tom becker"]["missed"] == 1
+    assert all(r["missed"] == r["reference"] - r["matched"] and r["extra"] == r["system"] - r["matched"] for r in ents)
+    assert [r["missed"] for r in ents] == sorted((r["missed"] for r in ents), reverse=True)
+    text = score(capsys, "--entity-strings", systems=[sample_paths()[1]], fmt="text")
+    assert f"names: entity strings, the ten most missed of {len(ents)}" in text
+    assert "Tom Becker" in text and "matching key" in text
+    assert "--format json" in fail(capsys, "score", "-r", REF, "-s", CONS, "--entity-strings", "--format", "csv")

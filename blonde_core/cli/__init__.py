@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--per-feature", action="store_true",
                    help="add unweighted counts and P/R/F1 of every feature (tense tag, pronoun gender, entity group, "
                         "marker type, n-gram order) under 'features'")
+    s.add_argument("--entity-strings", action="store_true",
+                   help="add every system's entity strings (the Categories page's table): how often each occurs in "
+                        "the reference and the system, matched, missed, extra, its most frequent written form and "
+                        "its documents (JSON; text: the ten most missed)")
     s.add_argument("--metrics", default="",
                    help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
                         "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")

@@ -86,6 +86,9 @@ def standard_for(a, res):
 def run_score(a) -> str:
     if a.ci is not None and a.ci < 1:
         raise InputError("--ci needs a number of resamples of at least 1 (the dashboard uses 1000)")
+    if a.entity_strings and a.format == "csv":
+        raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
+                         "missed per system)")
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
     if a.per_feature:
@@ -98,6 +101,11 @@ def run_score(a) -> str:
                 feats.setdefault(row["category"], {})[row["feature"]] = {
                     k: nan_to_none(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
             data["systems"][name]["features"] = feats
+    if a.entity_strings:
+        from ..diagnostics import entity_strings
+
+        for name in res.names:
+            data["systems"][name]["entity_strings"] = entity_strings(res, name)
     std = standard_for(a, res)
     extra = {}
     if std is not None:

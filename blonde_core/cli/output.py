@@ -41,7 +41,7 @@ def _rows(data: dict):
 
 def _extras(first: dict) -> list[str]:
     """The extra metrics of a system entry (BLEU, Otem, ...): plain numbers."""
-    return [k for k, v in first.items() if not isinstance(v, dict)]
+    return [k for k, v in first.items() if not isinstance(v, (dict, list))]
 
 
 def to_csv(data: dict) -> str:
@@ -142,6 +142,13 @@ def to_text(data: dict) -> str:
     out.append(data["signature"])
     if data.get("leaderboard"):
         out += ["", *_leaderboard_text(data)]
+    for name, e in data["systems"].items():  # score --entity-strings
+        if "entity_strings" in e:
+            ents = e["entity_strings"]
+            out += ["", f"{name}: entity strings, the ten most missed of {len(ents)} (all in --format json):"]
+            keys = {"group": "group", "as written": "as written", "entity": "matching key", "reference": "reference",
+                    "system": "system", "matched": "matched", "missed": "missed", "extra": "extra"}
+            out += rows_text([{v: r[k] for k, v in keys.items()} for r in ents[:10]])
     return "\n".join(out) + "\n"
 
 
