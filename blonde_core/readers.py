@@ -31,11 +31,15 @@ def decode_bytes(data: bytes, name: str) -> str:
     try:
         text = data.decode(enc)
     except UnicodeDecodeError as exc:
-        raise InputError(f"not valid {enc.upper()} text: bad byte at offset {exc.start} "
-                         f"(expected UTF-8, or UTF-16 with a byte-order mark)", file=name) from None
+        before = data[:exc.start]  # the line of the bad byte (UTF-16: counted in its own code units)
+        line = (before.decode(enc, "replace").count("\n") if enc == "utf-16" else before.count(b"\n")) + 1
+        raise InputError(f"not valid {enc.upper()} text: byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
+                         "(expected UTF-8, or UTF-16 with a byte-order mark; a file saved as Latin-1 or Windows-1252 "
+                         "needs saving again as UTF-8)", file=name, line=line) from None
     if "\x00" in text:
-        raise InputError(f"looks like a binary file (NUL character at offset {text.index(chr(0))})",
-                         file=name)
+        at = text.index(chr(0))
+        raise InputError(f"looks like a binary file (NUL character at offset {at})", file=name,
+                         line=text.count("\n", 0, at) + 1)
     if enc == "utf-16" and text.startswith("\ufeff"):
         text = text[1:]
     return text

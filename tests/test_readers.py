@@ -331,6 +331,22 @@ def test_utf16_without_bom_is_named(tmp_path):
         read_lines(f)
 
 
+def test_undecodable_and_binary_files_name_the_line(tmp_path):
+    """A byte that is not UTF-8 (a Latin-1 'é') or a NUL: the message names the file and the line."""
+    from blonde_core.readers import read_lines
+
+    f = tmp_path / "latin1.txt"
+    f.write_bytes("Mary walked in.\nShe sat down.\nThe café was closed.\n".encode("latin-1"))
+    with pytest.raises(InputError) as err:
+        read_lines(f)
+    assert (err.value.file, err.value.line) == (str(f), 3) and "byte 0xe9" in err.value.problem
+    assert str(err.value).startswith(f"{f}, line 3: not valid UTF-8 text") and "Latin-1" in str(err.value)
+    f.write_bytes(b"one\ntwo\nthr\x00ee\n")
+    with pytest.raises(InputError, match="binary file") as err:
+        read_lines(f)
+    assert err.value.line == 3
+
+
 def test_attach_source_splits_real_ted_source_by_the_references_documents(ted):
     from blonde_core.readers import attach_source
 
