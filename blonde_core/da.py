@@ -69,7 +69,7 @@ def read_da(path, score_column: str | None = None) -> DaTable:
         for o in options:
             if o in low:
                 return low.index(o)
-        raise InputError(f"line 1 has no {what} column (found: {', '.join(header)})", file=name, line=1)
+        raise InputError(f"the header has no {what} column (found: {', '.join(header)})", file=name, line=1)
 
     ci_sys, ci_sid = col(SYSTEM_COLUMNS, "system (SYS)"), col(SID_COLUMNS, "segment id (SID)")
     if score_column:

@@ -322,7 +322,7 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     except csv.Error as exc:
         raise InputError(f"is not a valid table ({exc})", file=str(path)) from None
     if not rows or not any(h.strip() for h in rows[0]):
-        raise InputError("line 1 should be a header (system, doc_id, optional seg_id, a score column)",
+        raise InputError("should start with a header (system, doc_id, optional seg_id, a score column)",
                          file=str(path), line=1)
     header = [h.strip() for h in rows[0]]
     low = [h.lower() for h in header]
@@ -332,7 +332,8 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
             if a in low:
                 return low.index(a)
         if required:
-            raise InputError(f"line 1 has no '{key}' column (found: {', '.join(header)})", file=str(path), line=1)
+            raise InputError(f"the header has no '{key}' column (found: {', '.join(header)}; a judgments table "
+                             "needs system, doc_id, optional seg_id and a score column)", file=str(path), line=1)
         return None
 
     ci_sys, ci_doc, ci_seg = find("system"), find("doc_id"), find("seg_id", required=False)
