@@ -331,6 +331,9 @@ class Study:
         from .standard import StandardResult
 
         engine = engine or server_engine()
+        if self.origin == "sandbox":  # typed text: never on disk; a few lines, computed here (no workers)
+            return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
+                self.corpus, [metric], granularity, cache=False))
         return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
             self.corpus, [metric], granularity, cache=engine.cache_mode == "disk", cache_dir=engine.cache_dir,
             progress=progress, extract=engine.segstats_runner(self.corpus), store=engine.disk("segstats")))

@@ -315,7 +315,7 @@ def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
     if cfg.granularity == "sentence" and any(len(lines_of(box.get(k) or "")) not in (0, len(lines_of(box["reference"])))
                                              for k in ("A", "B")):
         gran = cfg.with_(granularity="document")
-    args += [*gran.cli_args(), "--format", "json"]
+    args += [*gran.cli_args(), "--metrics", "BLEU", "--format", "json"]
     return "\n".join(parts) + "\n" + " ".join(shlex.quote(x) for x in args)
 
 
@@ -435,12 +435,13 @@ def lines_of(text: str) -> list[str]:
 
 
 def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig):
-    """Score free text (one document, a sentence per line) through a Study of its own.
-    Returns (result, note); document-level matching when line counts differ."""
+    """Score free text (one document, a sentence per line) through a Study of its own (kept off
+    the disk). Returns (result, note, BLEU per candidate); document-level matching when line
+    counts differ, and then BLEU over the whole text too, as `score --metrics BLEU` does."""
     ref = lines_of(reference)
     cands = {k: lines_of(v) for k, v in candidates.items() if lines_of(v)}
     if not ref or not cands:
-        return None, "Type a reference and at least one candidate, one sentence per line."
+        return None, "Type a reference and at least one candidate, one sentence per line.", {}
     note = ""
     if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
         cfg = cfg.with_(granularity="document")
@@ -450,7 +451,9 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
         annotation = None
         note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
     corpus = Corpus(["sandbox"], {"reference": [ref]}, {k: [v] for k, v in cands.items()}, boundaries="single")
-    return Study(corpus, "sandbox", annotation=annotation).result(cfg), note.strip()
+    study = Study(corpus, "sandbox", annotation=annotation)
+    bleu = study.standard(cfg.granularity, "BLEU")
+    return study.result(cfg), note.strip(), {k: bleu.score("BLEU", k) for k in cands}
 
 
 def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment: dict) -> dict:

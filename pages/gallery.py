@@ -12,14 +12,13 @@ st.caption("Each example is a tiny document where one discourse phenomenon goes 
            "say? Open any example in the Sandbox to edit it live.")
 st.html(CSS + "<style>.bl-doc{font-size:1.2rem;}</style>" + legend())
 cfg = config()
-from sacrebleu.metrics import BLEU  # noqa: E402
 
 for ex in gallery():
     with st.container(border=True):
         st.subheader(f"{ex['phenomenon']}: {ex['title']}")
         st.markdown(esc(ex["explanation"]))
         ann = ex.get("annotation")
-        res, note = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg)
+        res, note, bleu = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg)
         if res is None:
             st.warning(note)
             continue
@@ -37,10 +36,8 @@ for ex in gallery():
         rows = []
         for n in res.names:
             s = res.scores(n)
-            hyp, ref = lines_of(ex["candidates"][n]), lines_of(ex["reference"])
-            b = BLEU().corpus_score(hyp, [ref]).score if len(hyp) == len(ref) else \
-                BLEU().corpus_score([" ".join(hyp)], [[" ".join(ref)]]).score
-            row = {"candidate": n, "BLEU": b, "BlonDe": 100 * s["BlonDe"]["F1"], "BlonD-d": 100 * s["BlonD-d"]["F1"]}
+            row = {"candidate": n, "BLEU": bleu[n], "BlonDe": 100 * s["BlonDe"]["F1"],
+                   "BlonD-d": 100 * s["BlonD-d"]["F1"]}
             if "BlonD+" in s:
                 row["BlonD+"] = 100 * s["BlonD+"]["F1"]
             for c in ("entity", "tense", "pronoun", "dm", "ambiguity", "ellipsis"):

@@ -3,12 +3,11 @@ import time
 
 import pandas as pd
 import streamlit as st
-from sacrebleu.metrics import BLEU
 
 from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
-from pages._shared import (config, downloads, esc, evaluate_texts, lines_of, md, pct, sandbox_script, shown_f1,
+from pages._shared import (config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
                            spans_text)
 
 st.title("Sandbox")
@@ -73,15 +72,13 @@ def sandbox() -> None:
     cfg = config()
     ann = box.get("annotation")
     t0 = time.perf_counter()
-    res, note = evaluate_texts(ref, {"A": a, "B": b}, ann.split("\n") if ann else None, cfg)
+    res, note, bleu = evaluate_texts(ref, {"A": a, "B": b}, ann.split("\n") if ann else None, cfg)
     if res is None:
         st.info(note)
         return
     names = res.names
     rows = []
-    bleu = BLEU()
     scores = {n: res.scores(n) for n in names}
-    ref_lines = lines_of(ref)
     for n in names:
         s = scores[n]
         row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"])}
@@ -91,10 +88,7 @@ def sandbox() -> None:
             row[f"{c} F1"] = 100 * shown_f1(v)
             if c in ("tense", "pronoun", "entity", "dm", "ambiguity", "ellipsis"):
                 row[f"{c} spans"] = spans_text(v)
-        hyp = lines_of(box[n])
-        same_lines = cfg.granularity == "sentence" and len(hyp) == len(ref_lines)
-        row["BLEU"] = bleu.corpus_score(hyp if same_lines else [" ".join(hyp)],
-                                        [ref_lines if same_lines else [" ".join(ref_lines)]]).score
+        row["BLEU"] = bleu[n]  # sentence by sentence, or over the whole text with document-level matching
         rows.append(row)
     table = pd.DataFrame(rows)
     cats = list(COLORS)

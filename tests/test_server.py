@@ -11,6 +11,7 @@ import threading
 from contextlib import redirect_stderr
 
 import pytest
+from sacrebleu.metrics import BLEU
 
 from blonde_core.annotate import Annotator
 from blonde_core.cache import AnnotationCache
@@ -595,7 +596,7 @@ def test_sandbox_command_line_reproduces_its_scores(tmp_path):
            "A": "Mary walked in.\nHe saw a letter.\nIt was not for him.",
            "B": "EOF\nShe saw it.", "annotation": None}
     cfg = ScoreConfig()
-    res, _ = evaluate_texts(box["reference"], {"A": box["A"], "B": box["B"]}, None, cfg)
+    res, _, bleu = evaluate_texts(box["reference"], {"A": box["A"], "B": box["B"]}, None, cfg)
     script = sandbox_script(box, cfg).replace("python -m", f"{sys.executable} -m")
     p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=tmp_path,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
@@ -605,6 +606,12 @@ def test_sandbox_command_line_reproduces_its_scores(tmp_path):
     assert "gran:doc" in out["signature"]  # B has other line counts: document-level matching, as the page does
     for name in ("A", "B"):
         assert out["systems"][name]["BlonDe"]["F1"] == pytest.approx(res.scores(name)["BlonDe"]["F1"], abs=1e-12)
+        # BLEU as the page shows it: over the whole text for both (document-level matching), worked out here
+        hyp = [" ".join(ln for ln in box[name].split("\n") if ln.strip())]
+        want = BLEU().corpus_score(hyp, [[" ".join(box["reference"].split("\n"))]]).score
+        assert bleu[name] == pytest.approx(want, abs=1e-9) and out["systems"][name]["BLEU"] == pytest.approx(want,
+                                                                                                          abs=1e-9)
+    assert bleu["A"] > 0
 
 
 def test_pages_talk_to_the_core_through_one_door():
@@ -654,11 +661,13 @@ def test_sandbox_text_never_reaches_the_disk(tmp_path):
     corpus = plain_corpus([NamedBytes("reference.txt", b"Mary came home.\n")],
                           [NamedBytes("A.txt", b"He came home.\n")])
     Study(corpus, "sandbox").result(ScoreConfig(), engine)
-    assert AnnotationCache(tmp_path).count() == 0
+    assert Study(corpus, "sandbox").standard("sentence", "BLEU", engine).score("BLEU", "A") > 0  # its BLEU too
+    assert AnnotationCache(tmp_path).count() == 0 and AnnotationCache(tmp_path, table="segstats").count() == 0
     other = plain_corpus([NamedBytes("reference.txt", b"Mary came back.\n")],
                          [NamedBytes("A.txt", b"He came back.\n")])
     Study(other, "uploaded files").result(ScoreConfig(), engine)
-    assert AnnotationCache(tmp_path).count() == 2
+    Study(other, "uploaded files").standard("sentence", "BLEU", engine)
+    assert AnnotationCache(tmp_path).count() == 2 and AnnotationCache(tmp_path, table="segstats").count() > 0
 
 
 def test_server_config_skips_streamlit_forced_gc():
