@@ -446,7 +446,7 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
         cfg = cfg.with_(granularity="document")
         note = ("The candidates do not have one line per reference line, so sentences are matched within the "
-                "whole document (document-level matching).")
+                "whole document (document-level matching), and BLEU is computed over the whole text.")
     if annotation is not None and len(annotation) != len(ref):
         annotation = None
         note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
