@@ -182,4 +182,10 @@ with tab_tense:
     if tab_tense.open:
         tense_timeline_view(res, di, systems, ref, focus=True, key="doc_timeline")
 
-signature_box(res.signature)
+# the per-document scores (--per-doc); with MQM error spans, this document's overlap table too
+extra = []
+if d.human is not None and d.human.error_spans:
+    extra = ["--human", d.human_file, "--overlap", "--overlap-documents", doc]
+    if ref != next(iter(res.corpus.references)):
+        extra += ["--overlap-reference", ref]
+signature_box(res.signature, command=("score", extra))

@@ -307,6 +307,40 @@ def test_mqm_error_spans_on_the_documents_page(ted):
     assert round(float(sl.set_index("system").loc["ref", "MQM"]), 2) == 5.52
 
 
+def test_the_documents_page_command_reproduces_its_overlap_table(ted):
+    """TED loaded with its MQM file: the Documents page's command adds --human, --overlap and the shown
+    document; run, its JSON gives the page's per-document scores and the overlap table's counts for the
+    chosen systems."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    at = new_app()
+    [b for b in at.button if b.label == "Load TED zh-en demo"][0].click().run()
+    at.session_state["pending_doc"] = {"doc_sel": "talk.6", "doc_systems": ["SMU", "Online-W"]}
+    at.switch_page("pages/documents.py").run()
+    assert_clean(at, "documents on TED")
+    table = [df.value for df in at.dataframe if "overlapped by a human error" in df.value.columns][0]
+    scores = [df.value for df in at.dataframe if "BlonDe F1" in df.value.columns][0].set_index("system")
+    cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
+    assert len(cmd) == 1 and "--overlap-documents talk.6" in cmd[0] and "mqm_ted_zhen.tsv" in cmd[0]
+    p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["overlap"]["documents"] == ["talk.6"]
+    for name in ("SMU", "Online-W"):
+        want = d["systems"][name]["documents"]["talk.6"]["BlonDe"]["F1"]
+        assert scores.loc[name, "BlonDe F1"] == pytest.approx(100 * want, abs=1e-9)
+    assert len(table) == 8
+    for _, r in table.iterrows():
+        x = d["overlap"]["systems"][r["system"]]["categories"][r["category"]]
+        assert (r["BlonDe unmatched (system)"], r["overlapped by a human error"], r["BlonDe missed (reference)"],
+                r["in segments with a human error"]) == (x["unmatched"], x["overlapped"], x["missed"],
+                                                         x["missed_in_flagged_segments"])
+    assert table["overlapped by a human error"].sum() > 0
+
+
 def test_gallery_every_example_loads_and_renders():
     import json
 

@@ -199,6 +199,16 @@ def test_overlap_worked_by_hand(tmp_path, capsys):
     assert v["human_error_spans_where_blonde_saw_no_discourse_mismatch"] == 1
     assert v["their_mqm_categories"] == {"Style/Awkward": 1}
     assert ov["segments_compared"] == 2 and ov["segments_text_differs"] == 0
+    # one document by name (the Documents page's table); a name that is not there is one line naming it
+    doc = docids.read_text(encoding="utf-8").split()[0]
+    args = ["score", "-r", str(ref), "-s", str(hyp), "--docids", str(docids), "--human", str(mqm), "--overlap"]
+    assert main(args + ["--overlap-documents", doc, "--format", "json"]) == 0
+    one = json.loads(capsys.readouterr().out)["overlap"]
+    assert one["documents"] == [doc] and one["systems"] == ov["systems"]
+    assert main(args + ["--overlap-documents", "nope"]) == 2
+    assert "--overlap-documents: no document 'nope'" in capsys.readouterr().err
+    assert main(args + ["--overlap-reference", "nope"]) == 2
+    assert "--overlap-reference: no reference 'nope'" in capsys.readouterr().err
 
 
 def test_documents_page_and_overlap_table_place_error_spans_by_one_rule(tmp_path):

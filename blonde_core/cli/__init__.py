@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--overlap", action="store_true",
                    help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "
                         "error spans (and their MQM categories), and human errors where BlonDe saw none (JSON)")
+    s.add_argument("--overlap-documents", nargs="+", metavar="DOC",
+                   help="with --overlap: only these documents (the Documents page's table is one document's)")
+    s.add_argument("--overlap-reference", metavar="NAME",
+                   help="with --overlap and several references: the one the spans are marked against (default: the "
+                        "first)")
     s.add_argument("--format", choices=("text", "json", "csv"), default="text")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     c = sub.add_parser("compare", help="paired significance tests between every pair of systems")

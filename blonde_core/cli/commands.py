@@ -144,7 +144,16 @@ def run_score(a) -> str:
         human = read_human(a.human, corpus=res.corpus)
         if not human.error_spans:
             raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human)
-        data["overlap"] = error_overlap(res, human)
+        docs, ref = a.overlap_documents, a.overlap_reference
+        bad = [x for x in docs or [] if x not in res.corpus.doc_ids]
+        if bad:
+            raise InputError(f"--overlap-documents: no document {bad[0]!r} (there are {len(res.corpus.doc_ids)})")
+        if ref is not None and ref not in res.corpus.references:
+            raise InputError(f"--overlap-reference: no reference {ref!r} (references: "
+                             f"{', '.join(res.corpus.references)})")
+        data["overlap"] = error_overlap(res, human, reference=ref, doc_ids=docs)
+        if docs:
+            data["overlap"]["documents"] = list(docs)
         if a.format != "json":
             return _overlap_text(data["overlap"])
     if a.format == "json":
@@ -178,6 +187,8 @@ def _overlap_text(ov: dict) -> str:
                          f"{x['missed_in_flagged_segments']:>8}  {top}")
         lines.append(f"{'':<18} human error spans {v['human_error_spans']}, in segments where BlonDe saw no "
                      f"discourse mismatch {v['human_error_spans_where_blonde_saw_no_discourse_mismatch']}")
+    if ov.get("documents"):
+        lines.append(f"documents: {', '.join(ov['documents'])}")
     lines.append(f"segments compared {ov['segments_compared']}, text differs {ov['segments_text_differs']}, "
                  f"not rated {ov['segments_without_rating']}; overlapped = unmatched system spans overlapping a "
                  "human error span; flagged = missed reference spans in segments with a human error")
