@@ -9,7 +9,8 @@ Prints, per case: the CLI's cold `score --per-doc` and `--metrics BLEU,chrF` tim
 the app's time to a first Overview with BlonDe scores (empty cache), to BLEU and
 chrF shown, to TER shown; the first Overview after a server restart with the cache
 warm; 8 concurrent sessions on different TED subsets (slowest vs a single
-session, each leaderboard checked against the CLI's JSON); 10 concurrent Sandbox
+session, each leaderboard checked against the CLI's JSON, the CPU every kind of process
+spent meanwhile: server, its workers, browser tabs, the rest); 10 concurrent Sandbox
 editors (95th percentile from an edit to updated scores), once in Chromium tabs
 (which share the machine's cores with the server) and once through Streamlit's
 websocket protocol without a browser (the server's share, as for users whose
@@ -18,6 +19,7 @@ annotation workers: summed proportional set sizes, so the pages the workers shar
 with their fork server count once).
 
     .venv/bin/python bench/bench_app.py --skip ted,concurrent --editors 10   # Sandbox cases only
+    .venv/bin/python bench/bench_app.py --skip ted,sandbox,protocol --repeat 5  # 8 sessions, medians of 5 runs
 """
 from __future__ import annotations
 
@@ -325,23 +327,41 @@ def case(browser, name, refs, systems, docids, args, want_ter, ter_timeout, warm
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def concurrent_ted(browser, n_sessions: int = 8) -> None:
+def cpu_by_kind(server_pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) so far of every running process on the machine, by
+    kind: the server's own process, its annotation workers (its descendants), Chromium's
+    renderers (one per tab), the rest of Chromium (browser, GPU and utility processes), and
+    everything else (this script, Playwright's driver, the system)."""
+    tree = set(process_tree(server_pid))
+    out = dict.fromkeys(["server", "workers", "renderers", "browser (other)", "rest"], 0.0)
+    tck = os.sysconf("SC_CLK_TCK")
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        pid = int(d.name)
+        kind = ("server" if pid == server_pid else "workers" if pid in tree
+                else "renderers" if "chrom" in cmd and "--type=renderer" in cmd
+                else "browser (other)" if "chrom" in cmd else "rest")
+        out[kind] += (int(fields[11]) + int(fields[12])) / tck
+    return out
+
+
+def concurrent_ted(browser, n_sessions: int = 8, repeat: int = 1) -> None:
+    """A single session on its own, then n sessions at once (each on a fresh server and
+    cache), `repeat` times; the ratio is of the medians. Each session times itself in its
+    page (ARM_SHOWN), so the figures do not depend on the order Playwright collects them."""
     systems = sorted((TED / "systems").glob("*.txt"))
     refs = [TED / "refs" / "ref.txt"]
     docids = TED / "docids.txt"
     subsets = [[systems[(i + k) % len(systems)] for k in range(4)] for i in range(n_sessions)]
-    print(f"\n== {n_sessions} concurrent sessions, TED subsets of 4 systems each (empty cache)")
+    print(f"\n== {n_sessions} concurrent sessions, TED subsets of 4 systems each (empty cache)"
+          + (f", {repeat} runs" if repeat > 1 else ""))
     tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))
-    # a single session on its own first, on a fresh server and cache
-    server = Server(tmp / "single")
-    try:
-        pg = open_page(browser, server.url)
-        t = first_overview(pg, refs, subsets[0], docids, False, 0)
-        single = t["blonde"]
-        pg.context.close()
-    finally:
-        server.close()
-    print(f"single session: {single:.1f} s (its caption {t['caption']:.1f} s)")
     # the same work through the core alone (threads of one process, no browser on the same 2 cores)
     import concurrent.futures
 
@@ -361,40 +381,63 @@ def concurrent_ted(browser, n_sessions: int = 8) -> None:
     core_many = max(core_run(subsets, tmp / "core8"))
     print(f"core only (threads, no browser): single {core_single:.1f} s, slowest of {n_sessions} "
           f"{core_many:.1f} s = {core_many / core_single:.2f} x")
-    server = Server(tmp / "many")
-    pages = [open_page(browser, server.url) for _ in range(n_sessions)]
-    for pg, sub in zip(pages, subsets):
-        upload(pg, refs, sub, docids)
-    for pg in pages:
-        pg.evaluate(ARM_SHOWN, ["Shown: BlonDe family"])
-        arm_understood(pg)
-    t0, busy0, server0 = time.time(), machine_busy(), tree_cpu(server.proc.pid)
-    for pg in pages:
-        analyse(pg)
-    for pg in pages:
-        understood(pg)
-        nav(pg, "Overview")
-    ok = True
-    # each page notes the moment itself; Playwright's sync API then collects them in turn
-    times = [shown_at(pg, "Shown: BlonDe family") - t0 for pg in pages]
-    captions = [caption_at(pg, "Shown: BlonDe family") - t0 for pg in pages]
-    busy, server_cpu = machine_busy() - busy0, tree_cpu(server.proc.pid) - server0
-    for i, (pg, sub) in enumerate(zip(pages, subsets)):
-        _, js = cli(["-r", *map(str, refs), "-s", *map(str, sub), "--docids", str(docids)], tmp / "cli")
-        board = leaderboard(pg)
-        diff = max(abs(board[s] - 100 * js["systems"][s]["BlonDe"]["F1"]) for s in board)
-        ok = ok and diff < 1e-9 and set(board) == set(js["systems"])
-    print(f"slowest first Overview {max(times):.1f} s = {max(times) / single:.2f} x a single session (target 3); "
-          f"fastest {min(times):.1f} s; every leaderboard equals the CLI's JSON: {ok}")
-    print(f"their 'Shown' captions came {min(captions):.1f}-{max(captions):.1f} s after Analyse, each table "
-          f"{min(t - c for t, c in zip(times, captions)):.2f}-{max(t - c for t, c in zip(times, captions)):.2f} s "
-          "after its caption")
-    print(f"until the last was shown the machine spent {busy:.0f} CPU s, the server and its workers {server_cpu:.0f} "
-          f"(the rest: {n_sessions} browser tabs, Playwright)")
-    print(f"peak server memory: {server.peak / 2 ** 20:.0f} MB")
-    for pg in pages:
-        pg.context.close()
-    server.close()
+    singles, slowest, ok = [], [], True
+    for r in range(repeat):
+        run = f"run {r + 1}: " if repeat > 1 else ""
+        # a single session on its own first, on a fresh server and cache
+        server = Server(tmp / f"single-{r}")
+        try:
+            pg = open_page(browser, server.url)
+            c0 = cpu_by_kind(server.proc.pid)
+            t = first_overview(pg, refs, subsets[0], docids, False, 0)
+            c1 = cpu_by_kind(server.proc.pid)
+            singles.append(t["blonde"])
+            pg.context.close()
+        finally:
+            server.close()
+        print(f"{run}single session: {t['blonde']:.1f} s (its caption {t['caption']:.1f} s); "
+              "CPU s from upload to Overview: "
+              + ", ".join(f"{k} {c1[k] - c0[k]:.2f}" for k in c0))
+        server = Server(tmp / f"many-{r}")
+        pages = [open_page(browser, server.url) for _ in range(n_sessions)]
+        for pg, sub in zip(pages, subsets):
+            upload(pg, refs, sub, docids)
+        for pg in pages:
+            pg.evaluate(ARM_SHOWN, ["Shown: BlonDe family"])
+            arm_understood(pg)
+        t0, busy0, kinds0 = time.time(), machine_busy(), cpu_by_kind(server.proc.pid)
+        for pg in pages:
+            analyse(pg)
+        for pg in pages:
+            understood(pg)
+            nav(pg, "Overview")
+        # each page notes the moment itself; Playwright's sync API then collects them in turn
+        times = [shown_at(pg, "Shown: BlonDe family") - t0 for pg in pages]
+        busy, kinds = machine_busy() - busy0, cpu_by_kind(server.proc.pid)
+        captions = [caption_at(pg, "Shown: BlonDe family") - t0 for pg in pages]
+        slowest.append(max(times))
+        for i, (pg, sub) in enumerate(zip(pages, subsets)):
+            _, js = cli(["-r", *map(str, refs), "-s", *map(str, sub), "--docids", str(docids)], tmp / "cli")
+            board = leaderboard(pg)
+            diff = max(abs(board[s] - 100 * js["systems"][s]["BlonDe"]["F1"]) for s in board)
+            ok = ok and diff < 1e-9 and set(board) == set(js["systems"])
+        print(f"{run}slowest first Overview {max(times):.1f} s = {max(times) / singles[-1]:.2f} x its single session; "
+              f"fastest {min(times):.1f} s; 'Shown' captions {min(captions):.1f}-{max(captions):.1f} s after Analyse, "
+              f"each table {min(t - c for t, c in zip(times, captions)):.2f}-"
+              f"{max(t - c for t, c in zip(times, captions)):.2f} s after its caption")
+        print(f"{run}until the last was shown the machine spent {busy:.0f} CPU s: "
+              + ", ".join(f"{k} {kinds[k] - kinds0[k]:.1f}" for k in kinds)
+              + f"; peak server memory {server.peak / 2 ** 20:.0f} MB")
+        for pg in pages:
+            pg.context.close()
+        server.close()
+    if repeat > 1:
+        print(f"single session: median {statistics.median(singles):.1f} s (runs: "
+              + ", ".join(f"{x:.1f}" for x in singles) + f"); slowest of {n_sessions}: median "
+              f"{statistics.median(slowest):.1f} s (runs: " + ", ".join(f"{x:.1f}" for x in slowest) + ")")
+    ratio = statistics.median(slowest) / statistics.median(singles)
+    print(f"slowest first Overview = {ratio:.2f} x a single session (target 3)"
+          + (" (medians)" if repeat > 1 else "") + f"; every leaderboard equals the CLI's JSON: {ok}")
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -637,6 +680,8 @@ def main() -> None:
     ap.add_argument("--ter-timeout", type=float, default=1200)
     ap.add_argument("--editors", type=int, default=10, help="concurrent Sandbox editors")
     ap.add_argument("--edits", type=int, default=20, help="edits per Sandbox editor (the first one included)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of the concurrent case (single session and 8 at once, fresh servers each): medians")
     ap.add_argument("--skip", default="", help="comma list of cases to skip: ted,wmt,concurrent,sandbox,protocol")
     a = ap.parse_args()
     skip = set(a.skip.split(","))
@@ -655,7 +700,7 @@ def main() -> None:
             args = ["-r", *map(str, refs), "-s", *map(str, systems), "--docids", str(WMT / "docids.blk10.txt")]
             case(browser, "WMT22 zh-en", refs, systems, WMT / "docids.blk10.txt", args, a.ter, a.ter_timeout, 8)
         if "concurrent" not in skip:
-            concurrent_ted(browser)
+            concurrent_ted(browser, repeat=a.repeat)
         browser.close()
     if "sandbox" not in skip:
         sandbox(a.editors, a.edits)
