@@ -9,8 +9,8 @@ Prints, per case: the CLI's cold `score --per-doc` and `--metrics BLEU,chrF` tim
 the app's time to a first Overview with BlonDe scores (empty cache), to BLEU and
 chrF shown, to TER shown; the first Overview after a server restart with the cache
 warm; 8 concurrent sessions on different TED subsets (slowest vs a single
-session, each leaderboard checked against the CLI's JSON, the CPU every kind of process
-spent meanwhile: server, its workers, browser tabs, the rest); 10 concurrent Sandbox
+session, medians of three runs, each leaderboard checked against the CLI's JSON, the CPU
+every kind of process spent meanwhile: server, its workers, browser tabs, the rest); 10 concurrent Sandbox
 editors (95th percentile from an edit to updated scores), once in Chromium tabs
 (which share the machine's cores with the server) and once through Streamlit's
 websocket protocol without a browser (the server's share, as for users whose
@@ -351,7 +351,7 @@ def cpu_by_kind(server_pid: int) -> dict[str, float]:
     return out
 
 
-def concurrent_ted(browser, n_sessions: int = 8, repeat: int = 1) -> None:
+def concurrent_ted(browser, n_sessions: int = 8, repeat: int = 3) -> None:
     """A single session on its own, then n sessions at once (each on a fresh server and
     cache), `repeat` times; the ratio is of the medians. Each session times itself in its
     page (ARM_SHOWN), so the figures do not depend on the order Playwright collects them."""
@@ -680,8 +680,9 @@ def main() -> None:
     ap.add_argument("--ter-timeout", type=float, default=1200)
     ap.add_argument("--editors", type=int, default=10, help="concurrent Sandbox editors")
     ap.add_argument("--edits", type=int, default=20, help="edits per Sandbox editor (the first one included)")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="runs of the concurrent case (single session and 8 at once, fresh servers each): medians")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of the concurrent case (a single session and 8 at once, fresh servers each; the ratio "
+                         "is of the medians): one run's ratio moves by ~0.3 from run to run on a 2-core machine")
     ap.add_argument("--skip", default="", help="comma list of cases to skip: ted,wmt,concurrent,sandbox,protocol")
     a = ap.parse_args()
     skip = set(a.skip.split(","))
