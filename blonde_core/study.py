@@ -390,11 +390,10 @@ class Study:
         return self._get(engine, ("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
 
     def significance_unit(self, cfg: ScoreConfig) -> dict:
-        """The policy's unit for these documents (stats.policy.auto_unit)."""
-        from .stats.policy import auto_unit
+        """The policy's unit for these documents (stats.policy.corpus_unit)."""
+        from .stats.policy import corpus_unit
 
-        c = self.corpus
-        return auto_unit(c.doc_lengths(next(iter(c.references))), cfg.granularity)
+        return corpus_unit(self.corpus, cfg.granularity)
 
     def companions(self, cfg: ScoreConfig, engine: Engine | None = None) -> dict:
         """Otem/Utem, the early BlonD variants and RC (0-100; they depend on the counting settings only)."""

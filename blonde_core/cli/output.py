@@ -154,6 +154,8 @@ def to_text(data: dict) -> str:
 
 def _leaderboard_text(data: dict) -> list[str]:
     """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
+    from ..stats import points_factor
+
     lb = data["leaderboard"]
     metrics = list(lb["intervals"])
     head = f"{'system':<20} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
@@ -162,10 +164,10 @@ def _leaderboard_text(data: dict) -> list[str]:
         cells = []
         for m in metrics:
             lo, hi = lb["intervals"][m][name]
-            k = 100 if m in ("BlonDe", "BlonD-d", "BlonD+") else 1
+            k = points_factor(m)
             cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
         out.append(f"{name[:20]:<20} {lb['clusters'][name]:>7} " + " ".join(cells))
-    std = [m for m in metrics if m not in ("BlonDe", "BlonD-d", "BlonD+")]
+    std = [m for m in metrics if points_factor(m) == 1]
     out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
             f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
             + (f", {'/'.join(std)} over documents" if std else "")

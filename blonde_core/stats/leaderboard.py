@@ -23,12 +23,6 @@ def tops(result) -> list[str]:
     return ["BlonDe", "BlonD-d"] + (["BlonD+"] if result.plus else [])
 
 
-def policy_unit(result) -> dict:
-    """The policy's unit for this result's documents (policy.auto_unit)."""
-    c = result.corpus
-    return policy.auto_unit(c.doc_lengths(next(iter(c.references))), result.config.granularity)
-
-
 def board(result, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED, tested: dict | None = None,
           cis: dict | None = None) -> dict:
     """Intervals and clusters of the BlonDe family over the policy's unit.
@@ -36,7 +30,7 @@ def board(result, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED, tested: d
     tested, cis: compare(result, "BlonDe", policy.TEST, unit, n, seed) and
     bootstrap_cis(result, tops(result), n, seed, unit) when the caller has them already
     (the dashboard caches both); they are computed here otherwise."""
-    choice = policy_unit(result)
+    choice = policy.corpus_unit(result.corpus, result.config.granularity)
     unit = choice["unit"]
     if tested is None:
         tested = compare(result, metric="BlonDe", test=policy.TEST, unit=unit, n=n, seed=seed, system_cis=False)

@@ -202,14 +202,13 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             standard=None, companion_kw=None, system_cis: bool = True) -> dict:
     """All pairs of systems, corrected p-values, and every system's bootstrap CI
     (system_cis=False skips the intervals when only the tests are wanted)."""
-    from .policy import auto_unit, few_units
+    from .policy import corpus_unit, few_units
 
     names = list(names or result.names)
     asked = unit
     reason = None
     if unit == "auto":
-        lengths = result.corpus.doc_lengths(next(iter(result.corpus.references)))
-        choice = auto_unit(lengths, result.config.granularity)
+        choice = corpus_unit(result.corpus, result.config.granularity)
         unit, reason = choice["unit"], choice["reason"]
         if standard is not None and metric in getattr(standard, "metrics", ()) and unit != "doc":
             unit, reason = "doc", f"{metric} is tested over documents only"

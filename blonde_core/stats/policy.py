@@ -51,6 +51,11 @@ def auto_unit(doc_lengths: list[int], granularity: str = "sentence") -> dict:
                     "across a document boundary); documents stay selectable on the Significance page."}
 
 
+def corpus_unit(corpus, granularity: str = "sentence") -> dict:
+    """auto_unit for a corpus's documents (their segment counts in its first reference)."""
+    return auto_unit(corpus.doc_lengths(next(iter(corpus.references))), granularity)
+
+
 def few_units(n: int, what: str = "units") -> str | None:
     if n >= MIN_UNITS:
         return None
