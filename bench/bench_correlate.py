@@ -50,9 +50,9 @@ def main() -> None:
           f"{out['metrics']['BlonDe']['accuracy']:.3f}, SPA {out['metrics']['BlonDe']['spa']:.3f}")
     # the meta-evaluation alone, in the process, on the cached annotations
     sys.path.insert(0, str(ROOT))
-    from blonde_core.human import read_human
-    from blonde_core.readers import plain_corpus
-    from blonde_core.stats import correlate
+    from blonde_core.io.human import read_human
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.analysis.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study
 
     corpus = plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from blonde_core.human import read_human, read_mqm  # noqa: E402
-from blonde_core.structured import read_structured  # noqa: E402
+from blonde_core.io.human import read_human, read_mqm  # noqa: E402
+from blonde_core.io.structured import read_structured  # noqa: E402
 
 
 def write_files(d: Path, n: int) -> dict:
@@ -64,7 +64,7 @@ def main() -> None:
     a = ap.parse_args()
     d = Path(tempfile.mkdtemp(prefix="bench-readers-"))
     files = write_files(d, a.segments)
-    from blonde_core.corpus import Corpus
+    from blonde_core.io.corpus import Corpus
 
     lines = [f"line {i}" for i in range(a.segments)]
     corpus = Corpus(["all"], {"ref": [lines]}, {"A": [lines]})  # what a DA table is bound to

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import time
 
-from blonde_core.config import ScoreConfig
-from blonde_core.corpus import Corpus
-from blonde_core.metric import BlonDe
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
+from blonde_core.metric.blonde import BlonDe
 from sacrebleu.metrics import BLEU
 
 REF = [f"In {1990 + i}, Anna Weber opened the shop when the market was quiet, but she kept it open."

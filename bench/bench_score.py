@@ -27,8 +27,8 @@ TED = SHARED / "data" / "ted-zhen"
 FLOOR = r"""
 import sys, time
 t0 = time.perf_counter()
-from blonde_core.annotate import find_pipeline, load_pipeline
-from blonde_core.langpack import load_pack
+from blonde_core.annotation.pipeline import find_pipeline, load_pipeline
+from blonde_core.lang.base import load_pack
 pack = load_pack("en")
 files = sys.argv[1:]
 texts = sorted({l.strip().lower() for f in files for l in open(f, encoding="utf-8").read().splitlines()})

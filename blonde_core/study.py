@@ -1,7 +1,7 @@
 """One door into the core: a Study is everything one user loaded, and answers
 every question a page (or the command line) asks about it.
 
-    from blonde_core.study import Study
+    from .study import Study
     study = Study(corpus, "my files", human=judgments)
     res = study.result(ScoreConfig())            # BlonDe scores (cached)
     std = study.standard("sentence", "BLEU")     # sacrebleu, one metric at a time
@@ -32,8 +32,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .config import ScoreConfig
-from .corpus import Corpus
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
 from .errors import InputError
 from .memo import Memo
 
@@ -65,7 +65,7 @@ class Engine:
                  disk_mb: int | None = None):
         if cache_mode not in CACHE_MODES:
             raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
-        from .annotate import default_n_process
+        from blonde_core.annotation.annotator import default_n_process
 
         self.cache_mode = cache_mode
         self.cache_dir = cache_dir
@@ -82,7 +82,7 @@ class Engine:
     def disk(self, table: str = "ann"):
         if self.cache_mode != "disk":
             return None
-        from .cache import AnnotationCache, decode_numbers
+        from blonde_core.annotation.store import AnnotationCache, decode_numbers
 
         if table == "ann":
             if self._disk is None:
@@ -93,8 +93,8 @@ class Engine:
     def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
         """persist=False (the Sandbox's edits): annotations kept in a small memory memo
         of their own, never on disk."""
-        from .annotate import Annotator
-        from .langpack import load_pack
+        from blonde_core.annotation.annotator import Annotator
+        from blonde_core.lang.base import load_pack
 
         with self._lock:
             key = (bool(lowercase), lang, persist)
@@ -111,14 +111,15 @@ class Engine:
         waiting there (priority 2); in this process for the CLI."""
         if self.pool != "server":
             return None
-        from .annotate import server_pool
+        from blonde_core.annotation.annotator import server_pool
 
         lang = "en"
 
         def run(metric: str, hyps: list, refs: list) -> list:
             pool = server_pool(lang, self.n_process)
             k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
-            futs = [pool.submit({"segstats": metric, "hyps": hyps[i:i + k], "refs": [r[i:i + k] for r in refs]}, 2)
+            futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
+                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]]}, 2)
                     for i in range(0, len(hyps), k)]
             return [row for f in futs for row in f.result()]
         return run
@@ -142,7 +143,7 @@ class Engine:
         for (lc, _lang, _persist), ann in list(self._annotators.items()):
             ann.forget(study.distinct_texts(lc))
         if self.cache_mode == "disk":
-            from .standard import segment_keys_of
+            from blonde_core.analysis.standard import segment_keys_of
 
             self.disk("segstats").delete_many(segment_keys_of(study.corpus))
 
@@ -167,7 +168,7 @@ def server_engine() -> Engine:
     global _SERVER
     with _SERVER_LOCK:
         if _SERVER is None:
-            from .annotate import default_n_process
+            from blonde_core.annotation.annotator import default_n_process
 
             _SERVER = Engine(cache_mode=os.environ.get("BLONDE_CACHE", "disk"),
                              cache_dir=os.environ.get("BLONDE_CACHE_DIR") or None,
@@ -229,7 +230,7 @@ class Study:
         """The same study with the DA judgments' system names mapped as given ({name in the file:
         loaded name, or None to leave it out}); a new content key, so nothing computed with the old
         mapping is reused."""
-        from .da import bind
+        from blonde_core.io.da import bind
 
         hs = self.human
         if hs is None or getattr(hs, "table", None) is None:
@@ -243,7 +244,7 @@ class Study:
 
     def distinct_texts(self, lowercase: bool = False) -> set:
         """Every distinct reference and system sentence as spaCy sees it (lowercased or not)."""
-        from .metric import prepare
+        from blonde_core.metric.blonde import prepare
 
         c = self.corpus
         return {prepare(s, lowercase) for g in (c.references, c.systems) for docs in g.values()
@@ -258,7 +259,7 @@ class Study:
         data): what is already in the workers is finished and kept, nothing more is sent.
         Returns the thread, or None when there is nothing to gain (no shared annotation
         memo: cache off)."""
-        from .annotate import ProgressStop
+        from blonde_core.annotation.annotator import ProgressStop
 
         engine = engine or server_engine()
         if engine.cache_mode == "off" or engine.pool != "server":
@@ -293,8 +294,8 @@ class Study:
         return len(self.distinct_texts(cfg.lowercase))
 
     def signature(self, cfg: ScoreConfig) -> str:
-        from .annotate import pipeline_id
-        from .langpack import load_pack
+        from blonde_core.annotation.annotator import pipeline_id
+        from blonde_core.lang.base import load_pack
 
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
                              refined_ner=self.ner is not None)
@@ -306,7 +307,7 @@ class Study:
 
     def result(self, cfg: ScoreConfig, engine: Engine | None = None, progress=None):
         """BlonDe-family scores: counted once per counting settings, re-scored for the rest."""
-        from .metric import BlonDe
+        from blonde_core.metric.blonde import BlonDe
 
         engine = engine or server_engine()
         self.corpus.check(cfg.granularity)
@@ -328,7 +329,7 @@ class Study:
 
     def standard(self, granularity: str, metric: str, engine: Engine | None = None, progress=None):
         """One sacrebleu metric (BLEU, chrF or TER), per-segment statistics cached on disk."""
-        from .standard import StandardResult
+        from blonde_core.analysis.standard import StandardResult
 
         engine = engine or server_engine()
         if self.origin == "sandbox":  # typed text: never on disk; a few lines, computed here (no workers)
@@ -343,7 +344,7 @@ class Study:
 
     def standards(self, granularity: str, metrics, engine: Engine | None = None):
         """Several sacrebleu metrics as one StandardResult (None when metrics is empty)."""
-        from .standard import StandardResult
+        from blonde_core.analysis.standard import StandardResult
 
         metrics = list(metrics)
         if not metrics:
@@ -353,7 +354,7 @@ class Study:
     def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = 12345,
                            engine: Engine | None = None) -> dict:
         """sacrebleu's metrics with the leaderboard's intervals over documents (stats.standard_intervals)."""
-        from .stats import standard_intervals
+        from blonde_core.analysis.stats import standard_intervals
 
         metrics = tuple(metrics)
         std = self.standards(granularity, metrics, engine)
@@ -362,7 +363,7 @@ class Study:
 
     def compare(self, cfg: ScoreConfig, metric: str = "BlonDe", test: str = "bootstrap", unit: str = "doc",
                 n: int = 1000, seed: int = 12345, std_metrics=(), cis: bool = True, engine: Engine | None = None):
-        from .stats import compare
+        from blonde_core.analysis.stats import compare
 
         res = self.result(cfg, engine)
         std = self.standards(cfg.granularity, std_metrics, engine)
@@ -372,7 +373,7 @@ class Study:
 
     def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, engine: Engine | None = None,
                       unit: str = "doc"):
-        from .stats import bootstrap_cis
+        from blonde_core.analysis.stats import bootstrap_cis
 
         res = self.result(cfg, engine)
         return self._get(engine, ("cis", repr(cfg), tuple(metrics), n, unit),
@@ -381,7 +382,7 @@ class Study:
     def board(self, cfg: ScoreConfig, n: int = 1000, engine: Engine | None = None) -> dict:
         """The leaderboard's intervals and significance clusters (stats.leaderboard.board), from
         the same cached test and intervals the Significance page's defaults use."""
-        from .stats import board, policy, leaderboard_tops
+        from blonde_core.analysis.stats import board, policy, leaderboard_tops
 
         res = self.result(cfg, engine)
         unit = self.significance_unit(cfg)["unit"]
@@ -391,26 +392,26 @@ class Study:
 
     def significance_unit(self, cfg: ScoreConfig) -> dict:
         """The policy's unit for these documents (stats.policy.corpus_unit)."""
-        from .stats.policy import corpus_unit
+        from blonde_core.analysis.stats.policy import corpus_unit
 
         return corpus_unit(self.corpus, cfg.granularity)
 
     def companions(self, cfg: ScoreConfig, engine: Engine | None = None) -> dict:
         """Otem/Utem, the early BlonD variants and RC (0-100; they depend on the counting settings only)."""
-        from .companion import companion_scores
+        from blonde_core.analysis.companion import companion_scores
 
         res = self.result(cfg, engine)
         return self._get(engine, ("companions", counting_key(cfg)), lambda: companion_scores(res, per_doc=True))
 
     def apt(self, pair: str, engine: Engine | None = None) -> dict:
-        from .apt import corpus_apt
+        from blonde_core.analysis.apt import corpus_apt
 
         return self._get(engine, ("apt", pair), lambda: corpus_apt(self.corpus, pair))
 
     def extra_tables(self, cfg: ScoreConfig, level: str, std_metrics=(), apt_pair: str | None = None,
                      engine: Engine | None = None) -> dict:
         """Standard, companion and APT scores oriented higher-is-better, per system or document."""
-        from .stats import oriented_tables
+        from blonde_core.analysis.stats import oriented_tables
 
         res = self.result(cfg, engine)
         std = self.standards(cfg.granularity, std_metrics, engine)
@@ -421,7 +422,7 @@ class Study:
                   engine: Engine | None = None, grouping: str = "none", exclude=(), spa: bool = False,
                   permutations: int = 1000, seed: int = 12345, compare: tuple | None = None):
         """(correlate(...) output, metric_table(...)) against this study's own human judgments."""
-        from .stats import correlate, metric_table
+        from blonde_core.analysis.stats import correlate, metric_table
 
         if self.human is None:
             raise InputError("no human judgments loaded")
@@ -440,7 +441,7 @@ class Study:
                      apt_pair: str | None = None, engine: Engine | None = None, grouping: str = "none", exclude=(),
                      permutations: int = 1000, seed: int = 12345) -> dict:
         """Two metrics compared (Williams, PERM-BOTH) against this study's human judgments."""
-        from .stats import compare_pair
+        from blonde_core.analysis.stats import compare_pair
 
         if self.human is None:
             raise InputError("no human judgments loaded")
@@ -451,6 +452,12 @@ class Study:
                                   grouping, exclude, permutations, seed),
                          lambda: compare_pair(res, self.human, tuple(pair), level, extra=extra, grouping=grouping,
                                               exclude=exclude, permutations=permutations, seed=seed))
+
+    def rater_agreement(self) -> list[dict]:
+        """Cohen's kappa between every two raters of the loaded MQM judgments ([] without raters)."""
+        from blonde_core.analysis.stats import rater_agreement
+
+        return rater_agreement(self.human) if self.human is not None and self.human.rater_scores else []
 
     def scored_against(self, name: str) -> "Study":
         """The same study with `name` (a reference or a system) as the only reference; other
@@ -563,18 +570,18 @@ def study_store() -> StudyStore:
 
 
 # --- what the pages may use besides Study (they import nothing else of the core but render) --
-from .companion import COMPANIONS, LOWER_IS_BETTER  # noqa: E402,F401
-from .config import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
-from .diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
-from .overlap import document_errors, error_overlap  # noqa: E402,F401
-from .human import read_human  # noqa: E402,F401
-from .readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa: E402,F401
-from .structured import read_structured_with_human  # noqa: E402,F401
-from .scoring import THIN, score  # noqa: E402,F401
-from .standard import HIGHER_IS_BETTER  # noqa: E402,F401
-from .stats import leaderboard_tops, metric_names, points_factor  # noqa: E402,F401
-from .stats import policy  # noqa: E402,F401
-from .threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
-from .contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401
+from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER  # noqa: E402,F401
+from blonde_core.metric.settings import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
+from blonde_core.analysis.diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
+from blonde_core.analysis.overlap import document_errors, error_overlap  # noqa: E402,F401
+from blonde_core.io.human import read_human  # noqa: E402,F401
+from blonde_core.io.readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa: E402,F401
+from blonde_core.io.structured import read_structured_with_human  # noqa: E402,F401
+from blonde_core.metric.scoring import THIN, score  # noqa: E402,F401
+from blonde_core.analysis.standard import HIGHER_IS_BETTER  # noqa: E402,F401
+from blonde_core.analysis.stats import leaderboard_tops, metric_names, points_factor  # noqa: E402,F401
+from blonde_core.analysis.stats import policy  # noqa: E402,F401
+from blonde_core.analysis.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
+from blonde_core.analysis.contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401
                        sentence_errors, sentence_level)
-from .apt import apt_of_links  # noqa: E402,F401
+from blonde_core.analysis.apt import apt_of_links  # noqa: E402,F401

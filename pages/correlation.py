@@ -185,7 +185,7 @@ if d0.human.errors:
                        "rated: (system, segment, rater) units in the slice's system/document/rater scope; MQM: "
                        "penalty per rated unit (lower is better). Same as `human --mqm FILE --by ...`.")
             downloads(sl, "mqm_slices", key="mqmsl")
-        agree = d0.human.rater_agreement()
+        agree = d0.rater_agreement()
         if agree:
             st.dataframe(pd.DataFrame(agree), hide_index=True)
             st.caption("Raters' agreement: Cohen's kappa over the segments both rated (penalties in bands 0 / <=1 / "

@@ -1,8 +1,8 @@
 """A deterministic stand-in for spaCy used only by the property tests, so that
 hypothesis can explore thousands of corpora quickly.  The real pipeline is
 exercised by test_real_pipeline.py on TED data."""
-from blonde_core.config import ScoreConfig
-from blonde_core.metric import BlonDe
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.metric.blonde import BlonDe
 
 TAGS = {"ran": "VBD", "runs": "VBZ", "run": "VB", "can": "MD", "running": "VBG", "seen": "VBN", "go": "VBP"}
 ENTS = {"Ann": "PERSON", "Bob": "PERSON", "Paris": "GPE", "Acme": "ORG", "Monday": "DATE"}

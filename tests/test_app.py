@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from blonde_core.config import ScoreConfig
-from blonde_core.metric import BlonDe
-from blonde_core.readers import plain_corpus, read_lines
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.metric.blonde import BlonDe
+from blonde_core.io.readers import plain_corpus, read_lines
 from conftest import ROOT, SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 PAGES = ["pages/data.py", "pages/overview.py", "pages/categories.py", "pages/documents.py",
@@ -256,7 +256,7 @@ def test_significance_numbers_are_points_for_every_metric():
 def test_one_significance_policy_on_ted(ted):
     """Overview clusters and the Significance page's default are the same test over the same
     units and both say so; 5 documents are too few, so blocks are used, with a visible warning."""
-    from blonde_core.stats import policy
+    from blonde_core.analysis.stats import policy
 
     at = new_app()
     data = (ted / "raw" / "mqm_ted_zhen.tsv").read_bytes()
@@ -451,7 +451,7 @@ def test_sandbox_reacts_to_one_changed_word():
     present = sandbox_scores(at)
     assert present.loc["A", "verb tense F1"] < 100.0
     # the numbers shown are the core's for the same text, scored as a one-document corpus
-    from blonde_core.corpus import Corpus
+    from blonde_core.io.corpus import Corpus
 
     cand = ref.replace("walked", "walks").split("\n")
     core = BlonDe(ScoreConfig()).evaluate(Corpus(["d"], {"reference": [ref.split("\n")]}, {"A": [cand]}))
@@ -743,8 +743,8 @@ def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     """The real WMT22 DA rows (first 80 segments) uploaded as released, against five WMT22 systems and
     refB: the Human correlation page shows the name mapping (HUMAN-B -> refB, .K dropped) and BlonDe's
     Pearson is the core's."""
-    from blonde_core.human import read_human
-    from blonde_core.stats import correlate
+    from blonde_core.io.human import read_human
+    from blonde_core.analysis.stats import correlate
     from blonde_core.study import Study
     from conftest import WMT_SUBSET_SYSTEMS, wmt22_subset
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from blonde_core.apt import PAIRS, apt_cases, apt_score, classify, find_translation, parse_links, tokenize
+from blonde_core.analysis.apt import PAIRS, apt_cases, apt_score, classify, find_translation, parse_links, tokenize
 from blonde_core.cli import main
 
 FR = PAIRS["en-fr"]
@@ -99,7 +99,7 @@ def test_apt_from_given_links_is_the_same_every_time():
     automatic path uses, has no seed)."""
     import json
 
-    from blonde_core.apt import apt_of_links
+    from blonde_core.analysis.apt import apt_of_links
     from conftest import SAMPLE
 
     ex = next(e for e in json.loads((SAMPLE / "gallery.json").read_text(encoding="utf-8")) if e["id"] == "apt")

@@ -169,7 +169,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     rows = page.locator(".bl-sum").first.locator("tbody tr").all_inner_texts()
     assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en", "529"], rows[:2]
     assert [r.split("\t")[0] for r in rows[1:]] == [p.stem for p in systems]
-    from blonde_core.readers import read_lines
+    from blonde_core.io.readers import read_lines
 
     docs = list(dict.fromkeys(read_lines(ted / "docids.txt")))
     shown = page.locator(".bl-sum").nth(1).locator("tbody tr").all_inner_texts()
@@ -207,8 +207,8 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
 
     # Categories: a cell of the systems x categories heatmap (SMU, pronoun) switches the documents heatmap to
     # pronouns; a cell there (SMU, talk.2) opens Documents with that document, system and category
-    from blonde_core.human import read_human
-    from blonde_core.readers import plain_corpus
+    from blonde_core.io.human import read_human
+    from blonde_core.io.readers import plain_corpus
     from blonde_core.study import Engine, ScoreConfig, Study, document_errors, mismatching_sentences
 
     names = ["hostile"] + [p.stem for p in systems[1:]]
@@ -329,9 +329,9 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.keyboard.press("Escape")
     page.get_by_text("(ref left out)").first.wait_for()
     # the scatter's Pearson equals the core's, worked out beside the server on its cache
-    from blonde_core.human import read_human
-    from blonde_core.readers import plain_corpus
-    from blonde_core.stats import correlate
+    from blonde_core.io.human import read_human
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.analysis.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study
 
     study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test")

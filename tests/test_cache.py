@@ -111,7 +111,7 @@ def test_a_cache_opened_while_another_connection_switches_the_new_file_stays_on(
     import threading
     import time
 
-    from blonde_core.cache import AnnotationCache
+    from blonde_core.annotation.store import AnnotationCache
 
     path = tmp_path / "annotations.sqlite3"
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)

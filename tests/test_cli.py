@@ -184,10 +184,10 @@ def test_granularity_and_preset(capsys):
 
 
 def test_document_granularity_accepts_split_sentences():
-    from blonde_core.config import ScoreConfig
+    from blonde_core.metric.settings import ScoreConfig
     from blonde_core.errors import InputError
-    from blonde_core.metric import BlonDe
-    from blonde_core.readers import plain_corpus
+    from blonde_core.metric.blonde import BlonDe
+    from blonde_core.io.readers import plain_corpus
 
     c = plain_corpus([REF], [str(SAMPLE / "consistent.txt")], docids=DOCIDS)
     lab = c.systems["consistent"][0]
@@ -302,7 +302,7 @@ def test_document_granularity_from_a_table_with_split_sentences(capsys, tmp_path
 ])
 def test_config_round_trips_through_command_line_flags(cfg):
     from blonde_core.cli import build_parser, config_from_args
-    from blonde_core.config import ScoreConfig
+    from blonde_core.metric.settings import ScoreConfig
 
     c = ScoreConfig(**cfg)
     a = build_parser().parse_args(["score", "-r", REF, "-s", REF, *c.cli_args()])

@@ -3,9 +3,9 @@ import math
 
 import pytest
 
-from blonde_core.config import ScoreConfig
-from blonde_core.companion import companion_scores
-from blonde_core.corpus import Corpus
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.analysis.companion import companion_scores
+from blonde_core.io.corpus import Corpus
 from fake_annotation import fake_metric
 
 

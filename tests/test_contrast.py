@@ -2,7 +2,7 @@
 through the real spaCy pipeline, and agreement with the highlighted spans on real TED text."""
 import pytest
 
-from blonde_core.corpus import Corpus
+from blonde_core.io.corpus import Corpus
 from blonde_core.study import (ScoreConfig, Study, contrast, document_contrast, mismatching_sentences,
                                plain_corpus, sentence_errors, sentence_view)
 

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from blonde_core.cli import main
-from blonde_core.corpus import Corpus
-from blonde_core.da import guess_mapping, is_da, read_da
+from blonde_core.io.corpus import Corpus
+from blonde_core.io.da import guess_mapping, is_da, read_da
 from blonde_core.errors import InputError
-from blonde_core.human import read_human
+from blonde_core.io.human import read_human
 from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_subset
 
 WMT = SHARED / "data" / "wmt22-zhen"
@@ -66,7 +66,7 @@ def test_real_wmt22_da_file():
     rows = (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()[1:]
     t = read_da(WMT / "human" / "ad-seg-scores-zh-en.csv")
     assert t.name == "RAW.SCR" and len(t.rows) == len([r for r in rows if r.strip()])
-    from blonde_core.readers import plain_corpus
+    from blonde_core.io.readers import plain_corpus
 
     systems = sorted((WMT / "systems").glob("*.txt")) + [WMT / "refs" / "refB.txt"]
     c = plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt")
@@ -84,8 +84,8 @@ def test_mqm_wmt22_layout_by_hand(tmp_path):
     """The WMT22-24 MQM layout: docSegId/globalSegId, a metadata JSON column, a comment cell in
     the header, several raters, a Source issue row and a quality-control probe (both weight 0),
     segments rated for some systems only."""
-    from blonde_core.human import is_mqm, read_mqm
-    from blonde_core.structured import read_structured_with_human
+    from blonde_core.io.human import is_mqm, read_mqm
+    from blonde_core.io.structured import read_structured_with_human
 
     head = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\t# Docs: README"
     rows = [
@@ -135,7 +135,7 @@ def test_mqm_slices_on_ted(ted, capsys):
     assert main(["human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"), "--by", "system", "--format",
                  "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    from blonde_core.human import read_mqm
+    from blonde_core.io.human import read_mqm
 
     hs = read_mqm(ted / "raw" / "mqm_ted_zhen.tsv").scores
     got = {r["system"]: r["MQM"] for r in d["slices"]}
@@ -217,8 +217,8 @@ def test_documents_page_and_overlap_table_place_error_spans_by_one_rule(tmp_path
     only in case and surrounding space is placed (shifted by its leading space), a target
     with other words is not (counted as differing). Before, the page compared case-exactly
     and the table case-insensitively, so the page showed no error where the table counted one."""
-    from blonde_core.overlap import document_errors, error_overlap
-    from blonde_core.readers import plain_corpus
+    from blonde_core.analysis.overlap import document_errors, error_overlap
+    from blonde_core.io.readers import plain_corpus
     from blonde_core.study import ScoreConfig, Study
 
     ref, hyp, docids, mqm = one_document_with_mqm(

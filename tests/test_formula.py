@@ -4,10 +4,10 @@ import math
 import numpy as np
 import pytest
 
-from blonde_core.config import ScoreConfig
-from blonde_core.features import make_layout
-from blonde_core.langpack import load_pack
-from blonde_core.scoring import aggregate, f1, score, smooth_ngrams
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.metric.features import make_layout
+from blonde_core.lang.base import load_pack
+from blonde_core.metric.scoring import aggregate, f1, score, smooth_ngrams
 
 LAYOUT = make_layout(load_pack("en"))
 
@@ -129,7 +129,7 @@ def test_vectorised_over_leading_axes_equals_one_by_one():
 
 
 def test_result_with_config_rescores_without_recounting():
-    from blonde_core.corpus import Corpus
+    from blonde_core.io.corpus import Corpus
     from fake_annotation import fake_metric
 
     c = Corpus(["d"], {"r": [["he ran", "Ann runs"]]}, {"s": [["she ran", "Ann ran"]]})

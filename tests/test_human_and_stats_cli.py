@@ -6,8 +6,8 @@ import pytest
 
 from blonde_core.cli import main
 from blonde_core.errors import InputError
-from blonde_core.human import mqm_corpus, read_judgments, read_mqm
-from blonde_core.readers import read_lines
+from blonde_core.io.human import mqm_corpus, read_judgments, read_mqm
+from blonde_core.io.readers import read_lines
 from conftest import SAMPLE
 
 
@@ -257,9 +257,9 @@ def test_correlate_against_refB_without_ref(ted, capsys):
     assert g["grouping"] == "item" and g["metrics"]["BlonDe"]["groups"] == 5
     assert g["compare"]["a"] == "BlonD-d" and 0 <= g["compare"]["perm_both"]["p_b_better"] <= 1
     # the page's compare_pair (the comparison alone) gives the command line's numbers
-    from blonde_core.human import read_human
-    from blonde_core.readers import plain_corpus
-    from blonde_core.stats import compare_pair
+    from blonde_core.io.human import read_human
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.analysis.stats import compare_pair
     from blonde_core.study import ScoreConfig, Study
 
     study = Study(plain_corpus([ted / "refs" / "ref.txt"], [ted / "systems" / f"{s}.txt" for s in systems]
@@ -299,13 +299,16 @@ def test_rater_agreement_kappa(tmp_path):
     f.write_text("\n".join(rows) + "\n", encoding="utf-8")
     hs = read_mqm(f).scores
     assert hs.system_scores["A"] == pytest.approx((0 + 1 + (5 + 1) / 2 + 25) / 4)
-    agr = hs.rater_agreement()
+    from blonde_core.analysis.stats import cohen_kappa, rater_agreement
+
+    agr = rater_agreement(hs)
     assert len(agr) == 1 and agr[0]["segments"] == 4
-    from blonde_core.stats import cohen_kappa
 
     assert agr[0]["kappa"] == pytest.approx(cohen_kappa([0, 1, 2, 3], [0, 1, 1, 3]))
 
 
 def test_ted_mqm_has_one_rater_per_segment(mqm):
-    d = mqm.scores.to_dict()
+    from blonde_core.analysis.stats import judgments_summary
+
+    d = judgments_summary(mqm.scores)
     assert d["rater_agreement"] == [] and "single rater" in d["rater_agreement_note"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from blonde_core.stats import meta
+from blonde_core.analysis.stats import meta
 
 NAN = float("nan")
 H = np.array([[1, 2, 3], [2, 4, NAN]])
@@ -144,7 +144,7 @@ def test_bootstrap_of_unit_weights_is_the_point_value():
 
 
 def test_scored_against_swaps_roles_and_drops_plus():
-    from blonde_core.corpus import Corpus
+    from blonde_core.io.corpus import Corpus
     from blonde_core.errors import InputError
     from blonde_core.study import Study
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import package_oracle as oracle
-from blonde_core.config import ScoreConfig
-from blonde_core.corpus import Corpus
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
 from fake_annotation import VOCAB, FakeDoc, fake_metric
 
 sentence = st.lists(st.sampled_from(VOCAB), min_size=0, max_size=9).map(" ".join)

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from blonde_core.cli import main
 from blonde_core.errors import InputError
-from blonde_core.human import read_human, read_judgments, read_mqm
-from blonde_core.plus import parse_annotation, parse_ner_line
-from blonde_core.readers import plain_corpus, read_jsonl, read_lines, read_table, read_wmt_xml
-from blonde_core.structured import read_structured
+from blonde_core.io.human import read_human, read_judgments, read_mqm
+from blonde_core.metric.plus import parse_annotation, parse_ner_line
+from blonde_core.io.readers import plain_corpus, read_jsonl, read_lines, read_table, read_wmt_xml
+from blonde_core.io.structured import read_structured
 from conftest import SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 REF = SAMPLE / "reference.txt"
@@ -220,7 +220,7 @@ def test_readers_never_modify_or_write(tmp_path):
 def test_blonde_plus_and_ner_parsers_take_phrases_literally():
     cps = parse_annotation(["text\t1,c++ (v2), x <pos/1,2>;a.b*, y <pos/3,4>\t3,he, she <pos/0,2>", "text\t0"])
     assert cps[0] == (["c++ (v2)", "a.b*"], ["he"]) and cps[1] == ([], [])
-    from blonde_core.plus import count_phrase
+    from blonde_core.metric.plus import count_phrase
 
     assert count_phrase("c++ (v2)", "we use C++ (v2) and c++ (v2).") == 2
     assert count_phrase("a.b*", "axb a.b* a.bbb") == 1
@@ -300,7 +300,7 @@ def test_fuzz_mutated_valid_files(tmp_path_factory, valid_files, data):
 def test_table_string_segment_ids_keep_file_order(tmp_path):
     """String segment ids keep the file's order for every text (also when a system lists its
     segments in another order); read with set lookups, not list scans."""
-    from blonde_core.structured import read_structured
+    from blonde_core.io.structured import read_structured
 
     ids = ["intro", "b7", "a3", "zeta", "c"]
     rows = ["doc_id\tseg_id\tsystem\ttext\tref"]
@@ -315,7 +315,7 @@ def test_table_string_segment_ids_keep_file_order(tmp_path):
 
 
 def test_utf16_without_bom_is_named(tmp_path):
-    from blonde_core.readers import read_lines
+    from blonde_core.io.readers import read_lines
 
     for enc, order in (("utf-16-le", "little"), ("utf-16-be", "big")):
         f = tmp_path / f"{enc}.txt"
@@ -333,7 +333,7 @@ def test_utf16_without_bom_is_named(tmp_path):
 
 def test_undecodable_and_binary_files_name_the_line(tmp_path):
     """A byte that is not UTF-8 (a Latin-1 'é') or a NUL: the message names the file and the line."""
-    from blonde_core.readers import read_lines
+    from blonde_core.io.readers import read_lines
 
     f = tmp_path / "latin1.txt"
     f.write_bytes("Mary walked in.\nShe sat down.\nThe café was closed.\n".encode("latin-1"))
@@ -348,7 +348,7 @@ def test_undecodable_and_binary_files_name_the_line(tmp_path):
 
 
 def test_attach_source_splits_real_ted_source_by_the_references_documents(ted):
-    from blonde_core.readers import attach_source
+    from blonde_core.io.readers import attach_source
 
     corpus = plain_corpus([ted / "refs" / "ref.txt"], [ted / "systems" / "Online-W.txt"], docids=ted / "docids.txt")
     attach_source(corpus, ted / "source.zh.txt")
@@ -363,7 +363,7 @@ def test_attach_source_splits_real_ted_source_by_the_references_documents(ted):
 
 
 def test_attach_source_with_blank_line_boundaries(tmp_path):
-    from blonde_core.readers import attach_source
+    from blonde_core.io.readers import attach_source
 
     (tmp_path / "ref.txt").write_text("A cat sat.\nIt slept.\n\nHe left.\n", encoding="utf-8")
     (tmp_path / "sys.txt").write_text("A cat sat down.\nIt slept.\n\nShe left.\n", encoding="utf-8")
@@ -387,7 +387,7 @@ def test_attach_source_with_blank_line_boundaries(tmp_path):
 
 
 def test_attach_source_line_count_mismatch_names_the_file(tmp_path):
-    from blonde_core.readers import attach_source
+    from blonde_core.io.readers import attach_source
 
     (tmp_path / "ref.txt").write_text("One.\nTwo.\n", encoding="utf-8")
     corpus = plain_corpus([tmp_path / "ref.txt"], [])

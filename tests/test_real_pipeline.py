@@ -5,12 +5,13 @@ import math
 import pytest
 
 import package_oracle as oracle
-from blonde_core.annotate import Annotator, load_pipeline
-from blonde_core.cache import AnnotationCache
+from blonde_core.annotation.annotator import Annotator
+from blonde_core.annotation.pipeline import load_pipeline
+from blonde_core.annotation.store import AnnotationCache
 from blonde_core.cli import main
-from blonde_core.features import dense_counts, spans
-from blonde_core.langpack import load_pack
-from blonde_core.readers import read_docids, read_lines
+from blonde_core.metric.features import dense_counts, spans
+from blonde_core.lang.base import load_pack
+from blonde_core.io.readers import read_docids, read_lines
 
 PACK = load_pack("en")
 
@@ -59,7 +60,7 @@ def test_minimal_components_match_the_package_pipeline(ted):
     package's spacy.load + disable=['parser'], which multiplies with thinc's default BLIS."""
     import spacy
 
-    from blonde_core.annotate import doc_to_record, find_pipeline
+    from blonde_core.annotation.pipeline import doc_to_record, find_pipeline
 
     lines = [s.strip() for name in ("SMU.txt", "Online-W.txt", "DIDI-NLP.txt")
              for s in read_lines(ted / "systems" / name)[:120]]
@@ -72,7 +73,10 @@ def test_minimal_components_match_the_package_pipeline(ted):
         assert full.get_pipe(c).model.ops.use_blis is True
     a = [doc_to_record(d) for d in full.pipe(lines, disable=["parser"])]
     b = [doc_to_record(d) for d in ours.pipe(lines)]
-    assert a == b
+    # the full pipeline's attribute_ruler and lemmatizer add coarse POS and morphology (record keys p, m),
+    # which English never reads and our three components do not set
+    assert all("p" in r and "m" in r for r in a) and not any("p" in r or "m" in r for r in b)
+    assert [{k: r[k] for k in ("w", "i", "t", "e")} for r in a] == b
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +84,7 @@ def oracle_counts(ted, ted_systems):
     """Package-style per-sentence counts of every TED file (full pipeline, lowercased as the package CLI)."""
     import spacy
 
-    from blonde_core.annotate import find_pipeline
+    from blonde_core.annotation.pipeline import find_pipeline
 
     nlp = spacy.load(find_pipeline(PACK)[0])
     files = list(ted_systems) + [ted / "refs" / "ref.txt", ted / "refs" / "refB.txt"]

@@ -13,14 +13,14 @@ from contextlib import redirect_stderr
 import pytest
 from sacrebleu.metrics import BLEU
 
-from blonde_core.annotate import Annotator
-from blonde_core.cache import AnnotationCache
-from blonde_core.config import ScoreConfig
+from blonde_core.annotation.annotator import Annotator
+from blonde_core.annotation.store import AnnotationCache
+from blonde_core.metric.settings import ScoreConfig
 from blonde_core.errors import InputError
-from blonde_core.human import read_human
-from blonde_core.langpack import load_pack
+from blonde_core.io.human import read_human
+from blonde_core.lang.base import load_pack
 from blonde_core.memo import Memo
-from blonde_core.readers import NamedBytes, plain_corpus, read_lines
+from blonde_core.io.readers import NamedBytes, plain_corpus, read_lines
 from blonde_core.study import Engine, Study, StudyStore
 from conftest import ROOT, SAMPLE, sample_paths
 
@@ -162,7 +162,7 @@ def test_a_job_never_waits_for_a_worker_that_is_still_loading():
     ready: with one worker still loading, every job goes to the ready one. (Before,
     the second worker was started by the first job it took - the first Sandbox edit
     after a page load waited ~0.7 s for spaCy to load beside an idle worker.)"""
-    from blonde_core.worker import WorkerPool
+    from blonde_core.annotation.workers import WorkerPool
 
     release, starts = threading.Event(), []
 
@@ -190,7 +190,7 @@ def test_a_job_never_waits_for_a_worker_that_is_still_loading():
 def test_a_worker_that_cannot_start_fails_the_job_with_its_reason():
     """A real worker process for a language with no pack: the job fails with the worker's
     own reason (not a hang, not a bare exit status)."""
-    from blonde_core.worker import WorkerPool
+    from blonde_core.annotation.workers import WorkerPool
 
     fut = WorkerPool("xx", 1).submit(["a"])
     with pytest.raises(RuntimeError, match="could not start: .*xx.json: no such language pack"):
@@ -233,8 +233,8 @@ def test_the_workers_are_forked_from_one_pipeline_load():
     """The pool's workers come from one fork server that loaded spaCy once: both are its
     children, neither paid for a pipeline load of its own, the fork server runs one thread
     (forking it is safe), and their annotations are the pipeline's own."""
-    from blonde_core.annotate import doc_to_record, load_pipeline
-    from blonde_core.worker import WorkerPool
+    from blonde_core.annotation.pipeline import doc_to_record, load_pipeline
+    from blonde_core.annotation.workers import WorkerPool
 
     pool = WorkerPool("en", 2)
     futs = [pool.submit(list(TEXTS)) for _ in range(6)]
@@ -252,7 +252,7 @@ def test_the_workers_are_forked_from_one_pipeline_load():
 def test_a_dead_worker_or_fork_server_is_replaced_and_nothing_is_left_behind():
     import signal
 
-    from blonde_core.worker import WorkerPool
+    from blonde_core.annotation.workers import WorkerPool
 
     pool = WorkerPool("en", 2)
     assert pool.submit(list(TEXTS)).result(timeout=120)
@@ -285,7 +285,7 @@ def test_a_dead_worker_or_fork_server_is_replaced_and_nothing_is_left_behind():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_end_with_their_sockets_and_the_fork_server_with_the_server():
-    from blonde_core.worker import ForkServer
+    from blonde_core.annotation.workers import ForkServer
 
     forks = ForkServer("en")
     w = forks.fork()
@@ -300,7 +300,7 @@ def test_workers_end_with_their_sockets_and_the_fork_server_with_the_server():
 def test_without_a_fork_server_each_worker_is_its_own_process(monkeypatch):
     """Where forking is not supported (not Linux), the pool starts plain worker processes;
     so it does for a single worker (BLONDE_JOBS=1), where a fork server would save no load."""
-    import blonde_core.worker as worker
+    import blonde_core.annotation.workers as worker
 
     pool = worker.WorkerPool("en", 1)
     assert pool.submit(list(TEXTS)).result(timeout=120)[0]["w"][:2] == ["He", "said"]
@@ -318,7 +318,7 @@ def test_our_processes_run_one_blas_thread_unless_told_otherwise(monkeypatch):
     core in each spaCy process cost 11% more CPU per sentence; sessions' statistics side by
     side in the server ~40% more CPU), set before numpy is imported; a value the admin set
     wins."""
-    from blonde_core.worker import _Worker
+    from blonde_core.annotation.workers import _Worker
 
     for told, want in ((None, "1"), ("3", "3")):
         if told is None:
@@ -360,7 +360,7 @@ def every_report(monkeypatch):
     """Progress reported after every batch: the Annotator reports at most twice a second, so
     with warm workers a whole run could finish between two reports and the test's callback
     would never get the chance to stop it half-way."""
-    import blonde_core.annotate as annotate
+    import blonde_core.annotation.annotator as annotate
 
     monkeypatch.setattr(annotate, "_throttled", lambda fn, every=0.5: fn)
 
@@ -368,7 +368,7 @@ def every_report(monkeypatch):
 def test_progress_is_reported_at_most_twice_a_second_with_the_first_and_final_counts(monkeypatch):
     import time
 
-    from blonde_core.annotate import _throttled
+    from blonde_core.annotation.annotator import _throttled
 
     clock = [100.0]
     monkeypatch.setattr(time, "monotonic", lambda: clock[0])
@@ -402,7 +402,7 @@ def test_an_interrupted_run_keeps_what_it_finished(ted, tmp_path, every_report):
 
 def _counting_pool(sent: list):
     """The server's shared worker pool, counting every text handed to it; returns the undo."""
-    from blonde_core.annotate import server_pool
+    from blonde_core.annotation.annotator import server_pool
 
     pool = server_pool(PACK.name, 2)
     submit = pool.submit
@@ -621,7 +621,7 @@ def test_pages_talk_to_the_core_through_one_door():
     import ast
 
     for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
-        allowed = ("blonde_core.study", "blonde_core.render") + (("blonde_core.blas",) if path.name == "app.py" else ())
+        allowed = ("blonde_core.study", "blonde_core.render") + (("blonde_core.annotation.blas",) if path.name == "app.py" else ())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             mods = []
             if isinstance(node, ast.ImportFrom) and node.module:

@@ -5,8 +5,8 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 
 from blonde_core.cli import main
-from blonde_core.readers import plain_corpus
-from blonde_core.standard import StandardResult
+from blonde_core.io.readers import plain_corpus
+from blonde_core.analysis.standard import StandardResult
 from conftest import SAMPLE, sample_paths
 
 

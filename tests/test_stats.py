@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from blonde_core.config import ScoreConfig
-from blonde_core.corpus import Corpus
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
-from blonde_core.stats import (PairInput, align, bh, cohen_kappa, compare, correlations, holm, metric_fn,
+from blonde_core.analysis.stats import (PairInput, align, bh, cohen_kappa, compare, correlations, holm, metric_fn,
                                paired_test, unit_groups, unit_stats, williams_test)
 from fake_annotation import fake_metric
 
@@ -104,7 +104,7 @@ def two_systems():
 
 def _slow_corpus_score(result, name, doc_idx):
     """Score of a multiset of documents by rebuilding the corpus total one doc at a time."""
-    from blonde_core.scoring import score
+    from blonde_core.metric.scoring import score
 
     ds = result.doc_stats(name)
     total = sum(ds[i] for i in doc_idx)
@@ -133,7 +133,7 @@ def test_randomization_p_within_monte_carlo_error_of_slow_reference(two_systems)
     rng = np.random.default_rng(11)
     n = len(r.corpus.doc_ids)
     da, db = r.doc_stats("A"), r.doc_stats("B")
-    from blonde_core.scoring import score
+    from blonde_core.metric.scoring import score
 
     def f(S):
         return float(score(S, r.config, r.layout)["BlonDe"]["F1"])

@@ -1,7 +1,7 @@
 """Thread and timeline builders on hand-made documents (deterministic fake annotation)."""
-from blonde_core.config import ScoreConfig
-from blonde_core.corpus import Corpus
-from blonde_core.threads import entity_threads, pronoun_threads, similarity, tense_timeline
+from blonde_core.metric.settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
+from blonde_core.analysis.threads import entity_threads, pronoun_threads, similarity, tense_timeline
 from fake_annotation import fake_metric
 
 

@@ -10,10 +10,10 @@ import csv
 import json
 import sys
 
-from ..blas import one_blas_thread
+from blonde_core.annotation.blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
-from ..errors import InputError  # noqa: E402
+from blonde_core.errors import InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_score  # noqa: E402
 from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-heuristics", action="store_true", help="plain alignments, without the paper's heuristics")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument("-o", "--output", metavar="FILE")
-    from .. import __version__
+    from blonde_core import __version__
     p.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     return p
 

@@ -5,7 +5,7 @@ import csv
 import json
 import sys
 
-from ..errors import InputError
+from blonde_core.errors import InputError
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import COMPANION_NAMES, config_from_args
 
@@ -15,7 +15,7 @@ def load_corpus(a):
     text picks the one reference that scores the systems (Corpus.scored_against)."""
     from pathlib import Path
 
-    from ..readers import plain_corpus
+    from blonde_core.io.readers import plain_corpus
 
     refs = list(a.reference or [])
     names = [x for x in refs if not Path(x).exists() and "/" not in x and "\\" not in x and "." not in x]
@@ -23,7 +23,7 @@ def load_corpus(a):
     if len(names) > 1:
         raise InputError(f"-r names two texts to score against ({names[0]}, {names[1]}); give one")
     if a.input:
-        from ..structured import read_structured
+        from blonde_core.io.structured import read_structured
 
         if files or a.system:
             raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)")
@@ -43,8 +43,8 @@ def load_corpus(a):
 
 
 def evaluate(a):
-    from ..readers import read_lines
-    from ..study import Engine, Study
+    from blonde_core.io.readers import read_lines
+    from blonde_core.study import Engine, Study
 
     cfg = config_from_args(a)
     corpus = load_corpus(a)
@@ -69,8 +69,8 @@ def _wanted(a) -> list[str]:
 
 
 def standard_for(a, res):
-    from ..companion import COMPANIONS
-    from ..standard import STANDARD, StandardResult
+    from blonde_core.analysis.companion import COMPANIONS
+    from blonde_core.analysis.standard import STANDARD, StandardResult
 
     wanted = _wanted(a)
     bad = [m for m in wanted if m not in STANDARD and m not in COMPANIONS]
@@ -92,8 +92,8 @@ def run_score(a) -> str:
     res = evaluate(a)
     data = res.to_dict(per_doc=a.per_doc)
     if a.per_feature:
-        from ..diagnostics import feature_breakdown
-        from ..numbers import nan_to_none
+        from blonde_core.analysis.diagnostics import feature_breakdown
+        from blonde_core.numbers import nan_to_none
 
         for name in res.names:
             feats = {}
@@ -102,7 +102,7 @@ def run_score(a) -> str:
                     k: nan_to_none(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
             data["systems"][name]["features"] = feats
     if a.entity_strings:
-        from ..diagnostics import entity_strings
+        from blonde_core.analysis.diagnostics import entity_strings
 
         for name in res.names:
             data["systems"][name]["entity_strings"] = entity_strings(res, name)
@@ -113,7 +113,7 @@ def run_score(a) -> str:
         extra = std.to_dict(per_doc=a.per_doc)
     comp = [m for m in _wanted(a) if m in COMPANION_NAMES]
     if comp:
-        from ..companion import LOWER_IS_BETTER, companion_scores
+        from blonde_core.analysis.companion import LOWER_IS_BETTER, companion_scores
 
         for name, vals in companion_scores(res, metrics=comp, per_doc=a.per_doc, otem_n=a.otem_n,
                                            utem_n=a.utem_n, alpha=a.alpha).items():
@@ -138,8 +138,8 @@ def run_score(a) -> str:
     if a.overlap or a.human:
         if not (a.overlap and a.human):
             raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
-        from ..human import read_human
-        from ..overlap import error_overlap
+        from blonde_core.io.human import read_human
+        from blonde_core.analysis.overlap import error_overlap
 
         human = read_human(a.human, corpus=res.corpus)
         if not human.error_spans:
@@ -166,7 +166,7 @@ def run_score(a) -> str:
 def leaderboard(res, std, n: int, seed: int) -> dict:
     """`score --ci`: the Overview's intervals (BlonDe family over the policy's unit, sacrebleu's
     metrics over documents) and significance clusters, from the same core functions."""
-    from ..stats import board, standard_intervals
+    from blonde_core.analysis.stats import board, standard_intervals
 
     b = board(res, n=n, seed=seed)
     intervals = dict(b.pop("intervals"))
@@ -196,9 +196,9 @@ def _overlap_text(ov: dict) -> str:
 
 
 def run_compare(a) -> str:
-    from ..stats import compare
+    from blonde_core.analysis.stats import compare
 
-    from ..standard import STANDARD, StandardResult
+    from blonde_core.analysis.standard import STANDARD, StandardResult
 
     res = evaluate(a)
     if len(res.names) < 2:
@@ -210,7 +210,7 @@ def run_compare(a) -> str:
     out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
     if a.format == "json":
         return dump_json(out)
-    from ..stats import points_factor
+    from blonde_core.analysis.stats import points_factor
 
     scale = points_factor(a.metric)  # in points, as `score` prints them and the pages show them (JSON: the core's)
     lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
@@ -235,7 +235,7 @@ def run_compare(a) -> str:
 
 def run_contrast(a) -> str:
     """Two systems side by side, as the Contrast page shows them."""
-    from ..contrast import contrast, discourse_categories, document_contrast
+    from blonde_core.analysis.contrast import contrast, discourse_categories, document_contrast
 
     res = evaluate(a)
     x, y = a.pair
@@ -277,10 +277,10 @@ def run_contrast(a) -> str:
 
 
 def run_correlate(a) -> str:
-    from ..companion import COMPANIONS, companion_scores
-    from ..human import read_human
-    from ..standard import STANDARD, StandardResult
-    from ..stats import correlate, oriented_tables
+    from blonde_core.analysis.companion import COMPANIONS, companion_scores
+    from blonde_core.io.human import read_human
+    from blonde_core.analysis.standard import STANDARD, StandardResult
+    from blonde_core.analysis.stats import correlate, oriented_tables
 
     res = evaluate(a)
     pairs = dict(m.split("=", 1) for m in a.map if "=" in m)
@@ -350,8 +350,8 @@ def run_correlate(a) -> str:
 def run_apt(a) -> str:
     from pathlib import Path
 
-    from ..apt import PAIRS, apt_cases, apt_score, auto_align, case_counts, parse_links, tokenize
-    from ..readers import read_lines
+    from blonde_core.analysis.apt import PAIRS, apt_cases, apt_score, auto_align, case_counts, parse_links, tokenize
+    from blonde_core.io.readers import read_lines
 
     pair = PAIRS[a.pair]
     bad = [c for c in a.discard if c not in range(1, 7)]
@@ -405,7 +405,7 @@ def run_apt(a) -> str:
 
 
 def run_human(a) -> str:
-    from ..human import read_human, read_mqm
+    from blonde_core.io.human import read_human, read_mqm
 
     if a.mqm:
         hs = read_mqm(a.mqm).scores
@@ -413,11 +413,13 @@ def run_human(a) -> str:
         hs = read_human(a.file, a.score_column, not a.lower_is_better)
     else:
         raise InputError("give a judgments file or --mqm FILE")
-    data = hs.to_dict()
+    from ..analysis.stats import judgments_summary, rater_agreement
+
+    data = judgments_summary(hs)
     if a.by:
         by = [b.strip() for b in a.by.split(",") if b.strip()]
         rows = hs.mqm_slices(by)
-        data = {"by": by, "slices": rows, "rater_agreement": hs.rater_agreement() if hs.rater_scores else []}
+        data = {"by": by, "slices": rows, "rater_agreement": rater_agreement(hs) if hs.rater_scores else []}
         if a.format != "json":
             lines = ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8}"]
             lines += ["  ".join(f"{str(r[b])[:16]:<16}" for b in by)

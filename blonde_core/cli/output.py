@@ -5,7 +5,7 @@ import csv
 import io
 import json
 
-from ..scoring import THIN
+from blonde_core.metric.scoring import THIN
 
 
 def _progress(stream):
@@ -154,7 +154,7 @@ def to_text(data: dict) -> str:
 
 def _leaderboard_text(data: dict) -> list[str]:
     """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
-    from ..stats import points_factor
+    from blonde_core.analysis.stats import points_factor
 
     lb = data["leaderboard"]
     metrics = list(lb["intervals"])

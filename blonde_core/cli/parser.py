@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..config import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, ScoreConfig
-from ..errors import InputError
+from blonde_core.metric.settings import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, ScoreConfig
+from blonde_core.errors import InputError
 
 
 COMPANION_NAMES = ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC")
@@ -114,7 +114,7 @@ def config_from_args(a) -> ScoreConfig:
     if a.override_weights:
         weights = {k: tuple(v) for k, v in given.items() if v is not None}
     if a.reweight:
-        from ..config import PRESETS as _P
+        from blonde_core.metric.settings import PRESETS as _P
 
         base = {k: tuple(v) for k, v in _P[a.preset]["weights"].items()}
         base.update(weights or {})

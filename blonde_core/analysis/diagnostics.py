@@ -1,0 +1,238 @@
+"""Diagnostics behind the dashboard's breakdowns and document views; plain data only.
+
+* `feature_breakdown`: matched / system / reference counts and P, R, F1 of
+  every feature (tense tag, pronoun gender, entity group, marker type, n-gram order);
+* `entity_strings`: which entity strings a system matches or misses;
+* `collapse_notes`: documents whose geometric mean was floored because a
+  category matched nothing;
+* `sentence_view`: one document sentence by sentence, with every counted span
+  marked matched / missed (reference) or matched / extra (system).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+
+from blonde_core.metric.settings import DISCOURSE
+from blonde_core.metric.features import NGRAM_ORDERS, entities, spans
+from blonde_core.metric.blonde import prepare
+from blonde_core.numbers import nan_to_none
+
+CATEGORY_LABELS = {"tense": "verb tense", "pronoun": "gendered pronouns", "entity": "named entities",
+                   "dm": "discourse markers", "ngram": "n-grams"}
+
+
+def _prf(m, s, r):
+    R = m / r if r else float("nan")
+    P = m / s if s else float("nan")
+    F = 2 * R * P / (R + P) if (r and s and (R + P) > 0) else (0.0 if r and s else float("nan"))
+    return R, P, F
+
+
+def feature_breakdown(result, name: str, doc_index: int | None = None) -> list[dict]:
+    """One row per feature (unweighted counts); weights shown for reference."""
+    S = result.total(name) if doc_index is None else result.doc_stats(name)[doc_index]
+    w = result.config.resolved_weights
+    rows = []
+    for cat in ("tense", "pronoun", "entity", "dm", "ngram"):
+        if cat not in result.config.categories:
+            continue
+        sl = result.layout.cat_slices[cat]
+        for j, col in enumerate(range(sl.start, sl.stop)):
+            m, s, r = (float(x) for x in S[col])
+            R, P, F = _prf(m, s, r)
+            feat = result.layout.columns[col][1]
+            rows.append({"category": cat, "feature": str(feat), "weight": w[cat][j], "matched": m, "system": s,
+                         "reference": r, "R": R, "P": P, "F1": F})
+    return rows
+
+
+def _segment_texts(result, name):
+    lc = result.config.lowercase
+    docs = result.corpus.systems.get(name) or result.corpus.references[name]
+    return [[prepare(s, lc) for s in d] for d in docs]
+
+
+def entity_strings(result, name: str) -> list[dict]:
+    """Per entity string (and group): reference count (max over references),
+    system count and matched count, summed over aligned sentences
+    (or documents at document granularity); `entity` is the matching key (lowercased
+    when the lowercase setting is on), `as written` its most frequent original form."""
+    table, pack = result.table, result.table.pack
+    sys_docs = _segment_texts(result, name)
+    ref_docs = [_segment_texts(result, r) for r in result.corpus.references]
+    raw = {t: r.strip() for n in [name, *result.corpus.references]
+           for d in (result.corpus.systems.get(n) or result.corpus.references[n]) for r in d
+           for t in [prepare(r, result.config.lowercase)]}
+    doc_level = result.config.granularity == "document"
+    rows: dict = {}
+    written: dict = {}
+
+    def ents_of(texts):
+        c = Counter()
+        for t in texts:
+            orig = raw.get(t, t)
+            for g, key, a, b in entities(table.records[table.index[t]], t, pack):
+                c[(pack.entity_groups[g], key)] += 1
+                written.setdefault((pack.entity_groups[g], key), Counter())[
+                    orig[a:b] if len(orig) == len(t) else t[a:b]] += 1
+        return c
+
+    for di in range(len(result.corpus.doc_ids)):
+        if doc_level:
+            units = [(sys_docs[di], [r[di] for r in ref_docs])]
+        else:
+            units = [([s], [[r[di][i]] for r in ref_docs]) for i, s in enumerate(sys_docs[di])]
+        for s_texts, r_texts in units:
+            sc = ents_of(s_texts)
+            rcs = [ents_of(rt) for rt in r_texts]
+            if result.config.aggregation == "max":
+                rc = Counter()
+                for c in rcs:
+                    for k, v in c.items():
+                        rc[k] = max(rc[k], v)
+                pairs = [(sc, rc)]
+            else:
+                pairs = [(sc, c) for c in rcs]
+            for s_c, r_c in pairs:
+                for k in set(s_c) | set(r_c):
+                    row = rows.setdefault(k, {"group": k[0], "entity": k[1], "reference": 0, "system": 0,
+                                              "matched": 0, "documents": set()})
+                    row["reference"] += r_c[k]
+                    row["system"] += s_c[k]
+                    row["matched"] += min(s_c[k], r_c[k])
+                    row["documents"].add(result.corpus.doc_ids[di])
+    out = []
+    for row in rows.values():
+        row["documents"] = sorted(row["documents"])
+        row["missed"] = row["reference"] - row["matched"]
+        row["extra"] = row["system"] - row["matched"]
+        row["as written"] = written[(row["group"], row["entity"])].most_common(1)[0][0]
+        out.append(row)
+    out.sort(key=lambda r: (-r["missed"], -r["reference"], r["entity"]))
+    return out
+
+
+def collapse_notes(result, name: str) -> dict:
+    """{doc_id: [note, ...]} for documents where a category present in the
+    reference matched nothing, so the geometric mean used the 1e-5 floor."""
+    notes = {}
+    ds = result.doc_stats(name)
+    w = result.config.resolved_weights
+    for di, d in enumerate(result.corpus.doc_ids):
+        msgs = []
+        for cat in ("tense", "pronoun", "entity", "dm"):
+            if cat not in result.config.categories:
+                continue
+            sl = result.layout.cat_slices[cat]
+            wt = np.asarray(w[cat])
+            m = (ds[di, sl, 0] * wt).sum()
+            r = (ds[di, sl, 2] * wt).sum()
+            s = (ds[di, sl, 1] * wt).sum()
+            if m == 0 and (r > 0 or s > 0):
+                feats = [f"{int(ds[di, c, 2])} {result.layout.columns[c][1]}" for c in range(sl.start, sl.stop)
+                         if ds[di, c, 2] > 0 and wt[c - sl.start] > 0]
+                what = " + ".join(feats) if feats else "0"
+                side = "recall" if r > 0 else "precision"
+                msgs.append(f"{cat}: 0 of {what} spans matched ({side} 0); geometric mean floored")
+        if msgs:
+            notes[d] = msgs
+    return notes
+
+
+def _key(span) -> tuple:
+    if span["category"] == "entity":
+        return ("entity", span["feature"], span.get("key", span["text"]))
+    return (span["category"], span["feature"])
+
+
+def mark_spans(sys_spans: list[dict], ref_spans: list[dict]) -> None:
+    """Flag each span: system spans 'matched' or 'extra', reference spans
+    'matched' or 'missed'; the first min(count_sys, count_ref) occurrences of
+    each key are the matched ones (the clipped counts of the metric)."""
+    sc = Counter(_key(s) for s in sys_spans)
+    rc = Counter(_key(s) for s in ref_spans)
+    budget_s = {k: min(v, rc[k]) for k, v in sc.items()}
+    budget_r = dict(budget_s)
+    for s in sys_spans:
+        k = _key(s)
+        s["status"] = "matched" if budget_s.get(k, 0) > 0 else "extra"
+        if budget_s.get(k, 0) > 0:
+            budget_s[k] -= 1
+    for s in ref_spans:
+        k = _key(s)
+        s["status"] = "matched" if budget_r.get(k, 0) > 0 else "missed"
+        if budget_r.get(k, 0) > 0:
+            budget_r[k] -= 1
+
+
+def sentence_view(result, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
+    """Sentences of one document for the reference and the given systems, each
+    with its spans (statuses against the reference) and count vectors."""
+    table, pack = result.table, result.table.pack
+    ref_name = reference or next(iter(result.corpus.references))
+    lc = result.config.lowercase
+
+    def rows_of(name):
+        docs = result.corpus.systems.get(name) or result.corpus.references[name]
+        out = []
+        for raw in docs[doc_index]:
+            t = prepare(raw, lc)
+            rec = table.records[table.index[t]]
+            shown = raw.strip()
+            sp = spans(rec, t, pack)
+            if len(shown) != len(t):  # lowercasing changed the length: show what spaCy saw
+                shown = t
+            for s in sp:
+                s["text"] = shown[s["start"]:s["end"]]
+            out.append({"text": shown, "spans": sp})
+        return out
+
+    ref_rows = rows_of(ref_name)
+    weights = counted_features(result)
+    view = {"doc_id": result.corpus.doc_ids[doc_index], "reference": ref_name, "rows": {ref_name: ref_rows}}
+    aligned = result.config.granularity == "sentence"
+    for name in systems:
+        rows = rows_of(name)
+        if aligned:
+            for srow, rrow in zip(rows, ref_rows):
+                mark_spans(srow["spans"], [dict(s) for s in rrow["spans"]])
+        else:
+            all_ref = [s for r in ref_rows for s in r["spans"]]
+            mark_spans([s for r in rows for s in r["spans"]], [dict(s) for s in all_ref])
+        view["rows"][name] = rows
+    # reference spans: missed against the first system (if any), else neutral
+    if systems:
+        first = view["rows"][systems[0]]
+        if aligned:
+            for srow, rrow in zip(first, ref_rows):
+                mark_spans([dict(s) for s in srow["spans"]], rrow["spans"])
+        else:
+            mark_spans([dict(s) for r in first for s in r["spans"]], [s for r in ref_rows for s in r["spans"]])
+    else:
+        for r in ref_rows:
+            for s in r["spans"]:
+                s["status"] = "neutral"
+    for rows in view["rows"].values():
+        for r in rows:
+            for s in r["spans"]:
+                s["counted"] = weights.get((s["category"], s["feature"]), True)
+            r["counts"] = dict(Counter(s["category"] for s in r["spans"] if s["counted"]))
+    return view
+
+
+def counted_features(result) -> dict:
+    """{(category, feature): whether the feature carries weight in the result's settings} - a span
+    of a weight-0 feature (neuter and epicene pronouns, non-person entities in blonde-0.1.4) is
+    shown but neither counts in the score nor as a mismatch."""
+    w = result.config.resolved_weights
+    out = {}
+    for cat in DISCOURSE:
+        sl = result.layout.cat_slices[cat]
+        for j, col in enumerate(range(sl.start, sl.stop)):
+            out[(cat, result.layout.columns[col][1])] = j < len(w[cat]) and w[cat][j] > 0
+    return out
+
+

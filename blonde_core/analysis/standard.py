@@ -1,0 +1,181 @@
+"""Standard sentence-level metrics through sacrebleu (never re-implemented):
+BLEU, chrF and TER on their own 0-100 scales, with sacrebleu's signatures.
+
+Per-document values come from sacrebleu's own additive sufficient statistics
+(summed per document), so bootstrap resampling over documents needs no
+re-scoring either.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from blonde_core.io.corpus import Corpus
+from blonde_core.errors import InputError
+from blonde_core.numbers import nan_to_none
+
+STANDARD = ("BLEU", "chrF", "TER")
+HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False}
+
+
+def _metric(name: str):
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name]()
+
+
+_METRICS: dict = {}
+
+
+def segment_statistics(name: str, hyps: list, refs: list) -> list[list[float]]:
+    """sacrebleu's per-segment sufficient statistics of one metric (what the server's
+    worker processes run for it: annotation/workers.py `call`)."""
+    obj = _METRICS.get(name) or _METRICS.setdefault(name, _metric(name))
+    return [[float(x) for x in row] for row in obj._extract_corpus_statistics(hyps, refs)]
+
+
+class StandardResult:
+    """Per system and metric: corpus score, per-document scores, per-document stats."""
+
+    CHUNK = 200  # segments between progress reports
+
+    @classmethod
+    def merge(cls, parts: list["StandardResult"]) -> "StandardResult":
+        """One result holding the metrics of several (each computed on its own)."""
+        out = cls.__new__(cls)
+        out.metrics, out.signatures, out.doc_stats, out._objs = [], {}, {}, {}
+        out.doc_ids = parts[0].doc_ids
+        out.n_refs = parts[0].n_refs
+        for p in parts:
+            out.metrics += p.metrics
+            out.signatures.update(p.signatures)
+            out.doc_stats.update(p.doc_stats)
+            out._objs.update(p._objs)
+        return out
+
+    def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
+                 cache_dir=None, progress=None, extract=None, store=None):
+        """extract(metric name, hyps, refs) -> per-segment statistics: where sacrebleu
+        runs (default: here; the dashboard's server: in its worker processes)."""
+        bad = [m for m in metrics if m not in STANDARD]
+        if bad:
+            raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})")
+        self.metrics = list(metrics)
+        self.doc_ids = list(corpus.doc_ids)
+        self.signatures: dict[str, str] = {}
+        self.doc_stats: dict[str, dict[str, np.ndarray]] = {}  # metric -> system -> (n_docs, k)
+        self._objs = {m: _metric(m) for m in self.metrics}
+        ref_names = list(corpus.references)
+
+        def units(docs):
+            if granularity == "sentence":
+                return [s.strip() for d in docs for s in d], np.repeat(np.arange(len(docs)), [len(d) for d in docs])
+            return [" ".join(s.strip() for s in d) for d in docs], np.arange(len(docs))
+
+        refs = [units(corpus.references[r])[0] for r in ref_names]
+        self.n_refs = len(ref_names)
+        if not cache:
+            store = None
+        elif store is None:
+            from blonde_core.annotation.store import AnnotationCache, decode_numbers
+
+            store = AnnotationCache(cache_dir, table="segstats", validate=decode_numbers)
+        total = len(self._objs) * sum(len(units(d)[0]) for d in corpus.systems.values())
+        done = 0
+        for m, obj in self._objs.items():
+            self.doc_stats[m] = {}
+            obj.num_refs = len(ref_names)  # what sacrebleu records after reading the references
+            obj_sig = obj.get_signature()
+            self.signatures[m] = f"{m}|{obj_sig.format()}"
+            for name, docs in corpus.systems.items():
+                hyps, doc_of = units(docs)
+                parts = []
+                for i in range(0, max(len(hyps), 1), self.CHUNK):  # progress (and a chance to stop) per chunk
+                    parts.append(self._segment_stats(obj, self.signatures[m], hyps[i:i + self.CHUNK],
+                                                     [r[i:i + self.CHUNK] for r in refs], store, extract, m))
+                    done += len(hyps[i:i + self.CHUNK])
+                    if progress:
+                        progress(done, total)
+                st = np.concatenate(parts) if parts else np.zeros((0, 1))
+                per_doc = np.zeros((len(self.doc_ids), st.shape[1]))
+                np.add.at(per_doc, doc_of, st)
+                self.doc_stats[m][name] = per_doc
+
+    @staticmethod
+    def _segment_stats(obj, signature: str, hyps: list, refs: list, store, extract=None, name="") -> np.ndarray:
+        """sacrebleu's per-segment statistics, from the disk cache where possible."""
+        if not hyps:
+            return np.zeros((0, 1))
+        run = (lambda h, r: extract(name, h, r)) if extract is not None else obj._extract_corpus_statistics
+        if store is None:
+            return np.asarray(run(hyps, refs), dtype=float)
+        keys = _keys(signature, hyps, refs)
+        found = store.get_many(keys)
+        missing = [i for i, k in enumerate(keys) if k not in found]
+        if missing:
+            new = run([hyps[i] for i in missing], [[r[i] for i in missing] for r in refs])
+            store.put_many((keys[i], [float(x) for x in row]) for i, row in zip(missing, new))
+            for i, row in zip(missing, new):
+                found[keys[i]] = row
+        return np.asarray([found[k] for k in keys], dtype=float)
+
+    def score_stats(self, metric: str, stats) -> float:
+        s = self._objs[metric]._compute_score_from_stats(np.asarray(stats).tolist()).score
+        return float(s) if s is not None and not math.isnan(s) else float("nan")
+
+    def score(self, metric: str, system: str) -> float:
+        return self.score_stats(metric, self.doc_stats[metric][system].sum(0))
+
+    def doc_scores(self, metric: str, system: str) -> dict:
+        st = self.doc_stats[metric][system]
+        return {d: self.score_stats(metric, st[i]) for i, d in enumerate(self.doc_ids)}
+
+    def bootstrap(self, metric: str, system: str, weights: np.ndarray) -> np.ndarray:
+        """Scores of resampled document multisets (weights: (n, n_docs))."""
+        resampled = weights @ self.doc_stats[metric][system]
+        return np.array([self.score_stats(metric, r) for r in resampled])
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        out = {}
+        for m in self.metrics:
+            for name in self.doc_stats[m]:
+                entry = out.setdefault(name, {})
+                entry[m] = _clean(self.score(m, name))
+                if per_doc:
+                    entry.setdefault("documents", {})
+                    for d, v in self.doc_scores(m, name).items():
+                        entry["documents"].setdefault(d, {})[m] = _clean(v)
+        return out
+
+
+def _keys(signature: str, hyps: list, refs: list) -> list[bytes]:
+    from blonde_core.annotation.store import cache_key
+
+    return [cache_key(signature, False, "\x1e".join([h] + [r[i] for r in refs])) for i, h in enumerate(hyps)]
+
+
+def segment_keys_of(corpus: Corpus) -> list[bytes]:
+    """The disk-cache keys of every per-segment statistic this corpus can produce
+    (every metric, both granularities): what "Clear loaded data" deletes."""
+    keys: list[bytes] = []
+    ref_names = list(corpus.references)
+    for gran in ("sentence", "document"):
+        def units(docs):
+            if gran == "sentence":
+                return [s.strip() for d in docs for s in d]
+            return [" ".join(s.strip() for s in d) for d in docs]
+
+        refs = [units(corpus.references[r]) for r in ref_names]
+        for m in STANDARD:
+            obj = _metric(m)
+            obj.num_refs = len(ref_names)
+            sig = f"{m}|{obj.get_signature().format()}"
+            for docs in corpus.systems.values():
+                hyps = units(docs)
+                if len(hyps) == len(refs[0]):
+                    keys += _keys(sig, hyps, refs)
+    return keys
+
+
+_clean = nan_to_none

@@ -1,0 +1,330 @@
+"""Correlation with human judgments (Pearson, Spearman, Kendall with intervals), the
+Williams test for dependent correlations, metric tables at system and document level."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats as sps
+
+from blonde_core.errors import InputError
+from blonde_core.metric.scoring import score
+from .units import DEFAULT_SEED, metric_fn
+
+
+def _fisher_ci(r: float, n: int, se_scale: float, offset: int, level: float) -> list:
+    if n - offset <= 0 or r is None or math.isnan(r) or abs(r) >= 1:
+        return [None, None] if (r is None or math.isnan(r)) else [r, r]
+    z = math.atanh(r)
+    se = math.sqrt(se_scale / (n - offset))
+    q = sps.norm.ppf(0.5 + level / 2)
+    return [math.tanh(z - q * se), math.tanh(z + q * se)]
+
+
+def correlations(x, y, level: float = 0.95) -> dict:
+    """Pearson, Spearman and Kendall tau-b with Fisher-z confidence intervals
+    (Spearman: Fieller et al. variance 1.06/(n-3); Kendall: 0.437/(n-4))."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[ok], y[ok]
+    n = len(x)
+    out = {"n": n}
+    if n < 3 or np.all(x == x[0]) or np.all(y == y[0]):
+        for k in ("pearson", "spearman", "kendall"):
+            out[k], out[k + "_p"], out[k + "_ci"] = None, None, [None, None]
+        return out
+    pr = sps.pearsonr(x, y)
+    ci = pr.confidence_interval(confidence_level=level) if n > 3 else None
+    out["pearson"], out["pearson_p"] = float(pr.statistic), float(pr.pvalue)
+    out["pearson_ci"] = [float(ci.low), float(ci.high)] if ci is not None else [None, None]
+    sr = sps.spearmanr(x, y)
+    out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
+    out["spearman_ci"] = _fisher_ci(float(sr.statistic), n, 1.06, 3, level)
+    kt = sps.kendalltau(x, y, variant="b")
+    out["kendall"], out["kendall_p"] = float(kt.statistic), float(kt.pvalue)
+    out["kendall_ci"] = _fisher_ci(float(kt.statistic), n, 0.437, 4, level)
+    return out
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
+    """Williams' test for two dependent correlations sharing variable 1 (e.g. the
+    human score): is r12 larger than r13, given r23?  The formula of R's
+    psych::r.test, df = n - 3.  Returns (t, one-sided p)."""
+    if n <= 3:
+        raise InputError("the Williams test needs n > 3")
+    diff = r12 - r13
+    det = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
+    rbar = (r12 + r13) / 2
+    cube = (1 - r23) ** 3
+    denom = 2 * ((n - 1) / (n - 3)) * det + rbar ** 2 * cube
+    if denom <= 0 or 1 + r23 < 0:  # degenerate (e.g. the two metrics are perfectly correlated)
+        return float("nan"), float("nan")
+    t = diff * math.sqrt((n - 1) * (1 + r23) / denom)
+    p = float(sps.t.sf(abs(t), n - 3))
+    return float(t), p
+
+
+def metric_names(result) -> list[str]:
+    probe = score(np.zeros((result.layout.n, 3)), result.config, result.layout, result.plus)
+    tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if result.plus else [])
+    return tops + list(probe["categories"])
+
+
+def used_systems(result, human, exclude=()) -> list[str]:
+    """The scored systems that humans judged, minus `exclude` (each must be a scored system)."""
+    unknown = [x for x in exclude if x not in result.names]
+    if unknown:
+        raise InputError(f"cannot exclude '{unknown[0]}': no scored system has that name "
+                         f"(systems: {', '.join(result.names)})")
+    return [s for s in result.names if s in human.system_scores and s not in exclude]
+
+
+def metric_table(result, human, level: str = "system", metrics: list[str] | None = None,
+                 extra: dict | None = None, exclude=()):
+    """Aligned metric and human values: (keys, {metric: values}, human values).
+
+    level "system": one value per system (corpus score vs mean human score);
+    "document": one value per (system, document), pooled over systems.
+    extra: further metrics {name: {system: value}} or {name: {system: {doc: value}}}.
+    """
+    if level not in ("system", "document"):
+        raise InputError("level must be system or document")
+    metrics = metrics or metric_names(result)
+    fns = {m: metric_fn(result, m) for m in metrics}
+    systems = used_systems(result, human, exclude)
+    if not systems:
+        raise InputError(f"no system of the human judgments ({', '.join(sorted(human.system_scores))}) is among "
+                         f"the scored systems ({', '.join(result.names)})")
+    keys, hum = [], []
+    vals = {m: [] for m in metrics}
+    extra = extra or {}
+    for m in extra:
+        vals[m] = []
+    doc_ids = result.corpus.doc_ids
+    for s in systems:
+        if level == "system":
+            keys.append(s)
+            hum.append(human.oriented(human.system_scores[s]))
+            tot = result.total(s)
+            for m, fn in fns.items():
+                vals[m].append(float(fn(tot)))
+            for m, table in extra.items():
+                vals[m].append(float(table.get(s, np.nan)))
+        else:
+            ds = result.doc_stats(s)
+            per = {m: fn(ds) for m, fn in fns.items()}
+            for i, d in enumerate(doc_ids):
+                if d not in human.doc_scores.get(s, {}):
+                    continue
+                keys.append(f"{s}/{d}")
+                hum.append(human.oriented(human.doc_scores[s][d]))
+                for m in fns:
+                    vals[m].append(float(per[m][i]))
+                for m, table in extra.items():
+                    vals[m].append(float(table.get(s, {}).get(d, np.nan)))
+    return keys, {m: np.array(v) for m, v in vals.items()}, np.array(hum)
+
+
+SPA_RESAMPLES = 200  # document resamples for SPA's interval (each needs its own permutation test)
+
+
+def _human_docs(human, systems: list[str], doc_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(oriented per-document human scores, rated segments per document), systems x documents;
+    NaN (and 0 segments) where nobody rated the document."""
+    mean = np.full((len(systems), len(doc_ids)), np.nan)
+    count = np.zeros((len(systems), len(doc_ids)))
+    col = {d: j for j, d in enumerate(doc_ids)}
+    per_seg = {}
+    for key in human.segments:
+        per_seg[(key[0], key[1])] = per_seg.get((key[0], key[1]), 0) + 1
+    for i, s in enumerate(systems):
+        for d, v in human.doc_scores.get(s, {}).items():
+            if d in col and v is not None and not (isinstance(v, float) and math.isnan(v)):
+                mean[i, col[d]] = human.oriented(v)
+                count[i, col[d]] = per_seg.get((s, d), 1)
+    return mean, count
+
+
+def _tables(result, human, level, metrics, extra, exclude, extra_docs):
+    """What correlate and compare_pair work on: the level's aligned values (metric_table),
+    the systems used, and systems x documents matrices of human scores (with rated segment
+    counts) and of every metric."""
+    keys, vals, hum = metric_table(result, human, level, metrics, extra, exclude)
+    systems = used_systems(result, human, exclude)
+    doc_ids = list(result.corpus.doc_ids)
+    hdoc, hcount = _human_docs(human, systems, doc_ids)
+    fns = {m: metric_fn(result, m) for m in (metrics or metric_names(result))}
+    docs = {m: np.array([fn(result.doc_stats(s)) for s in systems], dtype=float) for m, fn in fns.items()}
+    for m, table in (extra_docs or (extra if level == "document" else {}) or {}).items():
+        docs[m] = np.array([[float(np.nan if table.get(s, {}).get(d) is None else table[s][d])
+                             for d in doc_ids] for s in systems])
+    return keys, vals, hum, systems, hdoc, hcount, docs, fns
+
+
+def compare_pair(result, human, pair, level: str = "system", metrics=None, extra=None, grouping: str = "none",
+                 exclude=(), permutations: int = 1000, seed: int = DEFAULT_SEED, extra_docs=None) -> dict:
+    """Two metrics head to head (Williams, PERM-BOTH) without the rest of correlate's work."""
+    if level == "system" and grouping != "none":
+        raise InputError("grouping applies to document level only (system level has one value per system)")
+    _, vals, hum, _, hdoc, _, docs, _ = _tables(result, human, level, metrics, extra, list(exclude or ()),
+                                                 extra_docs)
+    return compare_metrics(vals, hum, hdoc, docs, level, grouping, pair, permutations, seed)
+
+
+def correlate(result, human, level: str = "system", metrics: list[str] | None = None, extra: dict | None = None,
+              confidence: float = 0.95, grouping: str = "none", exclude=(), spa: bool = False,
+              permutations: int = 1000, seed: int = DEFAULT_SEED, bootstrap: int = 1000,
+              compare: tuple[str, str] | None = None, extra_docs: dict | None = None) -> dict:
+    """Meta-evaluation of every metric against the human scores, as the WMT metrics task
+    does it (../shared/spec/meta-evaluation.md).
+
+    level "system": Pearson, Spearman, Kendall tau-b, pairwise accuracy over the systems,
+    with percentile intervals over resampled documents for the BlonDe family (system
+    scores re-made from the resampled documents' sufficient statistics, human scores from
+    their rated segments) and Fisher-z intervals for the others; ``spa``: soft pairwise
+    accuracy from per-document scores (``permutations``, ``seed``).
+    level "document": one value per (system, document) with ``grouping`` none / sys / item,
+    intervals over resampled documents.
+    Only cells with a human score take part; the output says how many.
+    ``extra`` (and ``extra_docs``, their per-document values, for SPA) must already be
+    oriented higher-is-better (e.g. "-TER").  ``compare``: two metric names, compared with
+    the Williams test and PERM-BOTH at the chosen level and grouping."""
+    from . import meta
+    from .intervals import resample_weights
+
+    if level == "system" and grouping != "none":
+        raise InputError("grouping applies to document level only (system level has one value per system)")
+    exclude = list(exclude or ())
+    keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
+                                                                 extra_docs)
+    doc_ids = list(result.corpus.doc_ids)
+    # the settings of this meta-evaluation after the scores' own (the CLI and the page print this one string)
+    sig = (f"{result.signature}|level:{level}|grouping:{grouping}|boot:{bootstrap}|seed:{seed}"
+           + (f"|spa:{permutations}" if spa else "") + (f"|exclude:{','.join(exclude)}" if exclude else "")
+           + f"|ref:{','.join(result.corpus.references)}")
+    out = {"signature": sig, "level": level, "grouping": grouping, "human": human.name,
+           "human_direction": "higher is better" if human.higher_is_better else
+           "lower is better (negated before correlating)", "n": len(keys), "systems": systems,
+           "excluded": exclude, "n_systems": len(systems), "documents": len(doc_ids),
+           "cells_rated": int((~np.isnan(hdoc)).sum()), "cells": int(hdoc.size),
+           "metrics": {}, "williams": [], "matrix": {}}
+    w = resample_weights(len(doc_ids), bootstrap, seed) if bootstrap else None
+    if level == "system" and w is not None:
+        hw = w[:, None, :] * hcount[None]  # (B, S, D) rated segments drawn
+        with np.errstate(invalid="ignore", divide="ignore"):
+            hsys = (hw * np.nan_to_num(hdoc)[None]).sum(-1) / hw.sum(-1)
+    resampled = None
+    spa_cache: dict = {}
+    spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
+    spa_w = w[:SPA_RESAMPLES] if (spa and w is not None) else None
+    for m, v in vals.items():
+        r = correlations(v, hum, confidence)
+        r["ci_method"] = "fisher-z"
+        if level == "system":
+            r.update(meta.pairwise_accuracy(hum, v))
+            if w is not None and m in fns:
+                if resampled is None:  # every system's statistics over the resampled documents, once
+                    resampled = [np.einsum("bd,d...->b...", w, result.doc_stats(s)) for s in systems]
+                ms = np.stack([fns[m](r_s) for r_s in resampled], -1)
+                r.update(meta.bootstrap_system_level(hsys, ms, confidence))
+                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+            if spa and m in docs:
+                sp = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache,
+                                                 weights=spa_w, level=confidence)
+                r["spa"], r["spa_ci"] = sp["spa"], sp.get("spa_ci", [None, None])
+        else:
+            for method in ("pearson", "spearman", "kendall"):
+                g = meta.grouped_correlation(hdoc, docs[m], grouping, method)
+                r[method] = None if math.isnan(g["value"]) else g["value"]
+            r.update({"groups": g["groups"], "groups_used": g["groups_used"], "groups_left_out": g["groups_left_out"],
+                      "n": g["cells"]})
+            if w is not None:
+                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, w, confidence)
+                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+            if grouping != "none":
+                for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):
+                    r[k] = None if k.endswith("_p") else [None, None]
+        out["metrics"][m] = r
+    if level == "system" and spa:
+        out["spa"] = {"permutations": permutations, "seed": seed,
+                      "interval": f"percentile over {0 if spa_w is None else len(spa_w)} of the document resamples, "
+                                  "the permutation signs kept",
+                      "items": "documents (per-document scores; humans: mean over a document's rated segments)"}
+    names = list(vals)
+    for a in names:
+        out["matrix"][a] = {}
+        for b in names:
+            ok = ~(np.isnan(vals[a]) | np.isnan(vals[b]))
+            if ok.sum() >= 3 and np.ptp(vals[a][ok]) > 0 and np.ptp(vals[b][ok]) > 0:
+                out["matrix"][a][b] = float(np.corrcoef(vals[a][ok], vals[b][ok])[0, 1])
+            else:
+                out["matrix"][a][b] = None
+    if compare:
+        out["compare"] = compare_metrics(vals, hum, hdoc, docs, level, grouping, compare, permutations, seed)
+    return out
+
+
+def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str, pair, k: int,
+                    seed: int) -> dict:
+    """Williams (Pearson, ungrouped) and PERM-BOTH (Pearson, the chosen grouping) for two metrics."""
+    from . import meta
+
+    a, b = pair
+    for m in (a, b):
+        if m not in vals:
+            raise InputError(f"unknown metric '{m}' to compare (choose from {', '.join(vals)})")
+    res = {"a": a, "b": b, "level": level, "grouping": grouping}
+    ra, rb = correlations(vals[a], hum)["pearson"], correlations(vals[b], hum)["pearson"]
+    rab = correlations(vals[a], vals[b])["pearson"]
+    ok = ~(np.isnan(vals[a]) | np.isnan(vals[b]) | np.isnan(hum))
+    n = int(ok.sum())
+    if None not in (ra, rb, rab) and n > 3 and grouping == "none":
+        t, p = williams_test(rb, ra, rab, n)
+        res["williams"] = {"t": None if math.isnan(t) else t, "p_b_better": None if math.isnan(p) else
+                           (p if rb >= ra else 1 - p), "n": n}
+    else:
+        res["williams"] = None
+    if level == "system":
+        pb = meta.perm_both(hum, vals[a], vals[b], "none", "pearson", k, seed)
+    else:
+        if a not in docs or b not in docs:
+            raise InputError(f"no per-document values of '{a}' or '{b}' to compare")
+        pb = meta.perm_both(hdoc, docs[a], docs[b], grouping, "pearson", k, seed)
+    res["perm_both"] = {"p_b_better": pb["p"], "delta_b_minus_a": pb["delta"], "resamples": pb["resamples"],
+                        "cells": pb["cells"]}
+    return res
+
+
+def oriented_tables(level: str, names: list[str], standard=None, companion: dict | None = None,
+                    apt: dict | None = None) -> dict:
+    """Further metrics for `correlate`, oriented so that higher is better: lower-is-better
+    metrics are negated and named with a minus ("-TER", "-Otem").
+
+    standard: a StandardResult; companion: companion_scores(..., per_doc=True) output;
+    apt: corpus_apt output.  Returns {name: {system: value}} (system level) or
+    {name: {system: {doc: value}}} (document level)."""
+    from blonde_core.analysis.companion import LOWER_IS_BETTER
+
+    def nan(x):
+        return float("nan") if x is None else x
+
+    out = {}
+    if standard is not None:
+        from blonde_core.analysis.standard import HIGHER_IS_BETTER
+
+        for m in standard.metrics:
+            sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+            out[key] = {s: (sign * standard.score(m, s) if level == "system" else
+                            {d: sign * v for d, v in standard.doc_scores(m, s).items()}) for s in names}
+    for m in (next(iter(companion.values()), {}) if companion else {}):
+        if m == "documents":
+            continue
+        sign, key = (-1.0, f"-{m}") if LOWER_IS_BETTER[m] else (1.0, m)
+        out[key] = {s: (sign * nan(v[m]) if level == "system" else
+                        {d: sign * nan(dv[m]) for d, dv in v["documents"].items()})
+                    for s, v in companion.items() if s in names}
+    if apt:
+        out["APT"] = {s: (nan(v["APT"]) if level == "system" else {d: nan(x) for d, x in v["documents"].items()})
+                      for s, v in apt.items() if s in names}
+    return out

@@ -1,0 +1,290 @@
+"""Meta-evaluation as the WMT metrics task does it (../shared/spec/meta-evaluation.md),
+on plain arrays: every function takes a human matrix and a metric matrix of shape
+(systems, items), NaN where no human rated the cell (missing, never zero).
+
+* ``grouped_correlation``: Pearson / Spearman / Kendall tau-b with grouping
+  ``none`` (all cells flattened), ``sys`` (per system across items, then the
+  plain mean) or ``item`` (per item across systems, then the plain mean); a group
+  shorter than 2 or with a constant vector gives NaN and is left out of the mean
+  (counted in ``groups_left_out``).
+* ``pairwise_accuracy``: share of unordered system pairs ordered alike by metric
+  and humans (sign of the differences; a tie on both sides agrees).
+* ``pairwise_p_values`` / ``soft_pairwise_accuracy`` (SPA): one-sided paired
+  permutation p-values that system i beats system j, the random item signs drawn
+  once per permutation and shared by all pairs (drawn as Google's pce.py draws
+  them: ``rint(default_rng(seed).random((k, items), float32))``, so the same seed
+  gives the same signs); SPA = 1 - mean |p_human - p_metric|.
+* ``perm_both``: PERM-BOTH (Deutsch et al. 2021), the p-value that metric 2
+  correlates better than metric 1, swapping the two metrics' standardised scores
+  cell by cell.
+* ``bootstrap_system_level``: percentile intervals of system-level Pearson,
+  Kendall and pairwise accuracy over resampled items, vectorised.
+
+All values equal Google's mt-metrics-eval definitions (stats.py, pce.py) on
+complete data; with missing cells every pair or group uses the cells rated.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats as sps
+
+from blonde_core.errors import InputError
+
+GROUPINGS = ("none", "sys", "item")
+METHODS = ("pearson", "spearman", "kendall")
+
+
+def _corr(x: np.ndarray, y: np.ndarray, method: str) -> float:
+    if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
+        return float("nan")
+    if method == "pearson":
+        return float(sps.pearsonr(x, y).statistic)
+    if method == "spearman":
+        return float(sps.spearmanr(x, y).statistic)
+    if method == "kendall":
+        return float(sps.kendalltau(x, y, variant="b").statistic)
+    raise InputError(f"unknown correlation '{method}' (choose {', '.join(METHODS)})")
+
+
+def _groups(human: np.ndarray, metric: np.ndarray, grouping: str):
+    """Rows to correlate, each filtered to the cells where both values exist."""
+    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    if h.shape != m.shape:
+        raise InputError(f"human {h.shape} and metric {m.shape} matrices differ in shape")
+    if grouping == "none":
+        rows = [(h.reshape(-1), m.reshape(-1))]
+    elif grouping == "sys":
+        rows = list(zip(h, m))
+    elif grouping == "item":
+        rows = list(zip(h.T, m.T))
+    else:
+        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+    out = []
+    for x, y in rows:
+        ok = ~(np.isnan(x) | np.isnan(y))
+        out.append((x[ok], y[ok]))
+    return out
+
+
+def grouped_correlation(human, metric, grouping: str = "none", method: str = "pearson") -> dict:
+    """{"value", "groups", "groups_used", "groups_left_out", "cells"}; value NaN when no group counts."""
+    vals, cells = [], 0
+    groups = _groups(human, metric, grouping)
+    for x, y in groups:
+        cells += len(x)
+        vals.append(_corr(y, x, method) if len(x) else float("nan"))
+    used = [v for v in vals if not math.isnan(v)]
+    return {"value": float(np.mean(used)) if used else float("nan"), "groups": len(groups),
+            "groups_used": len(used), "groups_left_out": len(groups) - len(used), "cells": cells}
+
+
+def pairwise_accuracy(human, metric) -> dict:
+    """System level: vectors of one score per system (human oriented higher-is-better)."""
+    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    ok = ~(np.isnan(h) | np.isnan(m))
+    h, m = h[ok], m[ok]
+    i, j = np.triu_indices(len(h), 1)
+    agree = np.sign(h[i] - h[j]) == np.sign(m[i] - m[j])
+    return {"accuracy": float(agree.mean()) if len(i) else float("nan"), "agree": int(agree.sum()),
+            "pairs": int(len(i))}
+
+
+def permutation_signs(n_items: int, k: int, seed: int) -> np.ndarray:
+    """(k, n_items) signs in {-1, +1}, drawn as Google's pce.py draws them."""
+    rng = np.random.default_rng(seed)
+    return np.rint(rng.random(size=(k, n_items), dtype=np.float32)).astype(np.float64) * 2.0 - 1.0
+
+
+def _pair_differences(x: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """(pairs, items): x_i - x_j over the items rated for both, 0 elsewhere (pairs i < j)."""
+    i, j = np.triu_indices(len(x), 1)
+    both = ok[i] & ok[j]
+    return np.where(both, np.nan_to_num(x[i]) - np.nan_to_num(x[j]), 0.0)
+
+
+def _pair_p(d: np.ndarray, signs: np.ndarray, weights: np.ndarray | None = None, chunk: int = 32) -> np.ndarray:
+    """One-sided permutation p per pair from differences d (pairs, items); with ``weights``
+    (B, items) of resampled item multiplicities, (B, pairs) for every resample at once.
+    Single precision in batched matrix products (as Google's pce.py computes); exact ties
+    (the all-plus permutation, integer-valued scores) count, kept from falling either side
+    of the observed delta by rounding with a relative tolerance of 1e-5."""
+    w = np.ones((1, d.shape[1])) if weights is None else np.asarray(weights, dtype=float)
+    s32 = np.asarray(signs, dtype=np.float32)
+    out = np.empty((len(w), len(d)))
+    for c in range(0, len(w), chunk):
+        dw = d[None] * w[c:c + chunk, None, :]  # (b, pairs, items)
+        flat = dw.reshape(-1, d.shape[1])
+        null = s32 @ flat.astype(np.float32).T  # (k, b * pairs)
+        observed = flat.sum(1)
+        tol = 1e-5 * np.maximum(1.0, np.abs(flat).sum(1))
+        out[c:c + chunk] = (null >= observed - tol).mean(0).reshape(-1, len(d))
+    return out
+
+
+def pairwise_p_values(scores, signs: np.ndarray, rated=None) -> np.ndarray:
+    """(S, S) matrix, upper triangle: one-sided p that system i is better than j
+    (share of permutations whose null delta >= the observed delta), over the items
+    rated for both (``rated``: boolean (S, I), default: not NaN)."""
+    x = np.asarray(scores, dtype=float)
+    ok = ~np.isnan(x) if rated is None else np.asarray(rated, dtype=bool) & ~np.isnan(x)
+    p = np.full((len(x), len(x)), np.nan)
+    p[np.triu_indices(len(x), 1)] = _pair_p(_pair_differences(x, ok), signs)[0]
+    return p
+
+
+def soft_pairwise_accuracy(human, metric, k: int = 1000, seed: int = 4, signs: np.ndarray | None = None,
+                           cache: dict | None = None, weights: np.ndarray | None = None,
+                           level: float = 0.95) -> dict:
+    """SPA over per-item scores (systems x items); only cells with a human score take part
+    (for both sides), and the same signs serve the human and the metric p-values
+    (``signs``: (k, items) of +-1, drawn with the seed when not given).  ``weights``
+    (B, items): resampled item multiplicities for a percentile interval ("spa_ci"), the
+    signs kept fixed."""
+    from .intervals import percentile_ci
+
+    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    rated = ~np.isnan(h) & ~np.isnan(m)
+    signs = permutation_signs(h.shape[1], k, seed) if signs is None else np.asarray(signs, dtype=float)
+    k = len(signs)
+    dh, dm = _pair_differences(h, rated), _pair_differences(m, rated)
+    # the human p-values depend on the rated cells only: shared by every metric with the same ones
+    key = (rated.tobytes(), id(signs), None if weights is None else id(weights))
+    if cache is not None and key in cache:
+        ph, ph_b = cache[key]
+    else:
+        ph = _pair_p(dh, signs)[0]
+        ph_b = _pair_p(dh, signs, weights) if weights is not None else None
+        if cache is not None:
+            cache[key] = (ph, ph_b)
+    pm = _pair_p(dm, signs)[0]
+    out = {"spa": float(1.0 - np.abs(ph - pm).mean()) if len(ph) else float("nan"), "pairs": int(len(ph)),
+           "permutations": k, "seed": seed, "items": int(h.shape[1]), "cells": int(rated.sum())}
+    if weights is not None and len(ph):
+        pm_b = _pair_p(dm, signs, weights)
+        out["spa_ci"] = percentile_ci(1.0 - np.abs(ph_b - pm_b).mean(1), level)
+    return out
+
+
+# -- vectorised correlations over many resamples (rows) ---------------------------------
+
+def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    xc = x - x.mean(axis=-1, keepdims=True)
+    yc = y - y.mean(axis=-1, keepdims=True)
+    den = np.sqrt((xc * xc).sum(-1) * (yc * yc).sum(-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (xc * yc).sum(-1) / np.where(den > 0, den, 1), np.nan)
+
+
+def _kendall_rows(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(tau-b, pairwise accuracy) per row."""
+    i, j = np.triu_indices(x.shape[-1], 1)
+    dx, dy = np.sign(x[..., i] - x[..., j]), np.sign(y[..., i] - y[..., j])
+    n0 = len(i)
+    tx, ty = (dx == 0).sum(-1), (dy == 0).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        den = np.sqrt((n0 - tx) * (n0 - ty).astype(float))
+        tau = np.where(den > 0, (dx * dy).sum(-1) / np.where(den > 0, den, 1), np.nan)
+    return tau, (dx == dy).mean(-1)
+
+
+def bootstrap_system_level(human_samples: np.ndarray, metric_samples: np.ndarray, level: float = 0.95) -> dict:
+    """Percentile intervals from (B, S) resampled system-level human and metric scores."""
+    from .intervals import percentile_ci
+
+    tau, acc = _kendall_rows(human_samples, metric_samples)
+    return {"pearson_ci": percentile_ci(_pearson_rows(human_samples, metric_samples), level),
+            "kendall_ci": percentile_ci(tau, level), "accuracy_ci": percentile_ci(acc, level),
+            "resamples": int(len(human_samples))}
+
+
+def bootstrap_grouped(human, metric, grouping: str, weights: np.ndarray, level: float = 0.95) -> list:
+    """Percentile interval of a grouped Pearson correlation over resampled items:
+    ``weights`` (B, items) multiplicities; a cell drawn twice counts twice."""
+    from .intervals import percentile_ci
+
+    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    ok = ~(np.isnan(h) | np.isnan(m))
+    hz, mz = np.where(ok, h, 0.0), np.where(ok, m, 0.0)
+    w = weights[:, None, :] * ok[None]  # (B, S, I)
+
+    def wcorr(wt, hv, mv, axis):
+        n = wt.sum(axis)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            hc = hv - np.expand_dims((wt * hv).sum(axis) / n, axis)
+            mc = mv - np.expand_dims((wt * mv).sum(axis) / n, axis)
+            cov = (wt * hc * mc).sum(axis)
+            den = np.sqrt((wt * hc * hc).sum(axis) * (wt * mc * mc).sum(axis))
+            return np.where(den > 1e-12, cov / np.where(den > 0, den, 1), np.nan)
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if grouping == "none":
+            r = wcorr(w.reshape(len(w), -1), hz.reshape(-1), mz.reshape(-1), -1)
+        elif grouping == "sys":
+            per = wcorr(w, hz, mz, -1)  # per system across items, then the plain mean of those defined
+            k = (~np.isnan(per)).sum(-1)  # (np.nanmean would warn, from any thread, on a resample with none)
+            r = np.where(k > 0, np.nansum(per, -1) / np.maximum(k, 1), np.nan)
+        elif grouping == "item":
+            rows = wcorr(np.broadcast_to(ok, w.shape).astype(float), hz, mz, -2)[0]  # (I,) across systems
+            good = ~np.isnan(rows)
+            r = (np.where(good, rows, 0.0) * weights).sum(-1) / (good * weights).sum(-1)
+        else:
+            raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+    return percentile_ci(np.asarray(r, dtype=float), level)
+
+
+def perm_both(human, metric1, metric2, grouping: str = "none", method: str = "pearson", k: int = 1000,
+              seed: int = 12345, keep: np.ndarray | None = None) -> dict:
+    """PERM-BOTH: p-value that metric2 correlates better than metric1.
+
+    Cells without a human score (or without either metric's value) are dropped; each
+    metric's remaining scores are standardised (z-scores over all of them); each
+    resample keeps or swaps the two metrics' scores cell by cell (``keep``: (k, cells)
+    of 0/1, 0 swaps; drawn with the seed when not given) and recomputes both grouped
+    correlations; p = share of resamples whose difference (2 - 1) is at least the
+    observed one."""
+    h = np.asarray(human, dtype=float)
+    a, b = np.asarray(metric1, dtype=float), np.asarray(metric2, dtype=float)
+    ok = ~(np.isnan(h) | np.isnan(a) | np.isnan(b))
+    za, zb = np.full(a.shape, np.nan), np.full(b.shape, np.nan)
+    za[ok], zb[ok] = sps.zscore(a[ok]), sps.zscore(b[ok])
+    hh = np.where(ok, h, np.nan)
+    observed = (grouped_correlation(hh, zb, grouping, method)["value"]
+                - grouped_correlation(hh, za, grouping, method)["value"])
+    n_cells = int(ok.sum())
+    if keep is None:
+        keep = np.random.default_rng(seed).integers(0, 2, size=(k, n_cells))
+    keep = np.asarray(keep, dtype=bool)
+    # the cells in order, and each group's positions among them
+    pos = np.full(h.shape, -1)
+    pos[ok] = np.arange(n_cells)
+    if grouping == "none":
+        groups = [np.arange(n_cells)]
+    elif grouping in ("sys", "item"):
+        lines = pos if grouping == "sys" else pos.T
+        groups = [ln[ln >= 0] for ln in lines]
+    else:
+        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+    hv, av, bv = h[ok], za[ok], zb[ok]
+    m1 = np.where(keep, av, bv)  # (k, cells)
+    m2 = np.where(keep, bv, av)
+
+    def value(m):
+        per = []
+        for g in groups:
+            if len(g) < 2 or np.all(hv[g] == hv[g][0]):
+                continue
+            if method == "pearson":
+                per.append(_pearson_rows(np.broadcast_to(hv[g], m[:, g].shape), m[:, g]))
+            else:
+                per.append(np.array([_corr(row, hv[g], method) for row in m[:, g]]))
+        if not per:
+            return np.full(len(m), np.nan)
+        with np.errstate(invalid="ignore"):
+            return np.nanmean(np.vstack(per), axis=0)
+
+    diffs = value(m2) - value(m1)
+    count = int(np.sum(diffs >= observed - 1e-12))
+    return {"p": count / len(keep), "delta": float(observed), "resamples": int(len(keep)), "cells": n_cells,
+            "grouping": grouping, "method": method}

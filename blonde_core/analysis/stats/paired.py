@@ -1,0 +1,269 @@
+"""Paired tests between systems (t-test, Wilcoxon, paired bootstrap, approximate randomization),
+all pairs with Holm / Benjamini-Hochberg corrections, significance clusters."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+from blonde_core.errors import InputError
+from blonde_core.metric.scoring import score
+from .intervals import _f, _resampled, percentile_ci, resample_weights
+from .units import align, DEFAULT_SEED, metric_fn, parse_unit, TESTS, unit_groups, unit_stats
+
+
+def holm(p) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    m = len(p)
+    if m == 0:
+        return p
+    order = np.argsort(p, kind="stable")
+    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def bh(p) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    if len(p) == 0:
+        return p
+    return sps.false_discovery_control(p, method="bh")
+
+
+def _p_from_samples(samples: np.ndarray, real: float) -> float:
+    """sacrebleu / multeval: (count(samples > real) + 1) / (n + 1)."""
+    return (int(np.sum(samples > real)) + 1) / (len(samples) + 1)
+
+
+@dataclass
+class PairInput:
+    name_a: str
+    name_b: str
+    stats_a: np.ndarray  # (units, F, 3), aligned
+    stats_b: np.ndarray
+    ids: list
+
+
+def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, seed: int = DEFAULT_SEED,
+                weights: np.ndarray | None = None, level: float = 0.95, precomputed: dict | None = None) -> dict:
+    """One paired comparison of A against B over aligned units.
+
+    precomputed: optional {"units": (ua, ub), "resampled": (sa, sb), "corpus": (a, b)},
+    the per-unit scores, the scores of the `weights` resamples and the corpus
+    scores, when the caller has them."""
+    if test not in TESTS:
+        raise InputError(f"unknown test '{test}' (choose from {', '.join(TESTS)})")
+    A, B = p.stats_a, p.stats_b
+    pre = precomputed or {}
+    ua, ub = pre["units"] if "units" in pre else (fn(A), fn(B))  # per-unit scores
+    ok = ~(np.isnan(ua) | np.isnan(ub))
+    n_nan = int((~ok).sum())
+    d = ua[ok] - ub[ok]
+    corpus_a, corpus_b = pre["corpus"] if "corpus" in pre else (float(fn(A.sum(0))), float(fn(B.sum(0))))
+    out = {"a": p.name_a, "b": p.name_b, "metric": fn.name, "test": test,
+           "score_a": _f(corpus_a), "score_b": _f(corpus_b), "corpus_diff": _f(corpus_a - corpus_b),
+           "mean_diff": _f(d.mean()) if len(d) else None, "ci": [None, None], "t": None, "p": None,
+           "n_units": int(ok.sum()), "n_nan_units": n_nan}
+    identical = np.array_equal(A, B)
+    if len(d) >= 2:
+        se = d.std(ddof=1) / math.sqrt(len(d))
+        tq = sps.t.ppf(0.5 + level / 2, len(d) - 1)
+        out["ci"] = [_f(d.mean() - tq * se), _f(d.mean() + tq * se)]
+    if identical:
+        out["p"] = 1.0
+        if test == "ttest":
+            out["t"] = 0.0
+        out["ci"] = [0.0, 0.0]
+        return out
+    if test == "ttest":
+        if len(d) >= 2:
+            if np.all(d == 0):
+                out["t"], out["p"] = 0.0, 1.0
+            else:
+                r = sps.ttest_rel(ua[ok], ub[ok])
+                out["t"], out["p"] = _f(r.statistic), _f(r.pvalue)
+        return out
+    if test == "wilcoxon":
+        if len(d) >= 1:
+            if np.all(d == 0):
+                out["p"] = 1.0
+            else:
+                r = sps.wilcoxon(ua[ok], ub[ok])
+                out["p"] = _f(r.pvalue)
+                out["statistic"] = _f(r.statistic)
+        return out
+    real = abs(corpus_a - corpus_b)
+    if test == "bootstrap":
+        w = weights if weights is not None else resample_weights(len(A), n or 1000, seed)
+        if "resampled" in pre and weights is not None:
+            sa, sb = pre["resampled"]
+        else:
+            sa, sb = fn(_resampled(A, w)), fn(_resampled(B, w))
+        diffs = sa - sb
+        absd = np.abs(diffs)
+        out["p"] = _p_from_samples(absd - np.nanmean(absd), real)
+        out["ci"] = percentile_ci(diffs, level)
+        out["ci_of"] = "corpus_diff"
+        out["n_resamples"] = len(w)
+        return out
+    # approximate randomization
+    trials = n or 10000
+    rng = np.random.default_rng(seed)
+    sel = rng.integers(2, size=(trials, len(A))).astype(float)
+    fa, fb = A.reshape(len(A), -1), B.reshape(len(B), -1)
+    shape = (trials,) + A.shape[1:]
+    sh_a = (sel @ fa + (1 - sel) @ fb).reshape(shape)
+    sh_b = ((1 - sel) @ fa + sel @ fb).reshape(shape)
+    out["p"] = _p_from_samples(np.abs(fn(sh_a) - fn(sh_b)), real)
+    out["n_trials"] = trials
+    return out
+
+
+def _scalar_fn(fn, name):
+    """Lift a function of one summed statistics vector to arrays of them (leading axes)."""
+    def lifted(S):
+        S = np.asarray(S, dtype=float)
+        if S.ndim == 1:
+            return np.asarray(fn(S), dtype=float)
+        flat = S.reshape(-1, S.shape[-1])
+        return np.array([fn(x) for x in flat], dtype=float).reshape(S.shape[:-1])
+    lifted.name = name
+    return lifted
+
+
+def points_factor(metric: str) -> int:
+    """What a metric's scores and differences from `compare` are multiplied by to be in
+    points (0-100), as the pages and `score`'s text show them: 100 for the BlonDe family
+    (0-1 in the core, also with a .R or .P suffix), 1 for sacrebleu's and the companion
+    metrics (0-100 already)."""
+    from blonde_core.analysis.companion import COMPANIONS
+    from blonde_core.analysis.standard import STANDARD
+
+    return 1 if metric in STANDARD or metric in COMPANIONS else 100
+
+
+def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None):
+    """Per-unit statistics of every system and the function that scores them.
+
+    metric: a BlonDe metric (see metric_fn), a companion metric (Otem, Utem,
+    BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, RC) or a standard one
+    (BLEU, chrF, TER; document units only; `standard` is a StandardResult).
+    Returns ({name: (unit ids, stats)}, fn, lower_is_better)."""
+    from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER, CompanionStats, scores_from
+
+    names = list(names or result.names)
+    if metric in COMPANIONS:
+        kw = dict(companion_kw or {})
+        alpha = kw.pop("alpha", 2.0)
+        ids, groups = unit_groups(result, unit)
+        per = {}
+        shapes = None
+        for nm in names:
+            cs = CompanionStats(result, nm, alpha)
+            parts = [cs.ou.reshape(len(cs.ou), -1), cs.length, cs.early.reshape(len(cs.early), -1), cs.rc]
+            shapes = [p.shape[1] for p in parts]
+            flat = np.concatenate(parts, axis=1)
+            st = np.zeros((len(ids), flat.shape[1]))
+            np.add.at(st, groups, flat)
+            per[nm] = (ids, st)
+        K = len(result.corpus.references)
+        cut = np.cumsum(shapes)[:-1]
+
+        def one(v):
+            ou, length, early, rc = np.split(v, cut)
+            cs_like = _Summed(ou.reshape(1, 4, 4), length.reshape(1, 2), early.reshape(1, K, 7, 4),
+                              rc.reshape(1, 2), alpha)
+            return scores_from(cs_like, None, **kw)[metric]
+
+        return per, _scalar_fn(one, metric), LOWER_IS_BETTER[metric]
+    if metric in ("BLEU", "chrF", "TER"):
+        from blonde_core.analysis.standard import HIGHER_IS_BETTER
+
+        if standard is None:
+            raise InputError(f"{metric} needs the standard-metric statistics")
+        if parse_unit(unit)[0] != "doc":
+            raise InputError(f"{metric} is tested over documents only (unit doc)")
+        per = {nm: (list(result.corpus.doc_ids), standard.doc_stats[metric][nm]) for nm in names}
+        return per, _scalar_fn(lambda v: standard.score_stats(metric, v), metric), not HIGHER_IS_BETTER[metric]
+    fn = metric_fn(result, metric)
+    return {nm: unit_stats(result, nm, unit) for nm in names}, fn, False
+
+
+class _Summed:
+    def __init__(self, ou, length, early, rc, alpha):
+        self.ou, self.length, self.early, self.rc, self.alpha = ou, length, early, rc, alpha
+
+
+def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test: str = "ttest",
+            unit: str = "doc", n: int | None = None, seed: int = DEFAULT_SEED, level: float = 0.95,
+            standard=None, companion_kw=None, system_cis: bool = True) -> dict:
+    """All pairs of systems, corrected p-values, and every system's bootstrap CI
+    (system_cis=False skips the intervals when only the tests are wanted)."""
+    from .policy import corpus_unit, few_units
+
+    names = list(names or result.names)
+    asked = unit
+    reason = None
+    if unit == "auto":
+        choice = corpus_unit(result.corpus, result.config.granularity)
+        unit, reason = choice["unit"], choice["reason"]
+        if standard is not None and metric in getattr(standard, "metrics", ()) and unit != "doc":
+            unit, reason = "doc", f"{metric} is tested over documents only"
+    per, fn, lower = measure(result, metric, unit, names, standard, companion_kw)
+    ids0 = per[names[0]][0]
+    n_boot = n if (n and test == "bootstrap") else 1000
+    w = resample_weights(len(ids0), n_boot, seed)
+    systems, resampled, unit_scores, corpus = {}, {}, {}, {}
+    need_resamples = system_cis or test == "bootstrap"
+    for nm in names:
+        ids, st = per[nm]
+        unit_scores[nm] = fn(st)
+        corpus[nm] = float(fn(st.sum(0)))
+        if need_resamples:
+            resampled[nm] = fn(_resampled(st, w))
+        systems[nm] = {"score": _f(corpus[nm]),
+                       "ci": percentile_ci(resampled[nm], level) if system_cis else [None, None]}
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ia, ib, common = align(per[a][0], per[b][0])
+            pin = PairInput(a, b, per[a][1][ia], per[b][1][ib], common)
+            same_units = list(per[a][0]) == list(per[b][0]) == list(ids0)
+            pre = None
+            if same_units:
+                pre = {"units": (unit_scores[a], unit_scores[b]), "corpus": (corpus[a], corpus[b])}
+                if need_resamples:
+                    pre["resampled"] = (resampled[a], resampled[b])
+            pairs.append(paired_test(pin, fn, test, n, seed, w if (same_units and test == "bootstrap") else None,
+                                     level, pre))
+    ps = np.array([np.nan if q["p"] is None else q["p"] for q in pairs])
+    valid = ~np.isnan(ps)
+    h, b = np.full(len(ps), np.nan), np.full(len(ps), np.nan)
+    if valid.any():
+        h[valid] = holm(ps[valid])
+        b[valid] = bh(ps[valid])
+    for q, hv, bv in zip(pairs, h, b):
+        q["p_holm"], q["p_bh"] = _f(hv), _f(bv)
+    sig = (f"{result.signature}|test:{test}|unit:{unit}|metric:{fn.name}|seed:{seed}"
+           + (f"|n:{n or (1000 if test == 'bootstrap' else 10000)}" if test in ("bootstrap", "ar") else ""))
+    return {"signature": sig, "metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
+            "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
+            "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
+
+
+def significance_clusters(ranked: list[str], pairs: list[dict], alpha: float = 0.05, key: str = "p_bh") -> dict:
+    """Group systems (best first) into clusters: a system starts a new cluster
+    when it is significantly different from the best system of the current one."""
+    p = {}
+    for q in pairs:
+        p[(q["a"], q["b"])] = p[(q["b"], q["a"])] = q.get(key, q["p"])
+    clusters, head, k = {}, None, 0
+    for s in ranked:
+        if head is None or (p.get((head, s)) is not None and p[(head, s)] < alpha):
+            k += 1
+            head = s
+        clusters[s] = k
+    return clusters

@@ -1,0 +1,131 @@
+"""Cross-sentence consistency views of one document (plain data for the UI).
+
+* entity threads: every reference entity and, sentence by sentence, the string
+  the system used for it.  Alignment heuristic (stated in the UI): in the same
+  sentence (the same document at document granularity), an identical system
+  entity of the same group wins; otherwise the system entity (any group) with the
+  highest similarity - token overlap (Jaccard on lowercased words) or character
+  similarity (difflib ratio), whichever is higher - if it reaches 0.3; otherwise
+  the entity is reported as missing in that sentence.
+* pronoun threads: the gendered pronouns of every sentence, reference against
+  systems, mismatches marked.
+* tense timeline: the tense profile of every sentence (past, present, future /
+  modal, other verb forms), so tense drift shows at a glance.
+"""
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+
+from blonde_core.metric.features import entities
+from blonde_core.metric.blonde import prepare
+
+MIN_SIMILARITY = 0.3
+TENSE_GROUPS = {"VBD": "past", "VBN": "past", "VBZ": "present", "VBP": "present", "MD": "modal/future",
+                "VB": "base form", "VBG": "gerund"}
+GROUP_ORDER = ["past", "present", "modal/future", "base form", "gerund"]
+
+
+def _docs(result, name):
+    return result.corpus.systems.get(name) or result.corpus.references[name]
+
+
+def _sentences(result, name, doc_index):
+    table, lc = result.table, result.config.lowercase
+    out = []
+    for raw in _docs(result, name)[doc_index]:
+        t = prepare(raw, lc)
+        out.append((t, table.records[table.index[t]]))
+    return out
+
+
+def similarity(a: str, b: str) -> float:
+    ta, tb = set(a.lower().split()), set(b.lower().split())
+    jac = len(ta & tb) / len(ta | tb) if ta | tb else 0.0
+    return max(jac, difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio())
+
+
+def entity_threads(result, doc_index: int, system: str, reference: str | None = None) -> list[dict]:
+    pack = result.table.pack
+    ref = reference or next(iter(result.corpus.references))
+    rs = _sentences(result, ref, doc_index)
+    ss = _sentences(result, system, doc_index)
+    aligned = result.config.granularity == "sentence" and len(rs) == len(ss)
+    threads: dict = {}
+    for i, (t, rec) in enumerate(rs):
+        ref_ents = [(pack.entity_groups[g], key) for g, key, _, _ in entities(rec, t, pack)]
+        if aligned:
+            pool = [(pack.entity_groups[g], key) for g, key, _, _ in entities(ss[i][1], ss[i][0], pack)]
+        else:
+            pool = [(pack.entity_groups[g], key) for st, srec in ss for g, key, _, _ in entities(srec, st, pack)]
+        available = list(pool)
+        for group, key in ref_ents:
+            th = threads.setdefault((group, key), {"entity": key, "group": group, "occurrences": []})
+            choice, score = None, 0.0
+            if (group, key) in available:
+                choice, score = (group, key), 1.0
+            else:
+                for cand in available:
+                    sim = similarity(key, cand[1])
+                    if sim > score:
+                        choice, score = cand, sim
+                if score < MIN_SIMILARITY:
+                    choice = None
+            if choice is not None and aligned:
+                available.remove(choice)
+            th["occurrences"].append({"sentence": i + 1, "system": choice[1] if choice else None,
+                                      "exact": choice is not None and choice[1] == key,
+                                      "similarity": round(score, 3) if choice else 0.0})
+    out = []
+    for th in threads.values():
+        used = [o["system"] for o in th["occurrences"]]
+        renderings = sorted({u for u in used if u is not None})
+        th["renderings"] = renderings
+        th["missing"] = sum(u is None for u in used)
+        th["consistent"] = len(renderings) <= 1 and th["missing"] == 0 and all(o["exact"] for o in th["occurrences"])
+        th["inconsistent_renderings"] = len(renderings) > 1
+        out.append(th)
+    out.sort(key=lambda th: (th["consistent"], -len(th["occurrences"]), th["entity"]))
+    return out
+
+
+def pronoun_threads(result, doc_index: int, systems: list[str], reference: str | None = None) -> list[dict]:
+    pack = result.table.pack
+    ref = reference or next(iter(result.corpus.references))
+    names = [ref] + [s for s in systems if s != ref]
+    per = {n: _sentences(result, n, doc_index) for n in names}
+    n_rows = max(len(v) for v in per.values())
+    rows = []
+    for i in range(n_rows):
+        row = {"sentence": i + 1, "texts": {}, "pronouns": {}, "mismatch": {}}
+        for n in names:
+            if i < len(per[n]):
+                t, rec = per[n][i]
+                prons = [(w, pack.pronoun_classes[c]) for w in rec["w"] for c in pack.pronoun_of.get(w, ())]
+            else:
+                t, prons = "", []
+            row["texts"][n] = t
+            row["pronouns"][n] = prons
+        ref_classes = Counter(c for _, c in row["pronouns"][ref] if c in ("masculine", "feminine"))
+        for n in names[1:]:
+            sys_classes = Counter(c for _, c in row["pronouns"][n] if c in ("masculine", "feminine"))
+            row["mismatch"][n] = sys_classes != ref_classes
+        rows.append(row)
+    return rows
+
+
+def tense_timeline(result, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
+    """{name: [{"sentence", "counts": {group: n}, "dominant": group or "none"}]}."""
+    ref = reference or next(iter(result.corpus.references))
+    names = [ref] + [s for s in systems if s != ref]
+    out = {}
+    for n in names:
+        seq = []
+        for i, (t, rec) in enumerate(_sentences(result, n, doc_index)):
+            c = Counter(TENSE_GROUPS[tag] for tag in rec["t"] if tag in TENSE_GROUPS)
+            finite = {g: c[g] for g in ("past", "present", "modal/future") if c[g]}
+            dominant = max(finite, key=lambda g: (finite[g], -GROUP_ORDER.index(g))) if finite else (
+                "other verbs" if c else "no verb")
+            seq.append({"sentence": i + 1, "counts": dict(c), "dominant": dominant})
+        out[n] = seq
+    return out

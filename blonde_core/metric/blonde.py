@@ -1,0 +1,246 @@
+"""The BlonDe metric: corpus in, sufficient statistics and scores out.
+
+    from .blonde import BlonDe
+    from blonde_core.io.readers import plain_corpus
+    corpus = plain_corpus(["ref.txt"], ["sysA.txt"], docids="docids.txt")
+    result = BlonDe().evaluate(corpus)
+    result.scores("sysA")["BlonDe"]["F1"]
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from blonde_core.annotation.annotator import Annotator, default_n_process
+from blonde_core.annotation.store import AnnotationCache
+from .settings import ScoreConfig
+from blonde_core.io.corpus import Corpus
+from blonde_core.errors import InputError
+from .features import PLUS_CATEGORIES, FeatureTable, Layout
+from blonde_core.lang.base import load_pack
+from blonde_core.numbers import nan_to_none
+from .plus import count_phrase, parse_annotation, parse_ner_line
+from .scoring import THIN, score
+from .sufficient import literal_items, system_stats
+
+
+def prepare(text: str, lowercase: bool) -> str:
+    """What spaCy sees: the segment without surrounding white space (as the
+    package's `line.strip()`), lowercased when the lowercase flag is on."""
+    t = text.strip()
+    return t.lower() if lowercase else t
+
+
+@dataclass
+class Result:
+    config: ScoreConfig
+    signature: str
+    layout: Layout
+    corpus: Corpus
+    stats: dict  # name -> (n_units, n_columns, 3)
+    unit_doc: np.ndarray  # document index of every unit
+    plus: bool = False
+    table: FeatureTable | None = None
+    annotation_stats: dict = field(default_factory=dict)
+    segments: dict = field(default_factory=dict)  # name -> (FeatureTable rows, unit of every segment)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.stats)
+
+    COUNTING = ("lowercase", "granularity", "aggregation", "lang")
+
+    def with_config(self, config: ScoreConfig) -> "Result":
+        """The same counts scored with other settings (weights, preset, categories,
+        mean, smoothing): nothing is annotated or counted again."""
+        for f in self.COUNTING:
+            if getattr(config, f) != getattr(self.config, f):
+                raise ValueError(f"'{f}' changes the counts: evaluate again")
+        import dataclasses
+
+        parts = self.signature.split("|")
+        pipeline = next(p[len("spacy:"):] for p in parts if p.startswith("spacy:"))
+        nrefs = len(self.corpus.references)
+        sig = config.signature(nrefs, pipeline, plus=self.plus, refined_ner="ner:refined" in parts)
+        return dataclasses.replace(self, config=config, signature=sig)
+
+    def doc_stats(self, name: str) -> np.ndarray:
+        """(n_docs, n_columns, 3): statistics summed per document."""
+        st = self.stats[name]
+        starts = np.searchsorted(self.unit_doc, np.arange(len(self.corpus.doc_ids)))
+        return np.add.reduceat(st, starts, axis=0) if len(st) else st
+
+    def total(self, name: str) -> np.ndarray:
+        return self.stats[name].sum(axis=0)
+
+    def scores(self, name: str) -> dict:
+        return to_floats(score(self.total(name), self.config, self.layout, self.plus))
+
+    def doc_scores(self, name: str) -> dict:
+        per = score(self.doc_stats(name), self.config, self.layout, self.plus)
+        return {d: to_floats(per, i) for i, d in enumerate(self.corpus.doc_ids)}
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        out = {"signature": self.signature, "systems": {}}
+        for name in self.names:
+            entry = self.scores(name)
+            if per_doc:
+                entry["documents"] = self.doc_scores(name)
+            out["systems"][name] = entry
+        return out
+
+
+_clean = nan_to_none
+
+
+def _count(x):
+    """Span counts are whole numbers except when several references are summed or maxed per feature."""
+    return int(x) if x is not None and float(x).is_integer() else x
+
+
+def to_floats(res: dict, i=None) -> dict:
+    def pick(a):
+        return _clean(a if i is None else a[i])
+
+    out = {}
+    for key in ("BlonDe", "BlonD-d", "BlonD+"):
+        if key in res:
+            out[key] = {m: pick(res[key][m]) for m in ("R", "P", "F1")}
+    out["categories"] = {}
+    for c, v in res["categories"].items():
+        entry = {m: pick(v[m]) for m in ("R", "P", "F1")}
+        entry["spans"] = {k: _count(pick(v[k])) for k in ("reference", "system", "matched")}
+        entry["thin"] = bool(entry["spans"]["reference"] < THIN)
+        out["categories"][c] = entry
+    return out
+
+
+class BlonDe:
+    """Scores systems against references with a `ScoreConfig`.
+
+    cache: use the on-disk annotation cache (BLONDE_CACHE_DIR, or the user's
+    cache directory); n_process: annotation worker processes (default: up to 2);
+    progress: callback(done, total) over distinct sentences.
+    """
+
+    def __init__(self, config: ScoreConfig | None = None, *, cache: bool = True, cache_dir=None,
+                 n_process: int | None = None, progress=None, annotator: Annotator | None = None):
+        self.config = config or ScoreConfig()
+        self.pack = load_pack(self.config.lang)
+        if annotator is not None:  # shared (e.g. by the dashboard's sessions)
+            if annotator.lowercase != self.config.lowercase or annotator.pack is not self.pack:
+                raise ValueError("the annotator's lowercase flag or language differs from the config")
+            self.cache, self.annotator = annotator.cache, annotator
+            return
+        self.cache = AnnotationCache(cache_dir) if cache else None
+        self.annotator = Annotator(self.pack, self.config.lowercase, self.cache,
+                                   n_process if n_process is not None else default_n_process(), progress)
+
+    def evaluate(self, corpus: Corpus, annotation: list[str] | None = None,
+                 ner_refined: list[str] | None = None, annotation_file: str = "annotation",
+                 ner_file: str = "ner", progress=None) -> Result:
+        cfg = self.config
+        corpus.check(cfg.granularity)
+        lc = cfg.lowercase
+        prep = {}  # role name -> docs of prepared texts
+        for group in (corpus.references, corpus.systems):
+            for name, docs in group.items():
+                prep[name] = [[prepare(s, lc) for s in d] for d in docs]
+        ref_names = list(corpus.references)
+        sys_names = list(corpus.systems)
+        # the annotator sees each distinct prepared text once
+        distinct = sorted({s for docs in prep.values() for d in docs for s in d})
+        records = self.annotator.annotate(distinct, progress=progress)
+        table = FeatureTable(distinct, records, self.pack)
+        n_docs = len(corpus.doc_ids)
+        ref0 = prep[ref_names[0]]
+        if cfg.granularity == "sentence":
+            n_units = sum(len(d) for d in ref0)
+            unit_doc = np.repeat(np.arange(n_docs), [len(d) for d in ref0])
+
+            def units_of(docs):
+                return np.arange(sum(len(d) for d in docs), dtype=np.int64)
+        else:
+            n_units = n_docs
+            unit_doc = np.arange(n_docs)
+
+            def units_of(docs):
+                return np.repeat(np.arange(len(docs)), [len(d) for d in docs]).astype(np.int64)
+
+        def flat(docs):
+            return [s for d in docs for s in d]
+
+        ref_rows = [table.rows(flat(prep[r])) for r in ref_names]
+        ref_units = [units_of(prep[r]) for r in ref_names]
+        n_ref_segs = len(ref_rows[0])
+        plus_cps = None
+        if annotation is not None:
+            if len(annotation) != n_ref_segs:
+                raise InputError(f"has {len(annotation)} lines but the reference has {n_ref_segs} segments; "
+                                 "expected one annotation line per reference segment", file=annotation_file)
+            plus_cps = parse_annotation(annotation)
+        ner = None
+        if ner_refined is not None:
+            if len(ner_refined) != n_ref_segs:
+                raise InputError(f"has {len(ner_refined)} lines but the reference has {n_ref_segs} segments; "
+                                 "expected one line per reference segment", file=ner_file)
+            ner = [parse_ner_line(line, ner_file, i + 1) for i, line in enumerate(ner_refined)]
+        ref_flat = [flat(prep[r]) for r in ref_names]
+        seg_unit = ref_units[0]
+        stats = {}
+        segments = {r: (rows, units) for r, rows, units in zip(ref_names, ref_rows, ref_units)}
+        for name in sys_names:
+            docs = prep[name]
+            s_flat = flat(docs)
+            s_units = units_of(docs)
+            rows = table.rows(s_flat)
+            segments[name] = (rows, s_units)
+            plus_items = ent_items = None
+            if plus_cps is not None:
+                plus_items = [self._literal(plus_cps, k, s_flat, s_units, ref_flat, seg_unit, n_units)
+                              for k in range(len(PLUS_CATEGORIES))]
+            if ner is not None:
+                ent_items = [self._ner_items(ner, g, s_flat, s_units, seg_unit, n_units, len(ref_names))
+                             for g in range(2)]
+            stats[name] = system_stats(table, rows, s_units, ref_rows, ref_units, n_units,
+                                       cfg.aggregation, entity_override=ent_items, plus=plus_items)
+        sig = cfg.signature(len(ref_names), self.annotator.pipeline_id, plus=plus_cps is not None,
+                            refined_ner=ner is not None)
+        return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
+                      table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
+
+    @staticmethod
+    def _literal(cps, k, s_flat, s_units, ref_flat, seg_unit, n_units):
+        """BlonD+ checkpoints of kind k counted per unit in the system and each reference."""
+        # checkpoints belong to reference segments; at document granularity a
+        # document's checkpoints are counted in the whole system document.
+        unit_cps: list[list[str]] = [[] for _ in range(n_units)]
+        for i, pair in enumerate(cps):
+            for cp in pair[k]:
+                if cp not in unit_cps[seg_unit[i]]:
+                    unit_cps[seg_unit[i]].append(cp)
+        return literal_items(_phrase_counts(unit_cps, s_flat, s_units, n_units),
+                             [_phrase_counts(unit_cps, texts, seg_unit, n_units) for texts in ref_flat], n_units)
+
+    @staticmethod
+    def _ner_items(ner, g, s_flat, s_units, seg_unit, n_units, n_refs):
+        """Refined entities of group g: reference counts from the file, system counts by
+        literal whole-word matching of the refined names in the system segment."""
+        names_of_unit: list[dict] = [dict() for _ in range(n_units)]
+        for i, groups in enumerate(ner):
+            d = names_of_unit[seg_unit[i]]
+            for name, c in groups[g].items():
+                d[name] = d.get(name, 0) + c
+        return literal_items(_phrase_counts(names_of_unit, s_flat, s_units, n_units), [names_of_unit] * n_refs,
+                             n_units)
+
+
+def _phrase_counts(phrases_of_unit, texts, units, n_units: int) -> list[dict]:
+    """Per unit: whole-word, case-insensitive counts of that unit's phrases in its texts."""
+    out: list[dict] = [dict() for _ in range(n_units)]
+    for t, u in zip(texts, units):
+        for p in phrases_of_unit[u]:
+            out[u][p] = out[u].get(p, 0) + count_phrase(p, t)
+    return out

@@ -1,0 +1,243 @@
+"""From annotation records to BlonDe features, spans and a shared feature table.
+
+The feature layout (columns of every sufficient-statistics array) is fixed:
+
+    tense   VBD VBN VBP VBZ VBG VB MD           (dense counts)
+    pronoun masculine feminine neuter epicene   (dense counts)
+    entity  PERSON NON-PERSON                   (keyed by entity text)
+    dm      comparison cause conjunction asynchronous synchronous (dense)
+    ngram   1 2 3 4                             (keyed by n-gram)
+    plus    ambiguity ellipsis                  (keyed by checkpoint phrase)
+
+`FeatureTable` holds, for every distinct sentence text of a run, its dense
+counts and its keyed items (ids + counts, CSR layout), built with numpy once and
+shared by every system and reference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from blonde_core.lang.base import LanguagePack
+
+NGRAM_ORDERS = (1, 2, 3, 4)
+PLUS_CATEGORIES = ("ambiguity", "ellipsis")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Column layout of the sufficient statistics for a language pack."""
+
+    columns: tuple  # ((category, feature), ...)
+    cat_slices: dict  # category -> slice of columns
+    dense_cols: np.ndarray  # column indices of dense features in order tense, pronoun, dm
+    keyed_cols: tuple  # column indices of keyed features: entity groups then ngram orders
+
+    @property
+    def n(self) -> int:
+        return len(self.columns)
+
+    def col(self, category: str, feature) -> int:
+        return self.columns.index((category, feature))
+
+
+def make_layout(pack: LanguagePack) -> Layout:
+    cols = []
+    slices = {}
+
+    def add(cat, feats):
+        start = len(cols)
+        cols.extend((cat, f) for f in feats)
+        slices[cat] = slice(start, len(cols))
+
+    add("tense", pack.tense_tags)
+    add("pronoun", pack.pronoun_classes)
+    add("entity", pack.entity_groups)
+    add("dm", pack.dm_types)
+    add("ngram", NGRAM_ORDERS)
+    add("plus", PLUS_CATEGORIES)
+    dense = np.r_[np.arange(slices["tense"].start, slices["tense"].stop),
+                  np.arange(slices["pronoun"].start, slices["pronoun"].stop),
+                  np.arange(slices["dm"].start, slices["dm"].stop)]
+    keyed = tuple(range(slices["entity"].start, slices["entity"].stop)) + \
+        tuple(range(slices["ngram"].start, slices["ngram"].stop))
+    return Layout(tuple(cols), slices, dense, keyed)
+
+
+# --- per-sentence extraction -------------------------------------------------
+
+def entity_key(text: str, pack: LanguagePack) -> str:
+    for suf in pack.entity_strip_suffixes:
+        if text.endswith(suf):
+            return text[: -len(suf)]
+    return text
+
+
+def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
+    """Counts of tense tags, pronoun classes, discourse-marker types (in that order)."""
+    nt, npr, nd = len(pack.tense_tags), len(pack.pronoun_classes), len(pack.dm_types)
+    out = [0] * (nt + npr + nd)
+    tag_index = pack.tag_index
+    for tag in rec["t"]:
+        i = tag_index.get(tag)
+        if i is not None:
+            out[i] += 1
+    pron = pack.pronoun_of
+    for w in rec["w"]:
+        cls = pron.get(w)
+        if cls:
+            for c in cls:
+                out[nt + c] += 1
+    for ti, start, end in dm_occurrences(rec["w"], pack):
+        out[nt + npr + ti] += 1
+    return out
+
+
+def _dm_index(pack: LanguagePack) -> dict:
+    idx = getattr(pack, "_dm_first", None)
+    if idx is None:
+        idx = {}
+        for ti, toks in pack.dm_patterns:
+            idx.setdefault(toks[0], []).append((ti, toks))
+        object.__setattr__(pack, "_dm_first", idx)
+    return idx
+
+
+def dm_occurrences(tokens: list[str], pack: LanguagePack):
+    """Yield (type index, first token, last token + 1) for every marker occurrence."""
+    first = _dm_index(pack)
+    low = [t.lower() for t in tokens]
+    n = len(low)
+    for p, tok in enumerate(low):
+        cands = first.get(tok)
+        if not cands:
+            continue
+        for ti, toks in cands:
+            k = len(toks)
+            if p + k <= n and (k == 1 or tuple(low[p:p + k]) == toks):
+                yield ti, p, p + k
+
+
+def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, int, int]]:
+    """(group index, key text, start_char, end_char) of counted entities."""
+    out = []
+    for s, e, label in rec["e"]:
+        g = pack.group_of_label.get(label)
+        if g is not None:
+            out.append((g, entity_key(text[s:e], pack), s, e))
+    return out
+
+
+def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
+    """Every counted span of a sentence as plain records (for highlighting views)."""
+    out = []
+    words, offs, tags = rec["w"], rec["i"], rec["t"]
+    for w, o, t in zip(words, offs, tags):
+        if t in pack.tag_index:
+            out.append({"category": "tense", "feature": t, "start": o, "end": o + len(w), "text": w})
+        for c in pack.pronoun_of.get(w, ()):
+            out.append({"category": "pronoun", "feature": pack.pronoun_classes[c],
+                        "start": o, "end": o + len(w), "text": w})
+    for g, key, s, e in entities(rec, text, pack):
+        out.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
+                    "text": text[s:e], "key": key})
+    for ti, a, b in dm_occurrences(words, pack):
+        s, e = offs[a], offs[b - 1] + len(words[b - 1])
+        out.append({"category": "dm", "feature": pack.dm_types[ti], "start": s, "end": e, "text": text[s:e]})
+    out.sort(key=lambda d: (d["start"], -d["end"]))
+    return out
+
+
+# --- the shared table ----------------------------------------------------------
+
+class Csr:
+    """Keyed items per row: row r owns items[ptr[r]:ptr[r+1]] with counts."""
+
+    __slots__ = ("ptr", "items", "counts", "n_items")
+
+    def __init__(self, ptr, items, counts, n_items):
+        self.ptr, self.items, self.counts, self.n_items = ptr, items, counts, n_items
+
+    def gather(self, rows: np.ndarray):
+        """(row position, item, count) for the given rows, rows may repeat."""
+        rows = np.asarray(rows, dtype=np.int64)
+        starts = self.ptr[rows]
+        lens = self.ptr[rows + 1] - starts
+        total = int(lens.sum())
+        pos = np.repeat(np.arange(len(rows)), lens)
+        if total:
+            offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
+            idx = np.arange(total) + offsets
+        else:
+            idx = np.zeros(0, dtype=np.int64)
+        return pos, self.items[idx], self.counts[idx]
+
+
+def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray) -> Csr:
+    """Build a Csr from occurrence (row, code) pairs, counting duplicates.  Item ids
+    index the sorted unique codes (np.unique order)."""
+    if len(codes) == 0:
+        return Csr(np.zeros(n_rows + 1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0)
+    uniq_codes, dense = np.unique(codes, return_inverse=True, axis=0 if codes.ndim > 1 else None)
+    dense = dense.reshape(-1)
+    n_items = len(uniq_codes)
+    comp = rows.astype(np.int64) * n_items + dense
+    keys, counts = np.unique(comp, return_counts=True)
+    krows = keys // n_items
+    ptr = np.searchsorted(krows, np.arange(n_rows + 1), side="left").astype(np.int64)
+    return Csr(ptr, keys % n_items, counts.astype(np.int64), n_items)
+
+
+class FeatureTable:
+    """Features of every distinct (prepared) sentence text of a run."""
+
+    def __init__(self, texts: list[str], records: dict[str, dict], pack: LanguagePack):
+        self.pack = pack
+        self.layout = make_layout(pack)
+        self.texts = list(texts)
+        self.index = {t: i for i, t in enumerate(self.texts)}
+        n = len(self.texts)
+        recs = [records[t] for t in self.texts]
+        self.records = recs
+        self.dense = np.array([dense_counts(r, pack) for r in recs], dtype=np.int64).reshape(
+            n, len(self.layout.dense_cols))
+        # entities, one Csr per group
+        ent_rows, ent_groups, ent_keys = [], [], []
+        for i, (t, r) in enumerate(zip(self.texts, recs)):
+            for g, key, _, _ in entities(r, t, pack):
+                ent_rows.append(i)
+                ent_groups.append(g)
+                ent_keys.append(key)
+        ent_vocab: dict[str, int] = {}
+        ent_ids = np.array([ent_vocab.setdefault(k, len(ent_vocab)) for k in ent_keys], dtype=np.int64)
+        ent_rows_a = np.array(ent_rows, dtype=np.int64)
+        ent_groups_a = np.array(ent_groups, dtype=np.int64)
+        self.keyed: list[Csr] = []
+        for g in range(len(pack.entity_groups)):
+            m = ent_groups_a == g
+            self.keyed.append(_csr_from_pairs(n, ent_rows_a[m], ent_ids[m]))
+        # n-grams over token ids
+        tok_vocab: dict[str, int] = {}
+        lens = np.fromiter((len(r["w"]) for r in recs), dtype=np.int64, count=n)
+        flat = np.fromiter((tok_vocab.setdefault(w, len(tok_vocab)) for r in recs for w in r["w"]),
+                           dtype=np.int64, count=int(lens.sum()))
+        self.tok_vocab = tok_vocab
+        sent_of = np.repeat(np.arange(n), lens)
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1])) if n else np.zeros(0, np.int64)
+        pos_in = np.arange(len(flat)) - np.repeat(starts, lens)
+        left = np.repeat(lens, lens) - pos_in  # tokens from here to sentence end
+        V = max(len(tok_vocab), 1)
+        for order in NGRAM_ORDERS:
+            valid = np.nonzero(left >= order)[0]
+            if V ** order < 2 ** 62:
+                code = np.zeros(len(valid), dtype=np.int64)
+                for j in range(order):
+                    code = code * V + flat[valid + j]
+            else:  # large vocabularies: unique rows of the id matrix
+                code = np.stack([flat[valid + j] for j in range(order)], axis=1)
+            self.keyed.append(_csr_from_pairs(n, sent_of[valid], code))
+
+    def rows(self, prepared_texts) -> np.ndarray:
+        idx = self.index
+        return np.fromiter((idx[t] for t in prepared_texts), dtype=np.int64)
