@@ -65,7 +65,7 @@ class Engine:
                  disk_mb: int | None = None):
         if cache_mode not in CACHE_MODES:
             raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
-        from blonde_core.annotation.annotator import default_n_process
+        from blonde_core.annotation.backends import default_n_process
 
         self.cache_mode = cache_mode
         self.cache_dir = cache_dir
@@ -111,7 +111,7 @@ class Engine:
         waiting there (priority 2); in this process for the CLI."""
         if self.pool != "server":
             return None
-        from blonde_core.annotation.annotator import server_pool
+        from blonde_core.annotation.backends import server_pool
 
         lang = "en"
 
@@ -119,7 +119,8 @@ class Engine:
             pool = server_pool(lang, self.n_process)
             k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
             futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
-                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]]}, 2)
+                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]],
+                                 "rows": len(hyps[i:i + k])}, 2)
                     for i in range(0, len(hyps), k)]
             return [row for f in futs for row in f.result()]
         return run
@@ -168,7 +169,7 @@ def server_engine() -> Engine:
     global _SERVER
     with _SERVER_LOCK:
         if _SERVER is None:
-            from blonde_core.annotation.annotator import default_n_process
+            from blonde_core.annotation.backends import default_n_process
 
             _SERVER = Engine(cache_mode=os.environ.get("BLONDE_CACHE", "disk"),
                              cache_dir=os.environ.get("BLONDE_CACHE_DIR") or None,
@@ -294,7 +295,7 @@ class Study:
         return len(self.distinct_texts(cfg.lowercase))
 
     def signature(self, cfg: ScoreConfig) -> str:
-        from blonde_core.annotation.annotator import pipeline_id
+        from blonde_core.annotation.pipeline import pipeline_id
         from blonde_core.lang.base import load_pack
 
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
@@ -571,7 +572,7 @@ def study_store() -> StudyStore:
 
 # --- what the pages may use besides Study (they import nothing else of the core but render) --
 from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER  # noqa: E402,F401
-from blonde_core.metric.settings import CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
+from blonde_core.metric.settings import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
 from blonde_core.analysis.diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
 from blonde_core.analysis.overlap import document_errors, error_overlap  # noqa: E402,F401
 from blonde_core.io.human import read_human  # noqa: E402,F401

@@ -33,7 +33,7 @@ route_through_app()
 import numpy as np  # noqa: E402 - after the routing check, which must come before anything slow
 import pandas as pd  # noqa: E402
 
-from blonde_core.study import (CATEGORY_NAMES, N_FEATURES, PRESETS, SMOOTH_DEFAULTS, Corpus, InputError, ScoreConfig,
+from blonde_core.study import (CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, Corpus, InputError, ScoreConfig,
                                Study, server_engine, study_store)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,16 +131,16 @@ def need_data(what: str = "this page") -> LoadedData | None:
 # --- settings (sidebar, apply everywhere) --------------------------------------
 
 def _weights_input(cat: str, preset: str) -> tuple | None:
-    default = PRESETS[preset]["weights"][cat]
+    default = ScoreConfig(preset=preset).resolved_weights[cat]
     txt = st.text_input(f"{cat} weights", value=", ".join(f"{x:.10g}" for x in default), key=f"w_{cat}_{preset}",
-                        help=f"{N_FEATURES[cat]} comma-separated numbers")
+                        help=f"{len(default)} comma-separated numbers")
     try:
         vals = tuple(float(x) for x in txt.split(","))
     except ValueError:
         st.error(f"{cat} weights: numbers separated by commas, please")
         return None
-    if len(vals) != N_FEATURES[cat]:
-        st.error(f"{cat} needs {N_FEATURES[cat]} weights")
+    if len(vals) != len(default):
+        st.error(f"{cat} needs {len(default)} weights")
         return None
     return None if np.allclose(vals, default, rtol=1e-6, atol=1e-9) else vals
 

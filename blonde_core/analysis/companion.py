@@ -35,14 +35,18 @@ from blonde_core.metric.sufficient import _aggregate
 
 ORDERS = 4
 EARLY_CATS = ("entity", "tense", "pronoun", "1", "2", "3", "4")
-EARLY_TENSE = {"VBD": .2, "VBN": .05, "VBP": .2, "VBZ": .15, "VBG": .05, "VB": .15, "MD": .2}
-EARLY_PRONOUN = (0.45, 0.45, 0.05, 0.05)
 COMPANIONS = ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC")
 LOWER_IS_BETTER = {"Otem": True, "Utem": True, "BlonD-recall": False, "dBlonD-recall": False, "BlonD-dist": True,
                    "dBlonD-dist": True, "RC": False}
-CONTENT_PREFIXES = ("NN", "VB", "JJ", "RB")
-AUXILIARIES = {"be", "is", "are", "was", "were", "been", "being", "am", "'s", "'re", "'m", "have", "has", "had",
-               "'ve", "'d", "do", "does", "did", "not", "n't", "will", "'ll", "so", "very", "also", "then", "there"}
+
+
+def language_part(pack, part: str, metric: str) -> dict:
+    """The language pack's word lists or weights for a companion metric (pack.json `early`, `rc`)."""
+    got = getattr(pack, part)
+    if not got:
+        raise InputError(f"{metric} needs the language pack's '{part}' entry, which the {pack.name!r} pack does "
+                         "not have", file=pack.source)
+    return got
 
 
 def _union(skc, rkcs):
@@ -104,8 +108,9 @@ class CompanionStats:
         self._early_keyed(0, np.concatenate(e_units), np.concatenate(e_S), np.concatenate(e_R, axis=1)
                           if K else np.zeros((0, 0)), U)
         # dense: tense with the early weights (layout order), pronouns
-        tense_w = np.array([EARLY_TENSE[t] for t in table.pack.tense_tags])
-        pron_w = np.array(EARLY_PRONOUN)
+        early = language_part(table.pack, "early", "the early BlonD")
+        tense_w = np.array([early["tense"][t] for t in table.pack.tense_tags])
+        pron_w = np.array(early["pronoun"], dtype=float)
         dsl = {"tense": lay.cat_slices["tense"], "pronoun": lay.cat_slices["pronoun"]}
         dense_index = {c: i for i, c in enumerate(lay.dense_cols)}
 
@@ -158,6 +163,8 @@ def _repetition(result, name, U):
     rows, units = result.segments[name]
     out = np.zeros((U, 2))
     doc_of_unit = result.unit_doc
+    rc = language_part(table.pack, "rc", "RC")
+    content, function_words = tuple(rc["content_tag_prefixes"]), set(rc["function_words"])
     seen: dict = {}
     for row, u in zip(rows.tolist(), units.tolist()):
         d = int(doc_of_unit[u])
@@ -165,7 +172,7 @@ def _repetition(result, name, U):
         rec = table.records[row]
         for w, t in zip(rec["w"], rec["t"]):
             lw = w.lower()
-            if not t.startswith(CONTENT_PREFIXES) or not lw.isalpha() or lw in AUXILIARIES:
+            if not t.startswith(content) or not lw.isalpha() or lw in function_words:
                 continue
             out[u, 1] += 1
             if lw in words:

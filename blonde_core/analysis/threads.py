@@ -21,9 +21,10 @@ from blonde_core.metric.features import entities
 from blonde_core.metric.blonde import prepare
 
 MIN_SIMILARITY = 0.3
-TENSE_GROUPS = {"VBD": "past", "VBN": "past", "VBZ": "present", "VBP": "present", "MD": "modal/future",
-                "VB": "base form", "VBG": "gerund"}
+# the timeline's groups of tense features (the language pack's tense.groups map features to them);
+# the first three are finite, and a sentence's dominant tense is one of them
 GROUP_ORDER = ["past", "present", "modal/future", "base form", "gerund"]
+FINITE = ("past", "present", "modal/future")
 
 
 def _docs(result, name):
@@ -106,9 +107,9 @@ def pronoun_threads(result, doc_index: int, systems: list[str], reference: str |
                 t, prons = "", []
             row["texts"][n] = t
             row["pronouns"][n] = prons
-        ref_classes = Counter(c for _, c in row["pronouns"][ref] if c in ("masculine", "feminine"))
+        ref_classes = Counter(c for _, c in row["pronouns"][ref] if c in pack.gendered)
         for n in names[1:]:
-            sys_classes = Counter(c for _, c in row["pronouns"][n] if c in ("masculine", "feminine"))
+            sys_classes = Counter(c for _, c in row["pronouns"][n] if c in pack.gendered)
             row["mismatch"][n] = sys_classes != ref_classes
         rows.append(row)
     return rows
@@ -118,12 +119,14 @@ def tense_timeline(result, doc_index: int, systems: list[str], reference: str | 
     """{name: [{"sentence", "counts": {group: n}, "dominant": group or "none"}]}."""
     ref = reference or next(iter(result.corpus.references))
     names = [ref] + [s for s in systems if s != ref]
+    pack = result.table.pack
     out = {}
     for n in names:
         seq = []
         for i, (t, rec) in enumerate(_sentences(result, n, doc_index)):
-            c = Counter(TENSE_GROUPS[tag] for tag in rec["t"] if tag in TENSE_GROUPS)
-            finite = {g: c[g] for g in ("past", "present", "modal/future") if c[g]}
+            feats = [pack.tense_tags[fi] for _, fi in pack.tense_tokens(rec)]
+            c = Counter(pack.tense_groups[f] for f in feats if f in pack.tense_groups)
+            finite = {g: c[g] for g in FINITE if c[g]}
             dominant = max(finite, key=lambda g: (finite[g], -GROUP_ORDER.index(g))) if finite else (
                 "other verbs" if c else "no verb")
             seq.append({"sentence": i + 1, "counts": dict(c), "dominant": dominant})

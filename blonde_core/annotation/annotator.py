@@ -6,47 +6,15 @@ processes (workers.py).  spaCy is imported only when some sentence is not in the
 """
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
-import os
-import sys
 import threading
 from collections import OrderedDict
 from typing import Callable, Sequence
 
-from .pipeline import doc_to_record, load_pipeline, pipeline_id
+from .backends import make_backend
 from .store import AnnotationCache, cache_key
-from blonde_core.errors import InputError
 from blonde_core.lang.base import LanguagePack
 
 ProgressFn = Callable[[int, int], None]
-
-# --- worker processes ------------------------------------------------------------
-# CLI: a fork pool per run (the parent's loaded pipeline is inherited).
-# Server: long-lived worker processes shared by every session's thread (worker.py;
-# forking a multi-threaded server is unsafe); each worker loads the pipeline once.
-_WORKER_NLP = None
-
-
-def _work(batch: list[str]) -> list[dict]:
-    return [doc_to_record(d) for d in _WORKER_NLP.pipe(batch, batch_size=64)]
-
-
-_SERVER_POOLS: dict = {}
-_SERVER_POOLS_LOCK = threading.Lock()
-
-
-def server_pool(lang: str, n_process: int):
-    """The server's shared annotation worker processes for a language (started once;
-    plain child processes, see worker.py: a threaded server is never forked)."""
-    from .workers import WorkerPool
-
-    with _SERVER_POOLS_LOCK:
-        pool = _SERVER_POOLS.get(lang)
-        if pool is None:
-            pool = _SERVER_POOLS[lang] = WorkerPool(lang, n_process)
-        return pool
-
 
 def _throttled(fn: ProgressFn, every: float = 0.5) -> ProgressFn:
     """fn, called at most every `every` seconds (and always for the first and the final count)."""
@@ -73,24 +41,23 @@ class Annotator:
     waits for that text only); records reach the memo and the disk cache batch
     by batch, so an interrupted run keeps what it finished.  The in-memory memo
     is an LRU of at most `memo_limit` sentences (None: unbounded, the CLI; 0:
-    nothing kept between calls).  `pool="fork"` (CLI) forks worker processes
-    per run; `pool="server"` uses the server's long-lived worker processes.
+    nothing kept between calls).  Where spaCy runs is the backend's business
+    (backends.py): `pool` names one (fork: the command line's processes forked per
+    run; server: the server's long-lived worker processes; inline) or is a callable
+    (pack, n_process) -> backend, e.g. a cluster's.
     """
-
-    SMALL = 64  # jobs up to this many texts: in the calling process (CLI), first in the workers' queue (server)
 
     def __init__(self, pack: LanguagePack, lowercase: bool, cache: AnnotationCache | None = None,
                  n_process: int = 1, progress: ProgressFn | None = None, memo_limit: int | None = None,
-                 pool: str = "fork"):
+                 pool="fork"):
         self.pack = pack
         self.lowercase = lowercase
         self.cache = cache
         self.n_process = max(1, int(n_process))
         self.progress = progress
-        self.pipeline_id = pipeline_id(pack)
-        self.loaded_pipeline = False
+        self.backend = make_backend(pool, pack, self.n_process)
+        self.pipeline_id = self.backend.pipeline_id
         self.memo_limit = memo_limit
-        self.pool = pool
         self.stats = {"distinct": 0, "cached": 0, "annotated": 0}
         self._memo: OrderedDict[str, dict] = OrderedDict()
         self._inflight: dict[str, threading.Event] = {}
@@ -137,6 +104,11 @@ class Annotator:
                 self._memo.pop(t, None)
         if self.cache is not None:
             self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
+
+    @property
+    def loaded_pipeline(self) -> bool:
+        """Did this annotator ever run spaCy (a fully cached run never does)."""
+        return self.backend.loaded_pipeline
 
     def memo_size(self) -> int:
         return len(self._memo)
@@ -222,54 +194,13 @@ class Annotator:
                 self._release(t for t in todo if t not in handed)
 
     def _run(self, texts: list[str], on_batch, handed: set) -> None:
-        """Annotate texts batch by batch (on_batch per finished batch); texts a stopped
-        caller left in the server's workers are added to `handed`."""
-        global _WORKER_NLP
-        self.loaded_pipeline = True
-        chunk = 128
-        batches = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
-        n_proc = min(self.n_process, len(batches))
-        if self.pool == "server":  # the server never runs spaCy in its own threads
-            self._run_server_pool(batches, on_batch, handed, priority=0 if len(texts) <= self.SMALL else 1)
-            return
-        if len(texts) <= self.SMALL or n_proc <= 1 or sys.platform == "win32":
-            nlp = load_pipeline(self.pack)
-            for batch in batches:
-                on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
-            return
-        import multiprocessing as mp
+        """Annotate texts batch by batch through the backend (on_batch per finished batch);
+        texts a stopped caller left running in the backend are added to `handed`."""
+        def late(batch, fut):
+            handed.update(batch)
+            fut.add_done_callback(lambda f, b=batch: self._late(b, f))
 
-        _WORKER_NLP = load_pipeline(self.pack)
-        ctx = mp.get_context("fork")
-        with ctx.Pool(n_proc) as pool:
-            for batch, recs in zip(batches, pool.imap(_work, batches)):
-                on_batch(batch, recs)
-
-    def _run_server_pool(self, batches: list[list[str]], on_batch, handed: set, priority: int = 1) -> None:
-        """At most n_process batches of this caller in the shared pool at a time, so
-        that several sessions' batches interleave; a caller that stops (its session
-        left, or its user opened another page) submits nothing more, and what it had
-        submitted stays in flight: remembered and cached when the workers finish it,
-        and only then released, so that the next caller (the page the user opened)
-        waits for those texts instead of annotating them a second time."""
-        from concurrent.futures import FIRST_COMPLETED, wait
-
-        pool = server_pool(self.pack.name, self.n_process)
-        pending: dict = {}
-        queue = list(batches)
-        try:
-            while queue or pending:
-                while queue and len(pending) < self.n_process:
-                    b = queue.pop(0)
-                    pending[pool.submit(b, priority)] = b
-                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                for f in done:
-                    b = pending.pop(f)
-                    on_batch(b, f.result())
-        finally:
-            for f, b in pending.items():  # left early: keep what the pool finishes anyway
-                handed.update(b)
-                f.add_done_callback(lambda fut, b=b: self._late(b, fut))
+        self.backend.run(texts, on_batch, late)
 
     def _late(self, batch: list[str], fut) -> None:
         try:
@@ -285,5 +216,3 @@ class Annotator:
             self._release(batch)  # waiting callers take the records from the memo, or claim what failed
 
 
-def default_n_process() -> int:
-    return max(1, min(2, os.cpu_count() or 1))

@@ -45,7 +45,7 @@ ENCODING = dict(encoding="utf-8", errors="surrogatepass")
 
 
 def call(job: dict):
-    """A job that names a function of the core, {"call": "module:function", "args": [...]}
+    """A job that names a function of the core, {"call": "module:function", "args": [...], "rows": n}
     (e.g. sacrebleu's per-segment statistics, analysis/standard.py), run in the worker so
     that the server's threads do no heavy work of their own.  The worker knows no caller."""
     import importlib
@@ -155,8 +155,8 @@ class _Channel:
             status = self.status()
             raise RuntimeError("annotation worker exited" + ("" if status is None else f" (status {status})"))
         res = json.loads(line)
-        n = len(job) if isinstance(job, list) else len(job["hyps"])
-        if len(res) != n:
+        n = len(job) if isinstance(job, list) else job.get("rows")  # a call job may say how many rows it answers
+        if n is not None and len(res) != n:
             raise RuntimeError("annotation worker answered a different number of records")
         return res
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from blonde_core.metric.settings import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, ScoreConfig
+from blonde_core.lang import load_pack
+from blonde_core.metric.settings import WEIGHT_FLAGS, ScoreConfig, declared
 from blonde_core.errors import InputError
 
 
@@ -47,40 +48,30 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_config_args(p: argparse.ArgumentParser) -> None:
+    """The scoring settings' flags: most come from their declaration (metric/settings.py); the
+    blonde package's own spellings of lowercasing, weights and BlonD+ are built here."""
     g = p.add_argument_group("BlonDe settings (same flags as the blonde package)")
-    g.add_argument("--preset", choices=list(PRESETS), default="blonde-0.1.4",
-                   help="blonde-0.1.4 reproduces the published package (default); paper: uniform weights")
-    g.add_argument("--granularity", choices=("sentence", "document"), default="sentence",
-                   help="sentence: sentence i against sentence i (package); document: counts summed per "
-                        "document before matching, for systems that split or merge sentences")
-    g.add_argument("--aggregation", choices=("max", "sum"), default="max",
-                   help="over several references: element-wise max (package) or sum")
-    g.add_argument("-c", "--categories", nargs="+", metavar="CAT",
-                   help="categories: tense pronoun entity dm n-gram (default: all)")
-    g.add_argument("-aver", "--average-method", choices=("geometric", "arithmetic"), default="geometric")
-    g.add_argument("-sm", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp",
-                   help="n-gram smoothing (default exp)")
-    g.add_argument("-sv", "--smooth-value", type=float, default=None,
-                   help="value for floor (default 0.1) and add-k (default 1)")
+    spelled = {f.name: s for f, s in declared()}
+    for f, s in declared():
+        if not s.flags:
+            continue
+        kw = dict(s.cli)
+        if s.choices is not None and f.name != "categories":
+            kw["choices"] = list(s.choices)
+        default = "" if f.default is None else f" (default {f.default})" if f.name != "categories" else ""
+        g.add_argument(*s.flags, dest=f.name, default=None, help=(s.help or s.label) + default, **kw)
     g.add_argument("-lc", "--lowercase", nargs="?", const=True, default=True, type=parse_bool,
-                   metavar="yes|no", help="lowercase before annotation (default yes, as the package CLI)")
+                   metavar="yes|no", help=spelled["lowercase"].label + " (default yes, as the package CLI)")
     g.add_argument("--case-sensitive", action="store_true", help="same as -lc no")
     g.add_argument("-w", "--override-weights", action="store_true",
-                   help="use the -wt/-wp/-we/-wdm weights instead of the preset's")
+                   help="use the -wt/-wp/-we/-wdm/-wng weights instead of the preset's")
     g.add_argument("-rw", "--reweight", action="store_true", help="normalise each category's weights to sum 1")
-    g.add_argument("-wt", "--weight-tense", type=float, nargs=7, metavar="W",
-                   help="VBD VBN VBP VBZ VBG VB MD")
-    g.add_argument("-wp", "--weight-pronoun", type=float, nargs=4, metavar="W",
-                   help="masculine feminine neuter epicene")
-    g.add_argument("-we", "--weight-entity", type=float, nargs=2, metavar="W", help="PERSON NON-PERSON")
-    g.add_argument("-wdm", "--weight-discourse-marker", type=float, nargs=5, metavar="W",
-                   help="comparison cause conjunction asynchronous synchronous")
-    g.add_argument("-wng", "--weight-ngram", type=float, nargs=4, metavar="W", help="orders 1 2 3 4")
-    g.add_argument("--zero", choices=("floor", "delta"), default=None,
-                   help="discourse categories with no match: floor at 1e-5 (package) or delta/total (paper)")
-    g.add_argument("--skip-absent", action="store_true",
-                   help="leave out of each unit's mean the discourse categories with no span in the reference or "
-                        "in the system (not the package's behaviour, which floors their 0 in the geometric mean)")
+    english = load_pack("en")
+    for cat, flags in WEIGHT_FLAGS.items():
+        names = " ".join(str(x) for x in english.feature_names(cat))
+        g.add_argument(*flags, dest=f"weight_{cat}", type=float, nargs="+", metavar="W",
+                       help=f"{cat}: one weight per feature of the language (English: {names})")
+    g.add_argument("--skip-absent", action="store_true", help=spelled["absent"].help)
     pg = p.add_argument_group("BlonD+ (human annotation)")
     pg.add_argument("-p", "--plus", action="store_true", help="add the BlonD+ categories (needs -an)")
     pg.add_argument("-an", "--annotation", metavar="FILE", help="BlonD+ annotation file, one line per segment")
@@ -94,29 +85,31 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     rg.add_argument("--cache-dir", metavar="DIR", help="annotation cache directory (default $BLONDE_CACHE_DIR "
                                                         "or the user cache directory)")
     rg.add_argument("-j", "--jobs", type=int, default=None, help="annotation processes (default: up to 2)")
-    rg.add_argument("--lang", default="en", help="language pack name or JSON file (default en)")
 
 
 def config_from_args(a) -> ScoreConfig:
-    cats = CATEGORY_NAMES
-    if a.categories:
-        bad = [c for c in a.categories if c not in PKG_CATEGORY]
+    given = {f.name: getattr(a, f.name) for f, s in declared() if s.flags and getattr(a, f.name) is not None}
+    if "categories" in given:
+        bad = [c for c in given["categories"] if c not in PKG_CATEGORY]
         if bad:
             raise InputError(f"unknown category {bad[0]!r}; choose from tense pronoun entity dm n-gram")
-        cats = tuple(PKG_CATEGORY[c] for c in a.categories)
-    given = {"tense": a.weight_tense, "pronoun": a.weight_pronoun, "entity": a.weight_entity,
-             "dm": a.weight_discourse_marker, "ngram": a.weight_ngram}
+        given["categories"] = tuple(PKG_CATEGORY[c] for c in given["categories"])
+    lang = given.get("lang", "en")
+    wflags = {cat: getattr(a, f"weight_{cat}") for cat in WEIGHT_FLAGS}
     weights = None
-    if any(v is not None for v in given.values()):
+    if any(v is not None for v in wflags.values()):
         if not a.override_weights:
             raise InputError("weights (-wt/-wp/-we/-wdm/-wng) only apply with -w/--override-weights, "
                              "as in the blonde package")
     if a.override_weights:
-        weights = {k: tuple(v) for k, v in given.items() if v is not None}
+        weights = {k: tuple(v) for k, v in wflags.items() if v is not None}
+        n = load_pack(lang).n_features
+        for k, v in weights.items():
+            if len(v) != n[k]:
+                raise InputError(f"{'/'.join(WEIGHT_FLAGS[k])}: {k} needs {n[k]} weights in this language "
+                                 f"({' '.join(str(f) for f in load_pack(lang).feature_names(k))}), got {len(v)}")
     if a.reweight:
-        from blonde_core.metric.settings import PRESETS as _P
-
-        base = {k: tuple(v) for k, v in _P[a.preset]["weights"].items()}
+        base = dict(load_pack(lang).preset_weights(given.get("preset", "blonde-0.1.4")))
         base.update(weights or {})
         weights = {}
         for k, v in base.items():
@@ -131,8 +124,6 @@ def config_from_args(a) -> ScoreConfig:
             raise InputError("-pw needs one weight per -pc category")
         d = dict(zip(a.plus_categories, a.plus_weights))
         pw = [d.get("ambiguity", 0.0), d.get("ellipsis", 0.0)]
-    return ScoreConfig(preset=a.preset, categories=cats, weights=weights, plus_weights=tuple(pw),
-                       average=a.average_method, smooth=a.smooth_method, smooth_value=a.smooth_value,
-                       zero=a.zero, lowercase=False if a.case_sensitive else a.lowercase,
-                       aggregation=a.aggregation, granularity=a.granularity, lang=a.lang,
+    return ScoreConfig(**given, weights=weights, plus_weights=tuple(pw),
+                       lowercase=False if a.case_sensitive else a.lowercase,
                        absent="skip" if a.skip_absent else "keep")

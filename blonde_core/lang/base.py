@@ -1,9 +1,29 @@
-"""Language packs: everything language-specific, as data.
+"""The language contract: what a target language is to the metric, read from data.
 
-A pack is a JSON file in `blonde_core/langpacks/` (or any path) holding the
-tense tags, pronoun classes and word lists, discourse-marker lexicon with
-types, entity label groups and the spaCy pipeline names to try.  Adding a
-language means adding a file, not code.
+A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
+`pack.json` holds:
+
+    name, description
+    spacy_pipelines        pipeline packages to try, in order; spacy_components: the ones to run
+    tense.features         the tense features, in column order
+    tense.source           "tag" (a token's fine-grained tag is the feature, English) or "morph":
+    tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...}}, the
+                           first rule whose every key matches the token's morphology (and coarse POS)
+    tense.descriptions     {feature: words a reader understands}
+    tense.groups           {feature: past | present | modal/future | base form | gerund | ...} (timeline)
+    pronoun.features       the pronoun classes; pronoun.words {class: [exact token texts]}
+    pronoun.gendered       the classes a pronoun thread compares (e.g. masculine, feminine)
+    entity.features        entity groups; entity.labels {group: [pipeline labels]};
+                           entity.strip_suffixes (e.g. a possessive "’s")
+    dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]}
+    weights                {preset: {category: [per-feature weights]}}; a category not given weighs
+                           each of its n features 1/n (the blonde package's scheme)
+    early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
+                           "pronoun": [w per class]}; without it the early BlonD is not offered
+    rc                     optional: RC's "content_tag_prefixes" and "function_words"
+
+Adding a language is adding a folder: nothing outside it changes.  Nothing here
+imports spaCy.
 """
 from __future__ import annotations
 
@@ -15,50 +35,131 @@ from pathlib import Path
 from blonde_core.errors import InputError
 
 PACK_DIR = Path(__file__).parent  # one folder per language: lang/<name>/pack.json
+NGRAM_ORDERS = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)
 class LanguagePack:
     name: str
+    description: str
     spacy_pipelines: tuple[str, ...]
     spacy_components: tuple[str, ...]
-    tense_tags: tuple[str, ...]
+    tense_tags: tuple[str, ...]  # the tense features (fine-grained tags in English)
+    tense_source: str  # "tag" or "morph"
+    tense_rules: tuple  # morph: ((feature index, ((key, value), ...)), ...)
     tense_descriptions: dict
+    tense_groups: dict  # feature -> timeline group
     pronoun_classes: tuple[str, ...]
     pronoun_words: dict  # class -> tuple of exact token texts
+    gendered: tuple[str, ...]
     entity_groups: tuple[str, ...]
     entity_labels: dict  # group -> tuple of spaCy labels
     entity_strip_suffixes: tuple[str, ...]
     dm_types: tuple[str, ...]
     dm_markers: dict  # type -> tuple of markers (space-separated token runs)
+    weights: dict  # preset -> {category: tuple of weights}
+    early: dict | None = None
+    rc: dict | None = None
+    source: str = ""
     # derived look-ups
     pronoun_of: dict = field(default_factory=dict, compare=False)
     group_of_label: dict = field(default_factory=dict, compare=False)
     tag_index: dict = field(default_factory=dict, compare=False)
     dm_patterns: tuple = field(default=(), compare=False)  # ((type_index, (tok, ...)), ...)
 
+    @property
+    def n_features(self) -> dict:
+        """Features per category, in the metric's category order."""
+        return {"tense": len(self.tense_tags), "pronoun": len(self.pronoun_classes),
+                "entity": len(self.entity_groups), "dm": len(self.dm_types), "ngram": len(NGRAM_ORDERS)}
+
+    def feature_names(self, category: str) -> tuple:
+        return {"tense": self.tense_tags, "pronoun": self.pronoun_classes, "entity": self.entity_groups,
+                "dm": self.dm_types, "ngram": NGRAM_ORDERS}[category]
+
+    def preset_weights(self, preset: str) -> dict:
+        """{category: per-feature weights} of a preset in this language ("paper": all 1)."""
+        n = self.n_features
+        if preset == "paper":
+            return {c: (1.0,) * k for c, k in n.items()}
+        given = self.weights.get(preset, {})
+        return {c: tuple(given[c]) if c in given else (1 / k,) * k for c, k in n.items()}
+
+    def tense_tokens(self, rec: dict) -> list[tuple[int, int]]:
+        """(token index, tense feature index) of every token that carries a tense feature."""
+        if self.tense_source == "tag":
+            idx = self.tag_index
+            return [(i, idx[t]) for i, t in enumerate(rec["t"]) if t in idx]
+        morph, pos = rec.get("m"), rec.get("p")
+        if not morph or not self.tense_rules:
+            return []
+        out = []
+        for i, m in enumerate(morph):
+            if not m:
+                continue
+            feats = dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv)
+            if pos:
+                feats["POS"] = pos[i]
+            for fi, rule in self.tense_rules:
+                if all(feats.get(k) == v for k, v in rule):
+                    out.append((i, fi))
+                    break
+        return out
+
+    def describe(self, category: str, feature) -> str:
+        """Words for a feature (tense: its description; others: the feature's own name)."""
+        if category == "tense":
+            return self.tense_descriptions.get(feature, str(feature))
+        if category == "ngram":
+            return f"{feature}-grams"
+        return str(feature)
+
 
 def _build(data: dict, source: str) -> LanguagePack:
     try:
+        tense = data["tense"]
+        feats = tuple(tense["features"])
+        src = tense.get("source", "tag")
+        if src not in ("tag", "morph"):
+            raise InputError(f"tense.source must be 'tag' or 'morph', not {src!r}", file=source)
+        rules = tuple((feats.index(f), tuple(sorted(r.items()))) for f, r in tense.get("rules", {}).items())
         pron = {k: tuple(v) for k, v in data["pronoun"]["words"].items()}
         labels = {k: tuple(v) for k, v in data["entity"]["labels"].items()}
         markers = {k: tuple(v) for k, v in data["dm"]["markers"].items()}
         pack = LanguagePack(
             name=data["name"],
+            description=data.get("description", ""),
             spacy_pipelines=tuple(data["spacy_pipelines"]),
             spacy_components=tuple(data.get("spacy_components", ())),
-            tense_tags=tuple(data["tense"]["features"]),
-            tense_descriptions=dict(data["tense"].get("descriptions", {})),
+            tense_tags=feats,
+            tense_source=src,
+            tense_rules=rules,
+            tense_descriptions=dict(tense.get("descriptions", {})),
+            tense_groups=dict(tense.get("groups", {})),
             pronoun_classes=tuple(data["pronoun"]["features"]),
             pronoun_words=pron,
+            gendered=tuple(data["pronoun"].get("gendered", ())),
             entity_groups=tuple(data["entity"]["features"]),
             entity_labels=labels,
             entity_strip_suffixes=tuple(data["entity"].get("strip_suffixes", ())),
             dm_types=tuple(data["dm"]["features"]),
             dm_markers=markers,
+            weights={p: {c: tuple(float(x) for x in w) for c, w in ws.items()}
+                     for p, ws in data.get("weights", {}).items()},
+            early=data.get("early"),
+            rc=data.get("rc"),
+            source=source,
         )
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
         raise InputError(f"language pack is missing or malformed field {exc}", file=source) from None
+    n = pack.n_features
+    for preset, ws in pack.weights.items():
+        for c, w in ws.items():
+            if c not in n or len(w) != n[c]:
+                raise InputError(f"weights of preset {preset!r}: {c} needs {n.get(c, '?')} weights, got {len(w)}",
+                                 file=source)
     # A word listed under two classes counts for each (as the package does).
     pronoun_of: dict[str, list[int]] = {}
     for ci, cls in enumerate(pack.pronoun_classes):
@@ -75,13 +176,14 @@ def _build(data: dict, source: str) -> LanguagePack:
 
 @lru_cache(maxsize=None)
 def load_pack(name_or_path: str = "en") -> LanguagePack:
-    """Load a pack by name (`en`) or from a JSON file path."""
+    """Load a pack by name (`en`: lang/en/pack.json), from a folder holding pack.json, or from a JSON file."""
     path = Path(name_or_path)
-    if not path.suffix:
-        path = PACK_DIR / name_or_path / "pack.json"
+    if path.suffix != ".json":
+        path = path / "pack.json" if path.is_dir() and (path / "pack.json").exists() else \
+            PACK_DIR / name_or_path / "pack.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise InputError("no such language pack", file=str(path)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"language pack is not valid JSON ({exc})", file=str(path)) from None

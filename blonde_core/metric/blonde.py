@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from blonde_core.annotation.annotator import Annotator, default_n_process
+from blonde_core.annotation.annotator import Annotator
+from blonde_core.annotation.backends import default_n_process
 from blonde_core.annotation.store import AnnotationCache
-from .settings import ScoreConfig
+from .settings import ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
 from .features import PLUS_CATEGORIES, FeatureTable, Layout
@@ -36,7 +37,7 @@ def prepare(text: str, lowercase: bool) -> str:
 @dataclass
 class Result:
     config: ScoreConfig
-    signature: str
+    signature: Signature
     layout: Layout
     corpus: Corpus
     stats: dict  # name -> (n_units, n_columns, 3)
@@ -60,11 +61,7 @@ class Result:
                 raise ValueError(f"'{f}' changes the counts: evaluate again")
         import dataclasses
 
-        parts = self.signature.split("|")
-        pipeline = next(p[len("spacy:"):] for p in parts if p.startswith("spacy:"))
-        nrefs = len(self.corpus.references)
-        sig = config.signature(nrefs, pipeline, plus=self.plus, refined_ner="ner:refined" in parts)
-        return dataclasses.replace(self, config=config, signature=sig)
+        return dataclasses.replace(self, config=config, signature=self.signature.with_config(config))
 
     def doc_stats(self, name: str) -> np.ndarray:
         """(n_docs, n_columns, 3): statistics summed per document."""

@@ -1,6 +1,7 @@
 """From annotation records to BlonDe features, spans and a shared feature table.
 
-The feature layout (columns of every sufficient-statistics array) is fixed:
+The feature layout (columns of every sufficient-statistics array) is the language
+pack's; in English:
 
     tense   VBD VBN VBP VBZ VBG VB MD           (dense counts)
     pronoun masculine feminine neuter epicene   (dense counts)
@@ -19,9 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from blonde_core.lang.base import LanguagePack
+from blonde_core.lang.base import NGRAM_ORDERS, LanguagePack
 
-NGRAM_ORDERS = (1, 2, 3, 4)
 PLUS_CATEGORIES = ("ambiguity", "ellipsis")
 
 
@@ -78,11 +78,8 @@ def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
     """Counts of tense tags, pronoun classes, discourse-marker types (in that order)."""
     nt, npr, nd = len(pack.tense_tags), len(pack.pronoun_classes), len(pack.dm_types)
     out = [0] * (nt + npr + nd)
-    tag_index = pack.tag_index
-    for tag in rec["t"]:
-        i = tag_index.get(tag)
-        if i is not None:
-            out[i] += 1
+    for _, i in pack.tense_tokens(rec):
+        out[i] += 1
     pron = pack.pronoun_of
     for w in rec["w"]:
         cls = pron.get(w)
@@ -132,10 +129,11 @@ def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, i
 def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
     """Every counted span of a sentence as plain records (for highlighting views)."""
     out = []
-    words, offs, tags = rec["w"], rec["i"], rec["t"]
-    for w, o, t in zip(words, offs, tags):
-        if t in pack.tag_index:
-            out.append({"category": "tense", "feature": t, "start": o, "end": o + len(w), "text": w})
+    words, offs = rec["w"], rec["i"]
+    for k, fi in pack.tense_tokens(rec):
+        w, o = words[k], offs[k]
+        out.append({"category": "tense", "feature": pack.tense_tags[fi], "start": o, "end": o + len(w), "text": w})
+    for w, o in zip(words, offs):
         for c in pack.pronoun_of.get(w, ()):
             out.append({"category": "pronoun", "feature": pack.pronoun_classes[c],
                         "start": o, "end": o + len(w), "text": w})

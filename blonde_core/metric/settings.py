@@ -1,28 +1,36 @@
-"""Scoring settings, presets and the reproducibility signature."""
+"""Scoring settings, declared once; presets; the signature.
+
+Every setting is one field of `ScoreConfig`, and its field's metadata (a `Setting`)
+is the only place that says how the setting reads for people: its label and help
+(the dashboard's sidebar), its command-line flags (cli/parser.py builds them from
+here), how a value becomes flags again (`ScoreConfig.cli_args`, for the "reproduce
+on the command line" boxes) and its part of the signature (`Signature`).  Adding a
+setting is adding a field.
+
+Per-feature weights belong to the language: a preset's weights come from the
+language pack (lang/*/pack.json), so the number of features per category is the
+language's, not a constant here.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from typing import Callable
 
 from blonde_core import __version__
+from blonde_core.errors import InputError
 
 CATEGORY_NAMES = ("tense", "pronoun", "entity", "dm", "ngram")
 DISCOURSE = ("tense", "pronoun", "entity", "dm")
-N_FEATURES = {"tense": 7, "pronoun": 4, "entity": 2, "dm": 5, "ngram": 4}
-
-PACKAGE_WEIGHTS = {
-    "tense": (1 / 7,) * 7,
-    "pronoun": (0.5, 0.5, 0.0, 0.0),
-    "entity": (1.0, 0.0),
-    "dm": (0.2,) * 5,
-    "ngram": (0.25,) * 4,
-}
-UNIFORM_WEIGHTS = {k: (1.0,) * n for k, n in N_FEATURES.items()}
+CATEGORY_FLAG_NAME = {"ngram": "n-gram"}  # the blonde package's spelling on its command line
+WEIGHT_FLAGS = {"tense": ("-wt", "--weight-tense"), "pronoun": ("-wp", "--weight-pronoun"),
+                "entity": ("-we", "--weight-entity"), "dm": ("-wdm", "--weight-discourse-marker"),
+                "ngram": ("-wng", "--weight-ngram")}
 
 PRESETS = {
-    # Reproduces the published `blonde` 0.1.4 package (see shared/spec).
-    "blonde-0.1.4": dict(weights=PACKAGE_WEIGHTS, zero="floor"),
+    # Reproduces the published `blonde` 0.1.4 package (see shared/spec); its weights are the language pack's.
+    "blonde-0.1.4": dict(zero="floor", help="reproduces the published blonde 0.1.4 package"),
     # The paper's definition: uniform feature weights, zero matches smoothed to delta/total.
-    "paper": dict(weights=UNIFORM_WEIGHTS, zero="delta"),
+    "paper": dict(zero="delta", help="the paper's definition: uniform weights, zero matches smoothed to delta/total"),
 }
 SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}
 LOG_FLOOR = 1e-5  # the package floors every value at 1e-5 before its log
@@ -30,47 +38,140 @@ PAPER_DELTA = 1e-4
 
 
 @dataclass(frozen=True)
+class Setting:
+    """How one ScoreConfig field reads for people.
+
+    label, help: the sidebar's words.  choices: allowed values (None: any).
+    flags, cli: the command line's flags and argparse keywords (flags () for a setting
+    with flags of its own, built by cli/parser.py from `to_cli`'s inverse).
+    to_cli(value, config) -> extra flags (nothing when the value is the default).
+    sig(config) -> the signature's part ("key:value"), or None to leave it out."""
+    label: str
+    help: str = ""
+    choices: tuple | None = None
+    flags: tuple = ()
+    cli: dict = field(default_factory=dict)
+    to_cli: Callable | None = None
+    sig: Callable | None = None
+    sidebar: bool = True
+
+
+def _setting(default, **kw):
+    factory = kw.pop("default_factory", None)
+    meta = {"setting": Setting(**kw)}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _flag_if(flag, when):
+    return lambda v, cfg: [flag, str(v)] if when(v) else []
+
+
+def _weights_sig(cfg) -> str:
+    if not cfg.weights:
+        return "w:preset"
+    rw = cfg.resolved_weights
+    return "w:" + ";".join(f"{c}=" + ",".join(f"{x:.4g}" for x in rw[c]) for c in cfg.categories)
+
+
+def _weights_cli(v, cfg) -> list[str]:
+    if not v:
+        return []
+    args = ["-w"]
+    for c, w in v.items():
+        args += [WEIGHT_FLAGS[c][0]] + [f"{x:.10g}" for x in w]
+    return args
+
+
+def _smooth_sig(cfg) -> str:
+    sm = cfg.smooth
+    if cfg.smooth in ("floor", "add-k"):
+        sm += f"({cfg.resolved_smooth_value:g})"
+    return f"smooth:{sm}"
+
+
+@dataclass(frozen=True)
 class ScoreConfig:
-    preset: str = "blonde-0.1.4"
-    categories: tuple = CATEGORY_NAMES
-    weights: dict | None = None  # None: the preset's; else category -> tuple of per-feature weights
-    plus_weights: tuple = (1.0, 1.0)
-    average: str = "geometric"  # or "arithmetic"
-    smooth: str = "exp"  # n-gram smoothing: exp, floor, add-k, none
-    smooth_value: float | None = None
-    zero: str | None = None  # discourse zero matches: floor (package) or delta (paper); None: preset's
-    lowercase: bool = True  # the package's command line lowercases by default
-    aggregation: str = "max"  # over references: max or sum
-    granularity: str = "sentence"  # or "document"
-    lang: str = "en"
+    preset: str = _setting(
+        "blonde-0.1.4", label="Preset", choices=tuple(PRESETS), flags=("--preset",),
+        help="blonde-0.1.4 reproduces the published package; paper: uniform weights",
+        to_cli=lambda v, cfg: ["--preset", v], sig=lambda cfg: f"preset:{cfg.preset}")
+    categories: tuple = _setting(
+        CATEGORY_NAMES, label="Categories", choices=CATEGORY_NAMES, flags=("-c", "--categories"),
+        cli=dict(nargs="+", metavar="CAT"), help="categories: tense pronoun entity dm n-gram (default: all)",
+        to_cli=lambda v, cfg: ["-c"] + [CATEGORY_FLAG_NAME.get(c, c) for c in v] if v != CATEGORY_NAMES else [],
+        sig=lambda cfg: "c:" + ",".join(cfg.categories))
+    # None: the preset's; else category -> tuple of per-feature weights (the language's features)
+    weights: dict | None = _setting(
+        None, label="Weights", help="per-feature weights of a category (one per feature of the language)",
+        to_cli=_weights_cli, sig=_weights_sig)
+    plus_weights: tuple = _setting(
+        (1.0, 1.0), label="BlonD+ weights", help="ambiguity, ellipsis", sidebar=False, to_cli=lambda v, cfg: [])
+    lowercase: bool = _setting(
+        True, label="Lowercase before annotation", help="the blonde package's command line lowercases by default",
+        to_cli=lambda v, cfg: [] if v else ["-lc", "no"], sig=lambda cfg: "case:" + ("lc" if cfg.lowercase else "mixed"))
+    average: str = _setting(
+        "geometric", label="Mean over categories", choices=("geometric", "arithmetic"),
+        flags=("-aver", "--average-method"), to_cli=_flag_if("-aver", lambda v: v != "geometric"),
+        sig=lambda cfg: "avg:" + ("geo" if cfg.average == "geometric" else "arith"))
+    smooth: str = _setting(
+        "exp", label="n-gram smoothing", choices=tuple(SMOOTH_DEFAULTS), flags=("-sm", "--smooth-method"),
+        help="n-gram smoothing", to_cli=_flag_if("-sm", lambda v: v != "exp"), sig=_smooth_sig)
+    smooth_value: float | None = _setting(
+        None, label="Smoothing value", flags=("-sv", "--smooth-value"), cli=dict(type=float),
+        help="value for floor (default 0.1) and add-k (default 1)", sidebar=False,
+        to_cli=lambda v, cfg: ["-sv", f"{v:g}"] if v is not None else [])
+    # discourse zero matches: floor (package) or delta (paper); None: the preset's
+    zero: str | None = _setting(
+        None, label="Zero matches", choices=("floor", "delta"), flags=("--zero",), sidebar=False,
+        help="discourse categories with no match: floor at 1e-5 (package) or delta/total (paper)",
+        to_cli=lambda v, cfg: ["--zero", v] if v is not None else [], sig=lambda cfg: f"zero:{cfg.resolved_zero}")
     # categories with no span in the reference or in the system: kept in the unit's mean (the
     # package: their 0 is floored at 1e-5 by the geometric mean) or left out of it ("skip")
-    absent: str = "keep"
+    absent: str = _setting(
+        "keep", label="Leave absent categories out of the mean", choices=("keep", "skip"),
+        help="Not the package's behaviour (off by default): a discourse category with no span in the reference or "
+             "in the system is left out of that unit's mean instead of entering it as 0, which the geometric mean "
+             "floors at 1e-5 (one such category collapses a document's score)",
+        to_cli=lambda v, cfg: ["--skip-absent"] if v == "skip" else [],
+        sig=lambda cfg: "absent:skip" if cfg.absent == "skip" else None)
+    aggregation: str = _setting(
+        "max", label="Several references", choices=("max", "sum"), flags=("--aggregation",),
+        help="over several references: element-wise max (package) or matched per reference, summed",
+        to_cli=_flag_if("--aggregation", lambda v: v != "max"), sig=lambda cfg: f"agg:{cfg.aggregation}")
+    granularity: str = _setting(
+        "sentence", label="Matching", choices=("sentence", "document"), flags=("--granularity",),
+        help="sentence i against sentence i (package), or counts summed per document before matching "
+             "(for systems that split or merge sentences)",
+        to_cli=_flag_if("--granularity", lambda v: v != "sentence"),
+        sig=lambda cfg: "gran:" + ("sent" if cfg.granularity == "sentence" else "doc"))
+    lang: str = _setting(
+        "en", label="Target language", flags=("--lang",), help="language pack: a name (en) or a folder or JSON file",
+        to_cli=_flag_if("--lang", lambda v: v != "en"), sidebar=False)
     _extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
-        from blonde_core.errors import InputError
+        from blonde_core.lang import load_pack
 
-        if self.preset not in PRESETS:
-            raise InputError(f"unknown preset '{self.preset}' (choose from {', '.join(PRESETS)})")
         bad = [c for c in self.categories if c not in CATEGORY_NAMES]
         if bad or not self.categories:
             raise InputError(f"unknown categories {bad} (choose from {', '.join(CATEGORY_NAMES)})")
         object.__setattr__(self, "categories", tuple(c for c in CATEGORY_NAMES if c in self.categories))
-        checks = {"average": ("geometric", "arithmetic"), "smooth": tuple(SMOOTH_DEFAULTS),
-                  "aggregation": ("max", "sum"), "granularity": ("sentence", "document"),
-                  "absent": ("keep", "skip")}
-        for name, allowed in checks.items():
-            if getattr(self, name) not in allowed:
-                raise InputError(f"{name} must be one of {', '.join(allowed)}, not '{getattr(self, name)}'")
-        if self.zero is not None and self.zero not in ("floor", "delta"):
-            raise InputError("zero must be 'floor' or 'delta'")
+        for f in fields(self):
+            s = f.metadata.get("setting")
+            v = getattr(self, f.name)
+            if s is None or s.choices is None or f.name == "categories" or (v is None and f.default is None):
+                continue
+            if v not in s.choices:
+                raise InputError(f"{f.name} must be one of {', '.join(s.choices)}, not '{v}'")
+        n = load_pack(self.lang).n_features
         if self.weights is not None:
             for cat, w in self.weights.items():
-                if cat not in N_FEATURES:
+                if cat not in n:
                     raise InputError(f"weights given for unknown category '{cat}'")
-                if len(w) != N_FEATURES[cat]:
-                    raise InputError(f"{cat} needs {N_FEATURES[cat]} weights, got {len(w)}")
+                if len(w) != n[cat]:
+                    raise InputError(f"{cat} needs {n[cat]} weights, got {len(w)}")
                 if any(x < 0 for x in w):
                     raise InputError(f"{cat} weights must not be negative")
         if len(self.plus_weights) != 2:
@@ -79,7 +180,9 @@ class ScoreConfig:
     # -- resolved settings -------------------------------------------------
     @property
     def resolved_weights(self) -> dict:
-        w = {k: tuple(float(x) for x in v) for k, v in PRESETS[self.preset]["weights"].items()}
+        from blonde_core.lang import load_pack
+
+        w = {k: tuple(float(x) for x in v) for k, v in load_pack(self.lang).preset_weights(self.preset).items()}
         if self.weights:
             w.update({k: tuple(float(x) for x in v) for k, v in self.weights.items()})
         return w
@@ -98,60 +201,53 @@ class ScoreConfig:
     # -- the same settings as command-line flags -----------------------------
     def cli_args(self) -> list[str]:
         """Flags of `python -m blonde_core score` that reproduce these settings."""
-        args = ["--preset", self.preset]
-        if self.categories != CATEGORY_NAMES:
-            args += ["-c"] + [("n-gram" if c == "ngram" else c) for c in self.categories]
-        if self.weights:
-            flag = {"tense": "-wt", "pronoun": "-wp", "entity": "-we", "dm": "-wdm", "ngram": "-wng"}
-            args.append("-w")
-            for c, w in self.weights.items():
-                args += [flag[c]] + [f"{x:.10g}" for x in w]
-        if self.average != "geometric":
-            args += ["-aver", self.average]
-        if self.smooth != "exp":
-            args += ["-sm", self.smooth]
-        if self.smooth_value is not None:
-            args += ["-sv", f"{self.smooth_value:g}"]
-        if self.zero is not None:
-            args += ["--zero", self.zero]
-        if not self.lowercase:
-            args += ["-lc", "no"]
-        if self.aggregation != "max":
-            args += ["--aggregation", self.aggregation]
-        if self.granularity != "sentence":
-            args += ["--granularity", self.granularity]
-        if self.lang != "en":
-            args += ["--lang", self.lang]
-        if self.absent == "skip":
-            args += ["--skip-absent"]
+        args: list[str] = []
+        for f, s in declared():
+            args += s.to_cli(getattr(self, f.name), self)
         return args
 
-    # -- signature ---------------------------------------------------------
-    def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False) -> str:
-        wdesc = "preset"
-        if self.weights:
-            rw = self.resolved_weights
-            wdesc = ";".join(f"{c}=" + ",".join(f"{x:.4g}" for x in rw[c]) for c in self.categories)
-        sm = self.smooth
-        if self.smooth in ("floor", "add-k"):
-            sm += f"({self.resolved_smooth_value:g})"
-        parts = [
-            "BlonDe",
-            f"preset:{self.preset}",
-            "c:" + ",".join(self.categories),
-            f"w:{wdesc}",
-            "case:" + ("lc" if self.lowercase else "mixed"),
-            "avg:" + ("geo" if self.average == "geometric" else "arith"),
-            f"smooth:{sm}",
-            f"zero:{self.resolved_zero}",
-            *(["absent:skip"] if self.absent == "skip" else []),
-            f"agg:{self.aggregation}",
-            "gran:" + ("sent" if self.granularity == "sentence" else "doc"),
-            f"nrefs:{nrefs}",
-        ]
+    def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False) -> "Signature":
+        return Signature(self, nrefs, pipeline, plus, refined_ner)
+
+
+def declared() -> list:
+    """(dataclass field, Setting) of every declared setting, in order."""
+    return [(f, f.metadata["setting"]) for f in fields(ScoreConfig) if "setting" in f.metadata]
+
+
+class Signature(str):
+    """The signature of the settings that made a score, e.g.
+    `BlonDe|preset:blonde-0.1.4|c:...|nrefs:1|lang:en|spacy:en_core_web_sm-3.8.0/spacy-3.8.18|version:0.1.0`.
+
+    An object built from what made the score (config, references, pipeline, BlonD+,
+    refined entities); its text is for people and is never parsed back: `with_config`
+    makes the signature of other settings over the same counts from the object."""
+
+    config: ScoreConfig
+    nrefs: int
+    pipeline: str
+    plus: bool
+    refined_ner: bool
+
+    def __new__(cls, config: ScoreConfig, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False):
+        parts = ["BlonDe"]
+        for f, s in declared():
+            if s.sig is not None:
+                part = s.sig(config)
+                if part is not None:
+                    parts.append(part)
+        parts.append(f"nrefs:{nrefs}")
         if plus:
-            parts.append("plus:" + ",".join(f"{x:g}" for x in self.plus_weights))
+            parts.append("plus:" + ",".join(f"{x:g}" for x in config.plus_weights))
         if refined_ner:
             parts.append("ner:refined")
-        parts += [f"lang:{self.lang}", f"spacy:{pipeline}", f"version:{__version__}"]
-        return "|".join(parts)
+        parts += [f"lang:{config.lang}", f"spacy:{pipeline}", f"version:{__version__}"]
+        self = super().__new__(cls, "|".join(parts))
+        self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner = config, nrefs, pipeline, plus, refined_ner
+        return self
+
+    def with_config(self, config: ScoreConfig) -> "Signature":
+        return Signature(config, self.nrefs, self.pipeline, self.plus, self.refined_ner)
+
+    def __reduce__(self):
+        return (Signature, (self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner))

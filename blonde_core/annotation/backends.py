@@ -1,0 +1,143 @@
+"""Where spaCy runs: the annotation backends behind one small interface.
+
+    backend.pipeline_id                 what made the records (part of every cache key)
+    backend.run(texts, on_batch, on_late)
+        annotate texts batch by batch, calling on_batch(batch, records) as each batch
+        finishes (in any order); a backend whose batches may outlive a caller that
+        stopped (the server's shared workers) hands each such batch to
+        on_late(batch, future) instead of dropping it.
+
+`Inline` runs spaCy in the calling process, `Forked` in processes forked for one
+run (the command line: they inherit the loaded pipeline), `Server` in the
+dashboard server's long-lived worker processes (workers.py).  A cluster backend
+is one more class with this interface; the Annotator (annotator.py) does the rest:
+the memo, the disk store, each distinct text once.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+from blonde_core.lang.base import LanguagePack
+
+from .pipeline import doc_to_record, load_pipeline, pipeline_id
+
+CHUNK = 128  # texts per batch
+SMALL = 64  # jobs up to this many texts: in the calling process (CLI), first in the workers' queue (server)
+
+
+def batches_of(texts: list[str]) -> list[list[str]]:
+    return [texts[i:i + CHUNK] for i in range(0, len(texts), CHUNK)]
+
+
+class Backend:
+    """The interface (and what every spaCy backend shares)."""
+
+    def __init__(self, pack: LanguagePack, n_process: int = 1):
+        self.pack = pack
+        self.n_process = max(1, int(n_process))
+        self.pipeline_id = pipeline_id(pack)
+        self.loaded_pipeline = False  # did this backend ever run spaCy (tests: a warm run never does)
+
+    def run(self, texts: list[str], on_batch, on_late=None) -> None:
+        raise NotImplementedError
+
+
+class Inline(Backend):
+    """spaCy in the calling process."""
+
+    def run(self, texts, on_batch, on_late=None) -> None:
+        self.loaded_pipeline = True
+        nlp = load_pipeline(self.pack)
+        for batch in batches_of(texts):
+            on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
+
+
+_FORKED_NLP = None  # the pipeline a forked worker inherits
+
+
+def _forked_work(batch: list[str]) -> list[dict]:
+    return [doc_to_record(d) for d in _FORKED_NLP.pipe(batch, batch_size=64)]
+
+
+class Forked(Inline):
+    """Processes forked for one run, inheriting the loaded pipeline (the command line;
+    small jobs, one process or no fork: inline)."""
+
+    def run(self, texts, on_batch, on_late=None) -> None:
+        global _FORKED_NLP
+        batches = batches_of(texts)
+        n_proc = min(self.n_process, len(batches))
+        if len(texts) <= SMALL or n_proc <= 1 or sys.platform == "win32":
+            return super().run(texts, on_batch, on_late)
+        import multiprocessing as mp
+
+        self.loaded_pipeline = True
+        _FORKED_NLP = load_pipeline(self.pack)
+        with mp.get_context("fork").Pool(n_proc) as pool:
+            for batch, recs in zip(batches, pool.imap(_forked_work, batches)):
+                on_batch(batch, recs)
+
+
+_SERVER_POOLS: dict = {}
+_SERVER_POOLS_LOCK = threading.Lock()
+
+
+def server_pool(lang: str, n_process: int):
+    """The server's shared annotation worker processes for a language (started once;
+    plain child processes, see workers.py: a threaded server is never forked)."""
+    from .workers import WorkerPool
+
+    with _SERVER_POOLS_LOCK:
+        pool = _SERVER_POOLS.get(lang)
+        if pool is None:
+            pool = _SERVER_POOLS[lang] = WorkerPool(lang, n_process)
+        return pool
+
+
+class Server(Backend):
+    """The server's long-lived worker processes, shared by every session's thread (the
+    server never runs spaCy in its own threads)."""
+
+    def run(self, texts, on_batch, on_late=None) -> None:
+        """At most n_process batches of this caller in the shared pool at a time, so
+        that several sessions' batches interleave; a caller that stops (its session
+        left, or its user opened another page) submits nothing more, and what it had
+        submitted stays in flight: handed to on_late, so that it is remembered and
+        cached when the workers finish it and the next caller (the page the user
+        opened) waits for those texts instead of annotating them a second time."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        self.loaded_pipeline = True
+        priority = 0 if len(texts) <= SMALL else 1
+        pool = server_pool(self.pack.name, self.n_process)
+        pending: dict = {}
+        queue = batches_of(texts)
+        try:
+            while queue or pending:
+                while queue and len(pending) < self.n_process:
+                    b = queue.pop(0)
+                    pending[pool.submit(b, priority)] = b
+                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for f in done:
+                    b = pending.pop(f)
+                    on_batch(b, f.result())
+        finally:
+            for f, b in pending.items():  # left early: keep what the pool finishes anyway
+                if on_late is not None:
+                    on_late(b, f)
+
+
+BACKENDS = {"inline": Inline, "fork": Forked, "server": Server}
+
+
+def make_backend(kind, pack: LanguagePack, n_process: int = 1) -> Backend:
+    """A backend by name (inline, fork, server), or made by a callable (pack, n_process)."""
+    if callable(kind):
+        return kind(pack, n_process)
+    return BACKENDS[kind](pack, n_process)
+
+
+def default_n_process() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
