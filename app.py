@@ -7,7 +7,7 @@ so they apply to every page.  Run with `bash scripts/run.sh`.
 import os
 from pathlib import Path
 
-from blonde_core.annotation.blas import one_blas_thread
+from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before anything imports numpy: sessions compute side by side in this process (blas.py)
 import streamlit as st  # noqa: E402

@@ -366,14 +366,14 @@ def concurrent_ted(browser, n_sessions: int = 8, repeat: int = 3) -> None:
     import concurrent.futures
 
     sys.path.insert(0, str(ROOT))
-    from blonde_core.study import Engine, ScoreConfig, Study, plain_corpus
+    from blonde_core.study import Engine, ScoreConfig, Study
 
     def core_run(subs, cache):
         eng = Engine(cache_mode="disk", cache_dir=cache, pool="server")
 
         def one(sub):
             t = time.perf_counter()
-            Study(plain_corpus(refs, sub, docids=docids), "bench").result(ScoreConfig(), eng)
+            Study.from_files(refs, sub, docids=docids, origin="bench", engine=eng).result(ScoreConfig())
             return time.perf_counter() - t
         with concurrent.futures.ThreadPoolExecutor(len(subs)) as ex:
             return list(ex.map(one, subs))

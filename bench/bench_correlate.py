@@ -50,16 +50,14 @@ def main() -> None:
           f"{out['metrics']['BlonDe']['accuracy']:.3f}, SPA {out['metrics']['BlonDe']['spa']:.3f}")
     # the meta-evaluation alone, in the process, on the cached annotations
     sys.path.insert(0, str(ROOT))
-    from blonde_core.io.human import read_human
-    from blonde_core.io.readers import plain_corpus
     from blonde_core.analysis.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study
 
-    corpus = plain_corpus([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt")
-    res = Study(corpus, "bench").result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=tmp / "cache"))
-    hs = read_human(human, corpus=corpus)
+    study = Study.from_files([WMT / "refs" / "refA.txt"], systems, docids=WMT / "docids.blk10.txt", human=human,
+                             origin="bench", engine=Engine(cache_mode="disk", cache_dir=tmp / "cache"))
+    res = study.result(ScoreConfig())
     t = time.perf_counter()
-    correlate(res, hs, "system", spa=True, permutations=a.permutations)
+    correlate(res, study.human, "system", spa=True, permutations=a.permutations)
     print(f"meta-evaluation alone (BlonDe, BlonD-d and every category; correlations, bootstrap intervals, "
           f"accuracy, SPA): {time.perf_counter() - t:.2f} s")
 

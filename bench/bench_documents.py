@@ -35,12 +35,13 @@ DOC = "talk.9"
 def server_side() -> None:
     from streamlit.testing.v1 import AppTest
 
-    from blonde_core.study import Study, plain_corpus
+    from blonde_core.study import Study
+    from pages._state import server_engine
 
-    study = Study(plain_corpus([TED / "refs" / "ref.txt"], sorted((TED / "systems").glob("*.txt")),
-                               docids=TED / "docids.txt"), "TED")
-    for k, (label, extra) in enumerate(("25 sentences a page", {}), ("all 159 sentences", {"doc_page_size": 1000}),
-                         ("only tense mismatches", {"doc_only": ["tense"]}))):
+    study = Study.from_files([TED / "refs" / "ref.txt"], sorted((TED / "systems").glob("*.txt")),
+                             docids=TED / "docids.txt", origin="TED", engine=server_engine())
+    for k, (label, extra) in enumerate((("25 sentences a page", {}), ("all 159 sentences", {"doc_page_size": 1000}),
+                                        ("only tense mismatches", {"doc_only": ["tense"]}))):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
         at.session_state["data"] = study
         at.session_state["pending_doc"] = {"doc_sel": DOC, "doc_systems": SYSTEMS, "doc_page": 1, **extra}

@@ -1,24 +1,29 @@
-"""One door into the core: a Study is everything one user loaded, and answers
-every question a page (or the command line) asks about it.
+"""The one door into the core: a Study is everything one user loaded, and it answers
+every question a page or a command asks about it.
 
-    from .study import Study
-    study = Study(corpus, "my files", human=judgments)
-    res = study.result(ScoreConfig())            # BlonDe scores (cached)
-    std = study.standard("sentence", "BLEU")     # sacrebleu, one metric at a time
+    from blonde_core.study import Engine, ScoreConfig, Study
+    study = Study.from_files(["ref.txt"], ["sysA.txt", "sysB.txt"], docids="docids.txt", engine=Engine())
+    res = study.analysis(ScoreConfig())          # scores (cached) and what the pages ask of them
+    res.scores("sysA")["BlonDe"]["F1"], res.feature_breakdown("sysA")
+    study.standard("sentence", "BLEU")           # sacrebleu, one metric at a time
     study.compare(ScoreConfig(), metric="BlonDe", test="bootstrap")
 
-A Study's `key` is a hash over all of its content: every reference, system
-and source segment, names and file names, document boundaries, BlonD+ and
-refined-entity lines, and the human judgments with their direction and every
-per-segment value.  Everything an Engine computes is stored under that key
-plus the settings that shape the value, so a page can only ever show values
-made from its own user's data and settings.
+What a page or the command line may import from the core is what this module
+defines: `Study` (loading, every answer, the command line that reproduces it),
+`Analysis` (a Result with the questions asked of it), `CATALOG` (what the core
+offers, by name: settings, categories, metrics and their directions, the
+significance policy) and the types a caller hands in: `Engine`, `ScoreConfig`,
+`InputError`.  Nothing else of the core is reached past it.
 
-An Engine is what the process shares: annotators (one per lowercase flag and
-language; thread-safe, each distinct sentence annotated once even when two
-sessions ask at the same time) and a size-bounded LRU of computed values.
-The dashboard's server has one (`server_engine()`), the command line makes
-its own.  Nothing here imports Streamlit.
+A Study's `key` is a hash over all of its content: every reference, system and
+source segment, names and file names, document boundaries, BlonD+ and refined-
+entity lines, and the human judgments with their direction and every per-segment
+value.  Everything its Engine computes is stored under that key plus the settings
+that shape the value, so a page can only ever show values made from its own
+user's data and settings.  The Engine (engine.py) is handed in: the command line
+makes one per run, the dashboard's server one for all its sessions
+(pages/_state.py).  Nothing here imports Streamlit, and importing this module
+loads no statistics library.
 """
 from __future__ import annotations
 
@@ -26,161 +31,19 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
-import secrets
 import threading
-import time
 from dataclasses import dataclass, field
 
-from blonde_core.metric.settings import ScoreConfig
-from blonde_core.io.corpus import Corpus
+from .engine import Engine
 from .errors import InputError
-from .memo import Memo
+from .io.corpus import Corpus
+from .metric.settings import ScoreConfig, counting_key
 
-COUNTING = ("lowercase", "granularity", "aggregation", "lang")
-CACHE_MODES = ("disk", "memory", "off")
+__all__ = ["CATALOG", "Analysis", "Engine", "InputError", "ScoreConfig", "Study"]
+
 log = logging.getLogger(__name__)
+TER_MAX_SEGMENTS = 20_000  # TER by default only up to this many system segments (minutes beyond it)
 
-
-def counting_key(cfg: ScoreConfig) -> tuple:
-    """The settings that change the counts (the rest only re-scores them)."""
-    return tuple(getattr(cfg, f) for f in COUNTING)
-
-
-# --- the engine: what one process shares ---------------------------------------
-
-class Engine:
-    """Annotators and a bounded memo of computed values, shared by the studies of
-    one process.
-
-    cache_mode: "disk" (annotations and sacrebleu statistics in SQLite under
-    cache_dir), "memory" (kept in this process only, bounded) or "off"
-    (nothing kept between computations except the bounded memo of results).
-    pool: "fork" (CLI: worker processes forked per run) or "server" (one
-    long-lived worker processes shared by all sessions' threads).
-    """
-
-    def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,
-                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
-                 disk_mb: int | None = None):
-        if cache_mode not in CACHE_MODES:
-            raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
-        from blonde_core.annotation.backends import default_n_process
-
-        self.cache_mode = cache_mode
-        self.cache_dir = cache_dir
-        self.n_process = n_process if n_process is not None else default_n_process()
-        self.pool = pool
-        self.memo_sentences = 0 if cache_mode == "off" else memo_sentences
-        self.disk_bytes = None if disk_mb is None else disk_mb * 2 ** 20
-        self.results = Memo(max_entries=512, max_bytes=results_mb * 2 ** 20, name="results")
-        self._annotators: dict = {}
-        self._lock = threading.Lock()
-        self._disk = None
-
-    # disk stores (None unless cache_mode == "disk")
-    def disk(self, table: str = "ann"):
-        if self.cache_mode != "disk":
-            return None
-        from blonde_core.annotation.store import AnnotationCache, decode_numbers
-
-        if table == "ann":
-            if self._disk is None:
-                self._disk = AnnotationCache(self.cache_dir, max_bytes=self.disk_bytes)
-            return self._disk
-        return AnnotationCache(self.cache_dir, table=table, validate=decode_numbers, max_bytes=self.disk_bytes)
-
-    def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
-        """persist=False (the Sandbox's edits): annotations kept in a small memory memo
-        of their own, never on disk."""
-        from blonde_core.annotation.annotator import Annotator
-        from blonde_core.lang.base import load_pack
-
-        with self._lock:
-            key = (bool(lowercase), lang, persist)
-            ann = self._annotators.get(key)
-            if ann is None:
-                memo = self.memo_sentences if persist else min(self.memo_sentences or 20_000, 20_000)
-                ann = Annotator(load_pack(lang), lowercase, self.disk() if persist else None,
-                                n_process=self.n_process, memo_limit=memo, pool=self.pool)
-                self._annotators[key] = ann
-            return ann
-
-    def segstats_runner(self, corpus: Corpus):
-        """Where sacrebleu runs: in the server's worker processes, after any annotation
-        waiting there (priority 2); in this process for the CLI."""
-        if self.pool != "server":
-            return None
-        from blonde_core.annotation.backends import server_pool
-
-        lang = "en"
-
-        def run(metric: str, hyps: list, refs: list) -> list:
-            pool = server_pool(lang, self.n_process)
-            k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
-            futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
-                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]],
-                                 "rows": len(hyps[i:i + k])}, 2)
-                    for i in range(0, len(hyps), k)]
-            return [row for f in futs for row in f.result()]
-        return run
-
-    def info(self) -> dict:
-        """What is kept where, for the Data page and the README."""
-        anns = list(self._annotators.values())
-        out = {"cache_mode": self.cache_mode, "results": self.results.info(),
-               "memo_limit_sentences": self.memo_sentences,
-               "sentences_in_memory": sum(a.memo_size() for a in anns),
-               "sentences_annotated": sum(a.stats["annotated"] for a in anns),
-               "sentences_from_disk": sum(a.stats["cached"] for a in anns)}
-        if self.cache_mode == "disk":
-            out["cache_file"] = str(self.disk().path)
-        return out
-
-    def forget(self, study: "Study") -> None:
-        """Drop everything computed from this study: results, its sentences in memory
-        and in the disk caches."""
-        self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
-        for (lc, _lang, _persist), ann in list(self._annotators.items()):
-            ann.forget(study.distinct_texts(lc))
-        if self.cache_mode == "disk":
-            from blonde_core.analysis.standard import segment_keys_of
-
-            self.disk("segstats").delete_many(segment_keys_of(study.corpus))
-
-
-def _env_int(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-_SERVER: Engine | None = None
-_SERVER_LOCK = threading.Lock()
-
-
-def server_engine() -> Engine:
-    """The dashboard server's engine, configured from the environment:
-    BLONDE_CACHE (disk | memory | off, default disk), BLONDE_CACHE_DIR,
-    BLONDE_MEMO_SENTENCES (default 200000), BLONDE_RESULTS_MB (default 1024),
-    BLONDE_CACHE_MAX_MB (annotation cache on disk, default 2048; oldest records out first),
-    BLONDE_JOBS (annotation processes, default up to 2)."""
-    global _SERVER
-    with _SERVER_LOCK:
-        if _SERVER is None:
-            from blonde_core.annotation.backends import default_n_process
-
-            _SERVER = Engine(cache_mode=os.environ.get("BLONDE_CACHE", "disk"),
-                             cache_dir=os.environ.get("BLONDE_CACHE_DIR") or None,
-                             n_process=_env_int("BLONDE_JOBS", default_n_process()), pool="server",
-                             memo_sentences=_env_int("BLONDE_MEMO_SENTENCES", 200_000),
-                             results_mb=_env_int("BLONDE_RESULTS_MB", 1024),
-                             disk_mb=_env_int("BLONDE_CACHE_MAX_MB", 2048))
-        return _SERVER
-
-
-# --- the study: one user's data --------------------------------------------------
 
 def _canon(obj):
     """A JSON-able, order-stable form of nested data (tuple keys included)."""
@@ -193,11 +56,20 @@ def _canon(obj):
     return obj
 
 
+def _named(x):
+    """A file path, or an upload as (name, bytes): what every reader takes."""
+    from .io.readers import NamedBytes
+
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], (bytes, bytearray)):
+        return NamedBytes(x[0], x[1])
+    return x
+
+
 @dataclass
 class Study:
     corpus: Corpus
     origin: str
-    human: object | None = None  # human.HumanScores
+    human: object | None = None  # io.judgments.HumanScores
     annotation: list | None = None  # BlonD+ lines, one per reference segment
     ner: list | None = None  # refined-entity lines
     annotation_file: str = "annotation.txt"
@@ -205,6 +77,7 @@ class Study:
     messages: dict = field(default_factory=dict)
     key: str = ""
     human_file: str = "judgments.tsv"  # the judgments' file name, for the command lines
+    engine: Engine | None = field(default=None, compare=False, repr=False)  # None: one of its own, made when needed
 
     def __post_init__(self):
         self.corpus.check_names()
@@ -227,31 +100,121 @@ class Study:
                 add(part)
         self.key = h.hexdigest()[:32]
 
+    # -- loading -------------------------------------------------------------------
+    @classmethod
+    def from_files(cls, references: list, systems: list, *, docids=None, blank_line_docs: bool = False,
+                   source=None, human=None, human_higher_is_better: bool = True, score_column: str | None = None,
+                   human_mapping: dict | None = None, annotation=None, ner=None, origin: str = "files",
+                   engine: Engine | None = None) -> "Study":
+        """References and system outputs, one segment per line (paths, or uploads as (name, bytes));
+        docids: one document id per line (else blank_line_docs, else one document); source, human
+        judgments (MQM TSV, a table, WMT DA / ESA), BlonD+ annotation and refined-entity lines, each
+        optional and checked against the texts."""
+        from .io.readers import attach_source, plain_corpus
+
+        corpus = plain_corpus([_named(r) for r in references], [_named(s) for s in systems],
+                              docids=_named(docids) if docids is not None else None,
+                              boundaries="blank-lines" if blank_line_docs else None)
+        if source is not None:
+            attach_source(corpus, _named(source))
+        return cls(corpus, origin, engine=engine).with_files(annotation, ner, human, human_higher_is_better,
+                                                               score_column, human_mapping)
+
+    @classmethod
+    def from_structured(cls, path, reference_systems=(), origin: str | None = None,
+                        engine: Engine | None = None) -> "Study":
+        """One structured file (WMT XML, MQM TSV with its judgments, TSV/CSV, JSON Lines)."""
+        from .io.structured import read_structured_with_human
+
+        f = _named(path)
+        corpus, hs = read_structured_with_human(f, list(reference_systems))
+        return cls(corpus, origin or f"structured file {f}", human=hs, human_file=str(f), engine=engine)
+
+    @classmethod
+    def from_texts(cls, reference: list[str], candidates: dict, annotation: list | None = None,
+                   origin: str = "sandbox", engine: Engine | None = None) -> "Study":
+        """Typed text: one document, a sentence per line (the Sandbox; kept off the disk)."""
+        corpus = Corpus([origin], {"reference": [list(reference)]}, {k: [list(v)] for k, v in candidates.items()},
+                        boundaries="single")
+        return cls(corpus, origin, annotation=annotation, engine=engine)
+
+    @staticmethod
+    def read_judgments(path, score_column: str | None = None, higher_is_better: bool = True, mqm: bool = False):
+        """Human judgments on their own (the `human` command): MQM TSV (mqm=True, or detected) or a table."""
+        from .io.human import read_human, read_mqm
+
+        return read_mqm(_named(path)).scores if mqm else read_human(_named(path), score_column, higher_is_better)
+
+    @staticmethod
+    def judgments_summary(human, by: list[str] | None = None) -> dict:
+        """Judgments per system and document with the raters' agreement; by: MQM sliced by these fields."""
+        from .analysis.stats import judgments_summary, rater_agreement
+
+        if by:
+            return {"by": by, "slices": human.mqm_slices(by),
+                    "rater_agreement": rater_agreement(human) if human.rater_scores else []}
+        return judgments_summary(human)
+
+    def with_files(self, annotation=None, ner=None, human=None, human_higher_is_better: bool = True,
+                   score_column: str | None = None, human_mapping: dict | None = None) -> "Study":
+        """The same texts with BlonD+ annotation, refined entities and human judgments read from these
+        files (paths or (name, bytes)); None keeps what the study has."""
+        from .io.human import read_human
+        from .io.readers import read_lines
+
+        kw = {}
+        if annotation is not None:
+            kw.update(annotation=read_lines(_named(annotation), allow_empty=True), annotation_file=str(_named(annotation)))
+        if ner is not None:
+            kw.update(ner=read_lines(_named(ner), allow_empty=True), ner_file=str(_named(ner)))
+        if human is not None:
+            kw.update(human=read_human(_named(human), score_column, human_higher_is_better, corpus=self.corpus,
+                                       mapping=human_mapping), human_file=str(_named(human)))
+        return dataclasses.replace(self, **kw) if kw else self
+
     def with_human_mapping(self, mapping: dict) -> "Study":
         """The same study with the DA judgments' system names mapped as given ({name in the file:
         loaded name, or None to leave it out}); a new content key, so nothing computed with the old
         mapping is reused."""
-        from blonde_core.io.da import bind
+        from .io.da import bind
 
         hs = self.human
         if hs is None or getattr(hs, "table", None) is None:
             raise InputError("only judgments read from a DA / ESA table have a name mapping to change")
         return dataclasses.replace(self, human=bind(hs.table, self.corpus, mapping, hs.higher_is_better))
 
+    def with_engine(self, engine: Engine) -> "Study":
+        return dataclasses.replace(self, engine=engine)
+
     # -- what it holds -----------------------------------------------------------
     @property
     def plus(self) -> bool:
         return self.annotation is not None
 
+    @property
+    def _engine(self) -> Engine:
+        if self.engine is None:
+            self.engine = Engine()
+        return self.engine
+
     def distinct_texts(self, lowercase: bool = False) -> set:
         """Every distinct reference and system sentence as spaCy sees it (lowercased or not)."""
-        from blonde_core.metric.blonde import prepare
+        from .annotation.pipeline import prepare
 
         c = self.corpus
         return {prepare(s, lowercase) for g in (c.references, c.systems) for docs in g.values()
                 for d in docs for s in d}
 
-    def prefetch(self, cfg: ScoreConfig, keep_going, engine: Engine | None = None) -> threading.Thread | None:
+    def n_segments(self) -> int:
+        """System segments in all (what sacrebleu's TER takes minutes on, beyond TER_MAX_SEGMENTS)."""
+        return sum(len(d) for docs in self.corpus.systems.values() for d in docs)
+
+    def default_standard_metrics(self) -> tuple:
+        """sacrebleu's metrics computed unless asked otherwise: TER only up to TER_MAX_SEGMENTS system
+        segments (the Overview's switch and `correlate`'s default alike)."""
+        return ("BLEU", "chrF") + (("TER",) if self.n_segments() <= TER_MAX_SEGMENTS else ())
+
+    def prefetch(self, cfg: ScoreConfig, keep_going) -> threading.Thread | None:
         """Start annotating this study's sentences in the background (the dashboard calls it
         when data is loaded, so the workers are busy while the user is still on the Data
         page). A page asking for the scores meanwhile waits for those sentences, with its
@@ -260,9 +223,9 @@ class Study:
         data): what is already in the workers is finished and kept, nothing more is sent.
         Returns the thread, or None when there is nothing to gain (no shared annotation
         memo: cache off)."""
-        from blonde_core.annotation.annotator import ProgressStop
+        from .annotation.annotator import ProgressStop
 
-        engine = engine or server_engine()
+        engine = self._engine
         if engine.cache_mode == "off" or engine.pool != "server":
             return None
         try:
@@ -295,22 +258,22 @@ class Study:
         return len(self.distinct_texts(cfg.lowercase))
 
     def signature(self, cfg: ScoreConfig) -> str:
-        from blonde_core.annotation.pipeline import pipeline_id
-        from blonde_core.lang.base import load_pack
+        from .annotation.pipeline import pipeline_id
+        from .lang import load_pack
 
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
                              refined_ner=self.ner is not None)
 
     # -- answers -------------------------------------------------------------------
-    def _get(self, engine: Engine | None, what: tuple, compute):
-        engine = engine or server_engine()
-        return engine.results.get((self.key,) + what, compute)
+    def _get(self, what: tuple, compute):
+        return self._engine.results.get((self.key,) + what, compute)
 
-    def result(self, cfg: ScoreConfig, engine: Engine | None = None, progress=None):
-        """BlonDe-family scores: counted once per counting settings, re-scored for the rest."""
-        from blonde_core.metric.blonde import BlonDe
+    def result(self, cfg: ScoreConfig, progress=None):
+        """BlonDe-family scores (metric.blonde.Result): counted once per counting settings,
+        re-scored for the rest."""
+        from .metric.blonde import BlonDe
 
-        engine = engine or server_engine()
+        engine = self._engine
         self.corpus.check(cfg.granularity)
 
         def count():
@@ -325,138 +288,169 @@ class Study:
             finally:
                 ann.progress = old
 
-        base = self._get(engine, ("counts", counting_key(cfg)), count)
+        base = self._get(("counts", counting_key(cfg)), count)
         return base if base.config == cfg else base.with_config(cfg)
 
-    def standard(self, granularity: str, metric: str, engine: Engine | None = None, progress=None):
-        """One sacrebleu metric (BLEU, chrF or TER), per-segment statistics cached on disk."""
-        from blonde_core.analysis.standard import StandardResult
+    def analysis(self, cfg: ScoreConfig, progress=None) -> "Analysis":
+        """The scores with every question the pages ask of them (Analysis)."""
+        return Analysis(self.result(cfg, progress=progress), self.human)
 
-        engine = engine or server_engine()
+    def standard(self, granularity: str, metric: str, progress=None):
+        """One sacrebleu metric (BLEU, chrF or TER), per-segment statistics cached on disk."""
+        from .analysis.standard import StandardResult
+
+        engine = self._engine
         if self.origin == "sandbox":  # typed text: never on disk; a few lines, computed here (no workers)
-            return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
+            return self._get(("standard", granularity, metric), lambda: StandardResult(
                 self.corpus, [metric], granularity, cache=False))
-        return self._get(engine, ("standard", granularity, metric), lambda: StandardResult(
+        return self._get(("standard", granularity, metric), lambda: StandardResult(
             self.corpus, [metric], granularity, cache=engine.cache_mode == "disk", cache_dir=engine.cache_dir,
             progress=progress, extract=engine.segstats_runner(self.corpus), store=engine.disk("segstats")))
 
-    def standard_ready(self, granularity: str, metric: str, engine: Engine | None = None) -> bool:
-        return (self.key, "standard", granularity, metric) in (engine or server_engine()).results
+    def standard_ready(self, granularity: str, metric: str) -> bool:
+        return (self.key, "standard", granularity, metric) in self._engine.results
 
-    def standards(self, granularity: str, metrics, engine: Engine | None = None):
+    def standards(self, granularity: str, metrics):
         """Several sacrebleu metrics as one StandardResult (None when metrics is empty)."""
-        from blonde_core.analysis.standard import StandardResult
+        from .analysis.standard import StandardResult
 
         metrics = list(metrics)
         if not metrics:
             return None
-        return StandardResult.merge([self.standard(granularity, m, engine) for m in metrics])
+        return StandardResult.merge([self.standard(granularity, m) for m in metrics])
 
-    def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = 12345,
-                           engine: Engine | None = None) -> dict:
+    def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = 12345) -> dict:
         """sacrebleu's metrics with the leaderboard's intervals over documents (stats.standard_intervals)."""
-        from blonde_core.analysis.stats import standard_intervals
+        from .analysis.stats import standard_intervals
 
         metrics = tuple(metrics)
-        std = self.standards(granularity, metrics, engine)
-        return self._get(engine, ("standard_intervals", granularity, metrics, n, seed),
+        std = self.standards(granularity, metrics)
+        return self._get(("standard_intervals", granularity, metrics, n, seed),
                          lambda: standard_intervals(std, metrics, list(self.corpus.systems), n, seed))
 
     def compare(self, cfg: ScoreConfig, metric: str = "BlonDe", test: str = "bootstrap", unit: str = "doc",
-                n: int = 1000, seed: int = 12345, std_metrics=(), cis: bool = True, engine: Engine | None = None):
-        from blonde_core.analysis.stats import compare
+                n: int | None = 1000, seed: int = 12345, std_metrics=(), cis: bool = True):
+        """Every pair of systems tested on one metric (stats.compare); std_metrics: the sacrebleu
+        metrics it may name."""
+        from .analysis.stats import compare
 
-        res = self.result(cfg, engine)
-        std = self.standards(cfg.granularity, std_metrics, engine)
-        return self._get(engine, ("compare", repr(cfg), metric, test, unit, n, seed, tuple(std_metrics), cis),
+        res = self.result(cfg)
+        std = self.standards(cfg.granularity, std_metrics)
+        return self._get(("compare", repr(cfg), metric, test, unit, n, seed, tuple(std_metrics), cis),
                          lambda: compare(res, metric=metric, test=test, unit=unit, n=n, seed=seed, standard=std,
                                          system_cis=cis))
 
-    def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, engine: Engine | None = None,
-                      unit: str = "doc"):
-        from blonde_core.analysis.stats import bootstrap_cis
+    def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, unit: str = "doc"):
+        from .analysis.stats import bootstrap_cis
 
-        res = self.result(cfg, engine)
-        return self._get(engine, ("cis", repr(cfg), tuple(metrics), n, unit),
+        res = self.result(cfg)
+        return self._get(("cis", repr(cfg), tuple(metrics), n, unit),
                          lambda: bootstrap_cis(res, list(metrics), n=n, unit=unit))
 
-    def board(self, cfg: ScoreConfig, n: int = 1000, engine: Engine | None = None) -> dict:
+    def board(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345) -> dict:
         """The leaderboard's intervals and significance clusters (stats.leaderboard.board), from
         the same cached test and intervals the Significance page's defaults use."""
-        from blonde_core.analysis.stats import board, policy, leaderboard_tops
+        from .analysis.stats import board, leaderboard_tops, policy
 
-        res = self.result(cfg, engine)
+        res = self.result(cfg)
+        if seed != 12345:  # the pages' seed shares the Significance page's cached test; another is computed here
+            return self._get(("board", repr(cfg), n, seed), lambda: board(res, n=n, seed=seed))
         unit = self.significance_unit(cfg)["unit"]
-        tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n, engine=engine)
-        cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, engine, unit=unit)
-        return self._get(engine, ("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
+        tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n)
+        cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, unit=unit)
+        return self._get(("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
 
     def significance_unit(self, cfg: ScoreConfig) -> dict:
         """The policy's unit for these documents (stats.policy.corpus_unit)."""
-        from blonde_core.analysis.stats.policy import corpus_unit
+        from .analysis.stats.policy import corpus_unit
 
         return corpus_unit(self.corpus, cfg.granularity)
 
-    def companions(self, cfg: ScoreConfig, engine: Engine | None = None) -> dict:
-        """Otem/Utem, the early BlonD variants and RC (0-100; they depend on the counting settings only)."""
-        from blonde_core.analysis.companion import companion_scores
+    def companions(self, cfg: ScoreConfig, otem_n: int = 2, utem_n: int = 4, alpha: float = 2.0) -> dict:
+        """Otem/Utem, the early BlonD variants and RC, per system and document (0-100; they depend on
+        the counting settings only)."""
+        from .analysis.companion import companion_scores
 
-        res = self.result(cfg, engine)
-        return self._get(engine, ("companions", counting_key(cfg)), lambda: companion_scores(res, per_doc=True))
+        res = self.result(cfg)
+        return self._get(("companions", counting_key(cfg), otem_n, utem_n, alpha),
+                         lambda: companion_scores(res, per_doc=True, otem_n=otem_n, utem_n=utem_n, alpha=alpha))
 
-    def apt(self, pair: str, engine: Engine | None = None) -> dict:
-        from blonde_core.analysis.apt import corpus_apt
+    def apt(self, pair: str) -> dict:
+        from .analysis.apt import corpus_apt
 
-        return self._get(engine, ("apt", pair), lambda: corpus_apt(self.corpus, pair))
+        return self._get(("apt", pair), lambda: corpus_apt(self.corpus, pair))
+
+    @staticmethod
+    def apt_of_links(source: list[str], reference: list[str], candidates: dict, pair: str, alignment: dict) -> dict:
+        """APT of free text with given word alignments (the gallery)."""
+        from .analysis.apt import apt_of_links
+
+        return apt_of_links(source, reference, candidates, pair, alignment)
+
+    @staticmethod
+    def apt_of_files(**kw) -> dict:
+        """The `apt` command: APT of files (analysis.apt.apt_of_files)."""
+        from .analysis.apt import apt_of_files
+
+        return apt_of_files(**kw)
 
     def extra_tables(self, cfg: ScoreConfig, level: str, std_metrics=(), apt_pair: str | None = None,
-                     engine: Engine | None = None) -> dict:
-        """Standard, companion and APT scores oriented higher-is-better, per system or document."""
-        from blonde_core.analysis.stats import oriented_tables
+                     companions=None) -> dict:
+        """Standard, companion and APT scores oriented higher-is-better, per system or document
+        (companions: the companion metrics to include, default all)."""
+        from .analysis.stats import oriented_tables
 
-        res = self.result(cfg, engine)
-        std = self.standards(cfg.granularity, std_metrics, engine)
-        apt = self.apt(apt_pair, engine) if apt_pair else None
-        return oriented_tables(level, res.names, std, self.companions(cfg, engine), apt)
+        res = self.result(cfg)
+        std = self.standards(cfg.granularity, std_metrics)
+        apt = self.apt(apt_pair) if apt_pair else None
+        comp = self.companions(cfg)
+        if companions is not None:
+            comp = {s: {m: v for m, v in vals.items() if m in companions or m == "documents"}
+                    for s, vals in comp.items()} if companions else None
+        return oriented_tables(level, res.names, std, comp, apt)
 
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
-                  engine: Engine | None = None, grouping: str = "none", exclude=(), spa: bool = False,
-                  permutations: int = 1000, seed: int = 12345, compare: tuple | None = None):
-        """(correlate(...) output, metric_table(...)) against this study's own human judgments."""
-        from blonde_core.analysis.stats import correlate, metric_table
+                  grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,
+                  seed: int = 12345, compare: tuple | None = None, bootstrap: int = 1000, metrics=None,
+                  companions=None):
+        """(correlate(...) output, metric_table(...)) against this study's own human judgments;
+        metrics: the BlonDe-family names (default all), companions: the companion metrics (default all)."""
+        from .analysis.stats import correlate, metric_table
 
         if self.human is None:
             raise InputError("no human judgments loaded")
-        res = self.result(cfg, engine)
-        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, engine)
-        extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, engine) if spa else None
+        res = self.result(cfg)
+        comp = tuple(companions) if companions is not None else None
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp)
+        extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp) if spa or compare else None
         exclude = tuple(exclude)
-        return self._get(engine, ("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
-                                  spa, permutations, seed, tuple(compare or ())),
-                         lambda: (correlate(res, self.human, level, extra=extra, grouping=grouping, exclude=exclude,
-                                            spa=spa, permutations=permutations, seed=seed, compare=compare,
-                                            extra_docs=extra_docs),
+        names = list(metrics) if metrics is not None else None
+        return self._get(("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
+                          spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp),
+                         lambda: (correlate(res, self.human, level, names, extra=extra or None, grouping=grouping,
+                                            exclude=exclude, spa=spa, permutations=permutations, seed=seed,
+                                            compare=compare, extra_docs=extra_docs, bootstrap=bootstrap),
                                   metric_table(res, self.human, level, extra=extra, exclude=exclude)))
 
     def compare_pair(self, cfg: ScoreConfig, pair: tuple, level: str = "system", std_metrics=(),
-                     apt_pair: str | None = None, engine: Engine | None = None, grouping: str = "none", exclude=(),
+                     apt_pair: str | None = None, grouping: str = "none", exclude=(),
                      permutations: int = 1000, seed: int = 12345) -> dict:
         """Two metrics compared (Williams, PERM-BOTH) against this study's human judgments."""
-        from blonde_core.analysis.stats import compare_pair
+        from .analysis.stats import compare_pair
 
         if self.human is None:
             raise InputError("no human judgments loaded")
-        res = self.result(cfg, engine)
-        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, engine)
+        res = self.result(cfg)
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair)
         exclude = tuple(exclude)
-        return self._get(engine, ("compare_pair", repr(cfg), tuple(pair), level, tuple(std_metrics), apt_pair,
-                                  grouping, exclude, permutations, seed),
+        return self._get(("compare_pair", repr(cfg), tuple(pair), level, tuple(std_metrics), apt_pair,
+                          grouping, exclude, permutations, seed),
                          lambda: compare_pair(res, self.human, tuple(pair), level, extra=extra, grouping=grouping,
                                               exclude=exclude, permutations=permutations, seed=seed))
 
     def rater_agreement(self) -> list[dict]:
         """Cohen's kappa between every two raters of the loaded MQM judgments ([] without raters)."""
-        from blonde_core.analysis.stats import rater_agreement
+        from .analysis.stats import rater_agreement
 
         return rater_agreement(self.human) if self.human is not None and self.human.rater_scores else []
 
@@ -472,7 +466,7 @@ class Study:
         keep = name == first
         return Study(c.scored_against(name), self.origin, self.human, self.annotation if keep else None,
                      self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages),
-                     human_file=self.human_file)
+                     human_file=self.human_file, engine=self.engine)
 
     def guess_pair(self) -> str | None:
         """The APT language pair from the texts: Chinese source and English target, or English to French."""
@@ -511,78 +505,210 @@ class Study:
         return ["python", "-m", "blonde_core", subcommand, *files, *cfg.cli_args(), *extra, *tail, "--format", "json"]
 
 
-# --- sessions that survive a browser reload ----------------------------------------
+class Analysis:
+    """A Result (metric.blonde.Result: scores, per-document scores, sufficient statistics,
+    signature, read through as attributes) with every question a page or command asks of
+    it, each answered by the analysis part from the same sufficient statistics."""
 
-class StudyStore:
-    """token -> Study, in this server's memory only, for at most `ttl` seconds after
-    the last use and at most `max_items` studies (least recently used out).
-    Tokens are unguessable (128 random bits)."""
+    def __init__(self, result, human=None):
+        self.result = result
+        self.human = human
 
-    def __init__(self, ttl: float = 12 * 3600, max_items: int = 64):
-        self.ttl, self.max_items = ttl, max_items
-        self._items: dict[str, tuple[Study, float]] = {}
-        self._lock = threading.Lock()
+    def __getattr__(self, name):  # scores, doc_scores, names, corpus, config, signature, layout, ...
+        return getattr(self.result, name)
 
-    def put(self, study: Study, token: str | None = None) -> str:
-        token = token or secrets.token_urlsafe(16)
-        with self._lock:
-            self._expire()
-            self._items[token] = (study, time.time())
-            while len(self._items) > self.max_items:
-                oldest = min(self._items, key=lambda t: self._items[t][1])
-                del self._items[oldest]
-        return token
+    # what the scores are made of
+    def score_stats(self, stats) -> dict:
+        """The formula on these sufficient statistics (e.g. doc_stats(name)) with this result's settings."""
+        from .metric.scoring import score
 
-    def get(self, token: str | None) -> Study | None:
-        if not token:
-            return None
-        with self._lock:
-            self._expire()
-            hit = self._items.get(token)
-            if hit is None:
-                return None
-            self._items[token] = (hit[0], time.time())
-            return hit[0]
+        return score(stats, self.config, self.layout, self.plus)
 
-    def drop(self, token: str | None) -> None:
-        with self._lock:
-            self._items.pop(token or "", None)
+    def discourse_categories(self) -> list[str]:
+        from .analysis.contrast import discourse_categories
 
-    def _expire(self) -> None:
-        now = time.time()
-        for t in [t for t, (_, used) in self._items.items() if now - used > self.ttl]:
-            del self._items[t]
+        return discourse_categories(self.result)
 
-    def __len__(self) -> int:
-        return len(self._items)
+    def sentence_level(self) -> bool:
+        from .analysis.contrast import sentence_level
+
+        return sentence_level(self.result)
+
+    def metric_names(self) -> list[str]:
+        from .analysis.stats import metric_names
+
+        return metric_names(self.result)
+
+    def leaderboard_tops(self) -> list[str]:
+        from .analysis.stats import leaderboard_tops
+
+        return leaderboard_tops(self.result)
+
+    # diagnostics
+    def feature_breakdown(self, name: str, doc_index: int | None = None) -> list[dict]:
+        from .analysis.diagnostics import feature_breakdown
+
+        return feature_breakdown(self.result, name, doc_index)
+
+    def entity_strings(self, name: str) -> list[dict]:
+        from .analysis.diagnostics import entity_strings
+
+        return entity_strings(self.result, name)
+
+    def collapse_notes(self, name: str) -> dict:
+        from .analysis.diagnostics import collapse_notes
+
+        return collapse_notes(self.result, name)
+
+    def sentence_view(self, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
+        from .analysis.diagnostics import sentence_view
+
+        return sentence_view(self.result, doc_index, systems, reference)
+
+    # one document's threads
+    def entity_threads(self, doc_index: int, system: str, reference: str | None = None) -> list[dict]:
+        from .analysis.threads import entity_threads
+
+        return entity_threads(self.result, doc_index, system, reference)
+
+    def pronoun_threads(self, doc_index: int, systems: list[str], reference: str | None = None) -> list[dict]:
+        from .analysis.threads import pronoun_threads
+
+        return pronoun_threads(self.result, doc_index, systems, reference)
+
+    def tense_timeline(self, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
+        from .analysis.threads import tense_timeline
+
+        return tense_timeline(self.result, doc_index, systems, reference)
+
+    def tense_legend(self) -> dict:
+        """{timeline group: [(tense feature, its description)]} of the language."""
+        from .analysis.threads import tense_legend
+
+        return tense_legend(self.result.table.pack)
+
+    # two systems
+    def contrast(self, a: str, b: str, top: int | None = None) -> dict:
+        from .analysis.contrast import contrast
+
+        return contrast(self.result, a, b, top)
+
+    def document_contrast(self, doc_index: int, a: str, b: str) -> list[dict]:
+        from .analysis.contrast import document_contrast
+
+        return document_contrast(self.result, doc_index, a, b)
+
+    def sentence_errors(self, doc_index: int, name: str) -> dict:
+        from .analysis.contrast import sentence_errors
+
+        return sentence_errors(self.result, doc_index, name)
+
+    def mismatching_sentences(self, doc_index: int, systems: list[str], categories) -> list[int]:
+        from .analysis.contrast import mismatching_sentences
+
+        return mismatching_sentences(self.result, doc_index, systems, categories)
+
+    # against human MQM error spans
+    def document_errors(self, doc_index: int, system: str) -> list | None:
+        from .analysis.overlap import document_errors
+
+        return document_errors(self.result, self.human, doc_index, system)
+
+    def error_overlap(self, systems: list[str] | None = None, reference: str | None = None,
+                      doc_ids: list[str] | None = None) -> dict:
+        from .analysis.overlap import error_overlap
+
+        return error_overlap(self.result, self.human, systems, reference, doc_ids)
 
 
-_STORE: StudyStore | None = None
+class Catalog:
+    """What the core offers, by name, for the pages and the command line: the declared
+    settings (label, help, choices, flags), the categories and their words, the metrics
+    with their directions and scales, the significance policy, the thin-evidence
+    threshold.  Read from the parts the first time each is asked for."""
+
+    @property
+    def settings(self) -> list:
+        """[(field, Setting)] in declaration order (metric/settings.py)."""
+        from .metric.settings import declared
+
+        return declared()
+
+    @property
+    def weight_flags(self) -> dict:
+        """category -> the blonde package's flags for its weights (-wt, -wp, ...)."""
+        from .metric.settings import WEIGHT_FLAGS
+
+        return WEIGHT_FLAGS
+
+    def language(self, lang: str = "en"):
+        """The language pack (lang/): its features per category, words and descriptions."""
+        from .lang import load_pack
+
+        return load_pack(lang)
+
+    @staticmethod
+    def plain(x):
+        """A number as JSON holds it: NaN as None."""
+        from .numbers import nan_to_none
+
+        return nan_to_none(x)
+
+    @property
+    def categories(self) -> tuple:
+        from .metric.settings import CATEGORY_NAMES
+
+        return CATEGORY_NAMES
+
+    @property
+    def category_words(self) -> dict:
+        from .metric.settings import CATEGORY_WORDS
+
+        return CATEGORY_WORDS
+
+    @property
+    def thin(self) -> int:
+        from .metric.scoring import THIN
+
+        return THIN
+
+    @property
+    def companions(self) -> tuple:
+        from .analysis.companion import COMPANIONS
+
+        return COMPANIONS
+
+    @property
+    def standard(self) -> tuple:
+        from .analysis.standard import STANDARD
+
+        return STANDARD
+
+    def higher_is_better(self, metric: str) -> bool:
+        from .analysis.companion import LOWER_IS_BETTER
+        from .analysis.standard import HIGHER_IS_BETTER
+
+        if metric in HIGHER_IS_BETTER:
+            return HIGHER_IS_BETTER[metric]
+        return not LOWER_IS_BETTER.get(metric, False)
+
+    def points_factor(self, metric: str) -> int:
+        from .analysis.stats import points_factor
+
+        return points_factor(metric)
+
+    @property
+    def policy(self):
+        """The one significance policy (analysis/stats/policy.py: TEST, CORRECTION, MIN_UNITS, describe)."""
+        from .analysis.stats import policy
+
+        return policy
+
+    @property
+    def min_similarity(self) -> float:
+        from .analysis.threads import MIN_SIMILARITY
+
+        return MIN_SIMILARITY
 
 
-def study_store() -> StudyStore:
-    """The server's store (BLONDE_SESSION_HOURS, default 12; BLONDE_SESSIONS, default 64)."""
-    global _STORE
-    with _SERVER_LOCK:
-        if _STORE is None:
-            _STORE = StudyStore(ttl=3600 * float(os.environ.get("BLONDE_SESSION_HOURS", 12)),
-                                max_items=_env_int("BLONDE_SESSIONS", 64))
-        return _STORE
-
-
-# --- what the pages may use besides Study (they import nothing else of the core but render) --
-from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER  # noqa: E402,F401
-from blonde_core.metric.settings import CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS  # noqa: E402,F401
-from blonde_core.analysis.diagnostics import collapse_notes, entity_strings, feature_breakdown, sentence_view  # noqa: E402,F401
-from blonde_core.analysis.overlap import document_errors, error_overlap  # noqa: E402,F401
-from blonde_core.io.human import read_human  # noqa: E402,F401
-from blonde_core.io.readers import NamedBytes, attach_source, plain_corpus, read_lines  # noqa: E402,F401
-from blonde_core.io.structured import read_structured_with_human  # noqa: E402,F401
-from blonde_core.metric.scoring import THIN, score  # noqa: E402,F401
-from blonde_core.analysis.standard import HIGHER_IS_BETTER  # noqa: E402,F401
-from blonde_core.analysis.stats import leaderboard_tops, metric_names, points_factor  # noqa: E402,F401
-from blonde_core.analysis.stats import policy  # noqa: E402,F401
-from blonde_core.analysis.threads import GROUP_ORDER, MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline  # noqa: E402,F401
-from blonde_core.analysis.contrast import (contrast, discourse_categories, document_contrast, mismatching_sentences,  # noqa: E402,F401
-                       sentence_errors, sentence_level)
-from blonde_core.analysis.apt import apt_of_links  # noqa: E402,F401
+CATALOG = Catalog()

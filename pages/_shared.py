@@ -33,15 +33,13 @@ route_through_app()
 import numpy as np  # noqa: E402 - after the routing check, which must come before anything slow
 import pandas as pd  # noqa: E402
 
-from blonde_core.study import (CATEGORY_NAMES, PRESETS, SMOOTH_DEFAULTS, Corpus, InputError, ScoreConfig,
-                               Study, server_engine, study_store)
+from blonde_core.study import CATALOG, InputError, ScoreConfig, Study
+from pages._state import server_engine, study_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
 SAMPLE_SYSTEMS = ["consistent", "names", "tense", "pronouns", "markers"]
 TED = ROOT.parent / "shared" / "data" / "ted-zhen"
-CAT_LABELS = {"tense": "tense", "pronoun": "pronoun", "entity": "entity", "dm": "discourse marker",
-              "ngram": "n-grams"}
 
 
 LoadedData = Study  # everything one user loaded (blonde_core.study)
@@ -106,8 +104,8 @@ def keep_token() -> None:
 
 
 def start_page(title: str, what: str):
-    """Title, then the loaded data, the settings and the core's Result; stops the page
-    with a message saying what to do when something is missing."""
+    """Title, then the loaded data, the settings and the core's Analysis (the Result and what
+    a page asks of it); stops the page with a message saying what to do when something is missing."""
     st.title(title)
     d = need_data(what)
     if d is None:
@@ -145,36 +143,41 @@ def _weights_input(cat: str, preset: str) -> tuple | None:
     return None if np.allclose(vals, default, rtol=1e-6, atol=1e-9) else vals
 
 
+def _setting(name: str):
+    return next(s for f, s in CATALOG.settings if f.name == name)
+
+
 def sidebar_settings() -> ScoreConfig:
+    """The sidebar's settings: labels, help and choices from their one declaration (ScoreConfig's fields)."""
     sb = st.sidebar
     sb.header("Settings")
-    preset = sb.selectbox("Preset", list(PRESETS), key="preset",
-                          help="blonde-0.1.4 reproduces the published package; paper uses uniform weights")
-    cats = sb.multiselect("Categories", list(CATEGORY_NAMES), default=list(CATEGORY_NAMES), key="categories",
-                          format_func=lambda c: CAT_LABELS[c])
-    agg = sb.radio("Several references", ["max", "sum"], horizontal=True, key="aggregation",
-                   help="max: element-wise maximum over references (package); sum: matched per reference, summed")
-    gran = sb.radio("Matching", ["sentence", "document"], horizontal=True, key="granularity",
-                    help="sentence i against sentence i (package), or counts summed per document "
-                         "(for systems that split or merge sentences)")
-    lc = sb.toggle("Lowercase before annotation", value=True, key="lowercase",
-                   help="the blonde package's command line lowercases by default")
+    words = CATALOG.category_words
+    s = _setting("preset")
+    preset = sb.selectbox(s.label, list(s.choices), key="preset", help=s.help)
+    s = _setting("categories")
+    cats = sb.multiselect(s.label, list(s.choices), default=list(s.choices), key="categories",
+                          format_func=lambda c: words[c]["name"])
+    s = _setting("aggregation")
+    agg = sb.radio(s.label, list(s.choices), horizontal=True, key="aggregation", help=s.help)
+    s = _setting("granularity")
+    gran = sb.radio(s.label, list(s.choices), horizontal=True, key="granularity", help=s.help)
+    s = _setting("lowercase")
+    lc = sb.toggle(s.label, value=True, key="lowercase", help=s.help)
     with sb.expander("More settings"):
-        avg = st.radio("Mean over categories", ["geometric", "arithmetic"], horizontal=True, key="average")
-        smooth = st.selectbox("n-gram smoothing", list(SMOOTH_DEFAULTS), key="smooth")
-        skip = st.toggle("Leave absent categories out of the mean", value=False, key="skip_absent",
-                         help="Not the package's behaviour (off by default): a discourse category with no span in "
-                              "the reference or in the system is left out of that unit's mean instead of entering "
-                              "it as 0, which the geometric mean floors at 1e-5 (one such category collapses a "
-                              "document's score). Enters the signature (absent:skip) and the command line "
-                              "(--skip-absent).")
+        s = _setting("average")
+        avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
+        s = _setting("smooth")
+        smooth = st.selectbox(s.label, list(s.choices), key="smooth")
+        s = _setting("absent")
+        skip = st.toggle(s.label, value=False, key="skip_absent",
+                         help=s.help + ". Enters the signature (absent:skip) and the command line (--skip-absent).")
         weights = {}
-        for c in CATEGORY_NAMES:
+        for c in CATALOG.categories:
             w = _weights_input(c, preset)
             if w is not None:
                 weights[c] = w
     try:
-        cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATEGORY_NAMES, weights=weights or None,
+        cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATALOG.categories, weights=weights or None,
                           aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
                           absent="skip" if skip else "keep")
     except InputError as exc:
@@ -217,14 +220,14 @@ class _Progress:
 
 
 def result(d: Study | None = None, cfg: ScoreConfig | None = None):
-    """The core's Result for the loaded data and current settings (None after showing an error).
+    """The core's Analysis for the loaded data and current settings (None after showing an error).
     Counts are cached per counting settings; weights, preset, categories, mean and
     smoothing only re-score them."""
     d = d or data()
     cfg = cfg or config()
     bar = _Progress("Annotating with spaCy (distinct sentences)")
     try:
-        return d.result(cfg, progress=bar)
+        return d.analysis(cfg, progress=bar)
     except InputError as exc:
         st.error(md(str(exc)))
         if "document-level matching" in str(exc):
@@ -407,13 +410,11 @@ def unlabel(s) -> str:
 
 def spans_text(block: dict) -> str:
     """A category's span counts as shown next to its score: matched/system/reference, ° when thin."""
-    from blonde_core.study import THIN
-
     if "spans" in block:
         m, sy, r = (float(block["spans"][k] or 0) for k in ("matched", "system", "reference"))
     else:
         m, sy, r = (float(block[k]) for k in ("matched", "system", "reference"))
-    return f"{m:g}/{sy:g}/{r:g}" + (" °" if r < THIN else "")
+    return f"{m:g}/{sy:g}/{r:g}" + (" °" if r < CATALOG.thin else "")
 
 
 def pct(x) -> float:
@@ -450,26 +451,22 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     if annotation is not None and len(annotation) != len(ref):
         annotation = None
         note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
-    corpus = Corpus(["sandbox"], {"reference": [ref]}, {k: [v] for k, v in cands.items()}, boundaries="single")
-    study = Study(corpus, "sandbox", annotation=annotation)
+    study = Study.from_texts(ref, cands, annotation=annotation, engine=server_engine())
     bleu = study.standard(cfg.granularity, "BLEU")
-    return study.result(cfg), note.strip(), {k: bleu.score("BLEU", k) for k in cands}
+    return study.analysis(cfg), note.strip(), {k: bleu.score("BLEU", k) for k in cands}
 
 
 def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment: dict) -> dict:
     """APT of free text (one document, a sentence per line) with given word alignments
     ({"reference": [Pharaoh links per line], candidate: [...]}): the same every time."""
-    from blonde_core.study import apt_of_links
-
-    return apt_of_links(lines_of(source), lines_of(reference), {k: lines_of(v) for k, v in candidates.items()},
+    return Study.apt_of_links(lines_of(source), lines_of(reference), {k: lines_of(v) for k, v in candidates.items()},
                         pair, alignment)
 
 
 def text_companions(reference: str, candidates: dict, cfg: ScoreConfig) -> dict:
     """Otem, Utem and the other companion metrics of free text (0-100)."""
-    corpus = Corpus(["text"], {"reference": [lines_of(reference)]}, {k: [lines_of(v)] for k, v in candidates.items()},
-                    boundaries="single")
-    return Study(corpus, "text").companions(cfg)
+    return Study.from_texts(lines_of(reference), {k: lines_of(v) for k, v in candidates.items()}, origin="text",
+                            engine=server_engine()).companions(cfg)
 
 
 def shown_f1(block: dict) -> float:
@@ -494,15 +491,10 @@ def apt_scores(d: Study, pair: str) -> dict:
 
 def load_sample() -> None:
     """Load the bundled sample data (with its human judgments and BlonD+ annotation) into the session."""
-    from blonde_core.study import plain_corpus, read_human, read_lines
-
-    corpus = plain_corpus([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
-                          docids=SAMPLE / "docids.txt")
-    human = read_human(SAMPLE / "human_judgments.tsv")
-    ann = read_lines(SAMPLE / "blonde_plus_annotation.txt")
-    set_data(Study(corpus, "bundled sample data (sample_data/)", human=human, annotation=ann,
-                   annotation_file=str(SAMPLE / "blonde_plus_annotation.txt"),
-                   human_file=str(SAMPLE / "human_judgments.tsv")))
+    set_data(Study.from_files([SAMPLE / "reference.txt"], [SAMPLE / f"{s}.txt" for s in SAMPLE_SYSTEMS],
+                              docids=SAMPLE / "docids.txt", human=SAMPLE / "human_judgments.tsv",
+                              annotation=SAMPLE / "blonde_plus_annotation.txt",
+                              origin="bundled sample data (sample_data/)", engine=server_engine()))
 
 
 def human_mapping(human, study: Study | None = None) -> None:
@@ -576,7 +568,7 @@ def focus_sentence(n: int) -> dict:
 
 
 def thin_evidence(res, cfg, consequence: str) -> None:
-    """Say which categories rest on fewer than THIN reference spans, when the geometric mean
+    """Say which categories rest on fewer than CATALOG.thin reference spans, when the geometric mean
     lets one of them collapse a resample's (or a unit's) score; consequence: what that does
     to the numbers of this page."""
     thin = {c: v["spans"]["reference"] for c, v in res.scores(res.names[0])["categories"].items() if v["thin"]}

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import MIN_SIMILARITY, entity_threads, pronoun_threads, tense_timeline
+from blonde_core.study import CATALOG
 from pages._shared import clickable, focus_sentence, label
 
 TENSES = ["past", "present", "modal/future", "other verbs", "no verb"]
@@ -26,10 +26,10 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
                "(sN: sentence N; = same string, ≠ another string, missing). Alignment is heuristic: in the same "
                "sentence (the whole document under document-level matching), an identical entity of the same "
                "group, else the most similar system entity (word overlap or character similarity of at least "
-               f"{MIN_SIMILARITY})." + (" Select a row to see its first inconsistent sentence." if focus else ""))
+               f"{CATALOG.min_similarity})." + (" Select a row to see its first inconsistent sentence." if focus else ""))
     rows, first = [], []
     for n in systems:
-        for th in entity_threads(res, di, n, ref):
+        for th in res.entity_threads(di, n, ref):
             occ = th["occurrences"]
             bad = [o for o in occ if o["system"] is None or not o["exact"]]
             rows.append({"system": n, "reference entity": th["entity"], "group": th["group"],
@@ -47,7 +47,7 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
 
 
 def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
-    rows_p = pronoun_threads(res, di, systems, ref)
+    rows_p = res.pronoun_threads(di, systems, ref)
     names = [ref] + [s for s in systems if s != ref]
     rows = []
     for row in rows_p:
@@ -72,7 +72,7 @@ def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
 
 
 def tense_timeline_view(res, di, systems, ref, focus: bool, key: str) -> None:
-    tl = tense_timeline(res, di, systems, ref)
+    tl = res.tense_timeline(di, systems, ref)
     codes = {g: i for i, g in enumerate(TENSES)}
     ys = list(tl)
     n_max = max(len(v) for v in tl.values())

@@ -5,13 +5,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import category_label
-from blonde_core.study import (THIN, collapse_notes, discourse_categories, entity_strings, feature_breakdown,
-                               score)
+from blonde_core.study import CATALOG
 from pages._shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
                            signature_box, start_page, styled, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
-DISCOURSE_CATS = discourse_categories(res)
+DISCOURSE_CATS = res.discourse_categories()
 names = res.names
 part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
 
@@ -42,7 +41,7 @@ st.caption(f"Blank: the category has no span in reference or system (hover a cel
            f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
            + ("(matched / in system; the reference's count is under the category's name)" if ref_in_axis
               else "(matched / in system / in reference)")
-           + f"; **°** marks thin evidence: fewer than {THIN} reference spans.")
+           + f"; **°** marks thin evidence: fewer than {CATALOG.thin} reference spans.")
 cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
               + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}"
               + ("" if ref_in_axis else f"/{spans[n][c]['reference']:g}")
@@ -94,7 +93,7 @@ cat = c1.selectbox("Category", [c for c in ("tense", "pronoun", "entity", "dm", 
 chosen = c2.multiselect("Systems", names, default=names[: min(5, len(names))], key="feat_systems")
 frames = []
 for n in chosen:
-    fb = pd.DataFrame([r for r in feature_breakdown(res, n) if r["category"] == cat])
+    fb = pd.DataFrame([r for r in res.feature_breakdown(n) if r["category"] == cat])
     fb = fb.rename(columns={"system": "in system", "reference": "in reference"})
     fb.insert(0, "system", n)
     frames.append(fb)
@@ -119,7 +118,7 @@ if frames:
 # entity strings
 st.subheader("Entity strings")
 who = st.selectbox("System", names, key="ent_system")
-ents = pd.DataFrame(entity_strings(res, who))
+ents = pd.DataFrame(res.entity_strings(who))
 if ents.empty:
     st.info("No named entity of the counted groups in this system or the reference.")
 else:
@@ -143,13 +142,13 @@ doc_metric = st.selectbox("Score", ["BlonD-d", "BlonDe"] + cats, key="doc_metric
                           format_func=category_label)
 vals, marks, hover = [], [], []
 for n in names:
-    per = score(res.doc_stats(n), res.config, res.layout, res.plus)
+    per = res.score_stats(res.doc_stats(n))
     block = per[doc_metric] if doc_metric in ("BlonD-d", "BlonDe") else per["categories"][doc_metric]
     vals.append(np.asarray(block[part], dtype=float) * 100)
     if doc_metric in per["categories"]:  # a category: its counts per document, thin cells marked
         c_ = per["categories"][doc_metric]
         ref_n = np.asarray(c_["reference"], dtype=float)
-        marks.append(["°" if r < THIN else "" for r in ref_n])
+        marks.append(["°" if r < CATALOG.thin else "" for r in ref_n])
         hover.append([f"spans matched {m:g}, in system {sy:g}, in reference {r:g}" for m, sy, r in
                       zip(np.asarray(c_["matched"]), np.asarray(c_["system"]), ref_n)])
     else:
@@ -176,13 +175,13 @@ if pt:
 st.caption("Click a cell to open that document for that system on the Documents page"
            + (f", showing only the sentences where {category_label(doc_metric)} mismatches" if doc_metric in DISCOURSE_CATS
               else "") + "."
-           + (f" ° marks thin evidence (fewer than {THIN} reference spans of {doc_metric} in that document)."
+           + (f" ° marks thin evidence (fewer than {CATALOG.thin} reference spans of {doc_metric} in that document)."
               if doc_metric in cats else ""))
 pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
 if st.button("Open in Documents"):
     open_documents(doc=pick_doc)
 
-notes = {n: collapse_notes(res, n) for n in names}
+notes = {n: res.collapse_notes(n) for n in names}
 flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() for doc, msgs in nd.items()
         for msg in msgs]
 st.subheader(f"Collapsed document scores ({len(flat)})")

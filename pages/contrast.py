@@ -6,7 +6,6 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
-from blonde_core.study import contrast, discourse_categories, document_contrast, sentence_errors, sentence_view
 from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
@@ -21,7 +20,7 @@ for k, default in (("ct_a", names[0]), ("ct_b", names[1])):
 c1, c2, c3 = st.columns([1, 1, 1])
 a = c1.selectbox("System A", names, key="ct_a")
 b = c2.selectbox("System B", names, key="ct_b")
-cats = discourse_categories(res)
+cats = res.discourse_categories()
 if a == b:
     st.warning("Pick two different systems.")
     st.stop()
@@ -29,7 +28,7 @@ if not cats:
     st.info("No discourse category is selected (sidebar: Categories).")
     st.stop()
 cat = c3.selectbox("Category", cats, format_func=LABELS.get, key="ct_cat")
-out = contrast(res, a, b)  # what the command line's `contrast --pair A B` prints too
+out = res.contrast(a, b)  # what the command line's `contrast --pair A B` prints too
 summary = pd.DataFrame(out["categories"])
 summary["category"] = summary["category"].map(LABELS)
 st.subheader(f"{md(a)} (A) vs {md(b)} (B), whole corpus")
@@ -79,7 +78,7 @@ if st.session_state.get("ct_doc") not in docs:
 doc = st.selectbox("Document", docs, key="ct_doc")
 di = docs.index(doc)
 st.subheader(f"{md(doc)}: category by category")
-dc = pd.DataFrame(document_contrast(res, di, a, b))
+dc = pd.DataFrame(res.document_contrast(di, a, b))
 dc["category"] = dc["category"].map(LABELS)
 st.dataframe(styled(dc), hide_index=True)
 st.caption("A dash (-): the category has no span in this document on that side.")
@@ -88,10 +87,10 @@ if st.button("Open this document for A and B in Documents", key="ct_open"):
     open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat])
 
 if out["sentence_level"]:
-    ea, eb = sentence_errors(res, di, a)[cat], sentence_errors(res, di, b)[cat]
+    ea, eb = res.sentence_errors(di, a)[cat], res.sentence_errors(di, b)[cat]
     differ = [i for i, (x, y) in enumerate(zip(ea, eb)) if sum(x) != sum(y)]
     ref = next(iter(res.corpus.references))
-    view = sentence_view(res, di, [a, b], ref)
+    view = res.sentence_view(di, [a, b], ref)
     st.markdown(f"**Sentences of {md(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
     html = [CSS, legend([cat]), '<table style="width:100%;border-collapse:collapse;table-layout:fixed"><thead><tr>'
             "<th style='width:2.5em'>#</th>"

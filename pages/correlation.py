@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import InputError, metric_names
+from blonde_core.study import InputError
 from pages._shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
                            standard, styled)
 
@@ -53,7 +53,7 @@ std_metrics = ("BLEU", "chrF") + (("TER",) if d.standard_ready(cfg.granularity, 
 standard(d, cfg, std_metrics)
 pair = d.guess_pair()
 apt_pair = pair if pair and st.session_state.get("with_apt") and ref == texts[0] else None
-blonde = set(metric_names(res))
+blonde = set(res.metric_names())
 all_names = None
 try:
     with st.spinner("Correlating..."):

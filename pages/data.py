@@ -4,10 +4,9 @@ import re
 import pandas as pd
 import streamlit as st
 
-from blonde_core.study import (InputError, NamedBytes, attach_source, plain_corpus, read_human, read_lines,
-                               read_structured_with_human, server_engine, study_store)
-from pages._shared import (SUMMARY_CSS, human_mapping, TED, Study, data, load_sample, md, set_data,
-                           summary_table)
+from blonde_core.study import InputError, Study
+from pages._shared import SUMMARY_CSS, TED, data, human_mapping, load_sample, md, set_data, summary_table
+from pages._state import server_engine, study_store
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
@@ -48,11 +47,9 @@ with st.expander("This server's annotation work"):
 
 def load_ted():
     systems = sorted((TED / "systems").glob("*.txt")) + [TED / "refs" / "refB.txt"]
-    corpus = plain_corpus([TED / "refs" / "ref.txt"], systems, docids=TED / "docids.txt")
-    attach_source(corpus, TED / "source.zh.txt")
-    human = read_human(TED / "raw" / "mqm_ted_zhen.tsv")
-    set_data(Study(corpus, "TED zh-en (shared/data/ted-zhen) with MQM", human=human,
-                   human_file=str(TED / "raw" / "mqm_ted_zhen.tsv")))
+    set_data(Study.from_files([TED / "refs" / "ref.txt"], systems, docids=TED / "docids.txt",
+                              source=TED / "source.zh.txt", human=TED / "raw" / "mqm_ted_zhen.tsv",
+                              origin="TED zh-en (shared/data/ted-zhen) with MQM", engine=server_engine()))
 
 
 c1, c2, c3, _ = st.columns([1, 1, 1, 1])
@@ -68,8 +65,9 @@ if data() is not None:
                    "computed scores and its sentences in the annotation cache")
 
 
-def nb(f) -> NamedBytes:
-    return NamedBytes(f.name, f.getvalue())
+def nb(f) -> tuple[str, bytes]:
+    """An upload as the core reads it: its name and its bytes (never written to disk)."""
+    return f.name, f.getvalue()
 
 
 tab_files, tab_struct = st.tabs(["Plain-text files", "One structured file"])
@@ -104,19 +102,15 @@ def analyse_files() -> None:
             raise InputError("upload at least one reference")
         if not syss:
             raise InputError("upload at least one system output")
-        # plain_corpus reads NamedBytes exactly like files on disk
-        corpus = plain_corpus([nb(f) for f in refs], [nb(f) for f in syss],
-                              docids=nb(docids) if docids else None,
-                              boundaries="blank-lines" if ss.get("up_blank") else None)
-        if source is not None:
-            attach_source(corpus, nb(source))
-        hs = read_human(nb(human), None, not ss.get("up_lower"), corpus=corpus) if human is not None else None
-        ann = read_lines(nb(plus), allow_empty=True) if plus is not None else None
-        ner_lines = read_lines(nb(ner), allow_empty=True) if ner is not None else None
-        set_data(Study(corpus, "uploaded files", human=hs, annotation=ann, ner=ner_lines,
-                       annotation_file=plus.name if plus is not None else "annotation.txt",
-                       ner_file=ner.name if ner is not None else "ner.txt",
-                       human_file=human.name if human is not None else "judgments.tsv"))
+        # the readers take (name, bytes) exactly like files on disk
+        set_data(Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
+                                  docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
+                                  source=nb(source) if source is not None else None,
+                                  human=nb(human) if human is not None else None,
+                                  human_higher_is_better=not ss.get("up_lower"),
+                                  annotation=nb(plus) if plus is not None else None,
+                                  ner=nb(ner) if ner is not None else None, origin="uploaded files",
+                                  engine=server_engine()))
     except InputError as exc:
         upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
 
@@ -129,9 +123,7 @@ def analyse_structured() -> None:
         if sf is None:
             raise InputError("upload a file first")
         names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
-        f = nb(sf)
-        corpus, hs = read_structured_with_human(f, names)
-        set_data(Study(corpus, f"structured file {sf.name}", human=hs, human_file=sf.name))
+        set_data(Study.from_structured(nb(sf), names, engine=server_engine()))
     except InputError as exc:
         upload_errors.setdefault("struct", []).append(str(exc))
 

@@ -5,8 +5,7 @@ import streamlit as st
 
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
-from blonde_core.study import (THIN, collapse_notes, discourse_categories, document_errors, error_overlap,
-                               mismatching_sentences, score, sentence_level, sentence_view)
+from blonde_core.study import CATALOG
 from pages._shared import (downloads, esc, md, shown_f1, signature_box, spans_text, start_page, styled,
                            take_pending)
 from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
@@ -28,14 +27,14 @@ if "doc_cats" not in st.session_state:
     st.session_state["doc_cats"] = list(COLORS)
 cats = st.pills("Categories", list(COLORS), selection_mode="multi", format_func=LABELS.get, key="doc_cats") or []
 di = docs.index(doc)
-view = sentence_view(res, di, systems, ref)
+view = res.sentence_view(di, systems, ref)
 n_sent = max(len(view["rows"][ref]), *(len(view["rows"][s]) for s in systems)) if systems else \
     len(view["rows"][ref])
 
 # which sentences: all, or only those where a category mismatches for the chosen systems; a page at a time
 f1c, f2c, f3c = st.columns([2, 1, 1])
-if sentence_level(res):
-    only = f1c.multiselect("Only sentences where these categories mismatch", discourse_categories(res),
+if res.sentence_level():
+    only = f1c.multiselect("Only sentences where these categories mismatch", res.discourse_categories(),
                            format_func=LABELS.get, key="doc_only",
                            help="A sentence is kept when, for at least one chosen system, a span of the category "
                                 "is missed or extra, counted exactly as the score counts it (features that carry "
@@ -44,7 +43,7 @@ else:
     only = []
     f1c.caption("Document-level matching: spans are matched anywhere in the document, so there is no "
                 "per-sentence mismatch filter.")
-shown = mismatching_sentences(res, di, systems, only) if only and systems else list(range(n_sent))
+shown = res.mismatching_sentences(di, systems, only) if only and systems else list(range(n_sent))
 size = f2c.selectbox("Sentences per page", [25, 50, 100, 1000], key="doc_page_size")
 pages = max(1, -(-len(shown) // size))
 goto = st.session_state.pop("doc_goto", None)
@@ -64,7 +63,7 @@ st.caption(f"Sentences {on_page[0] + 1 if on_page else 0}-{on_page[-1] + 1 if on
 # human (MQM) error spans of the chosen systems in this document, filterable
 human_errors = {}
 if d.human is not None and d.human.error_spans:
-    human_errors = {s: document_errors(res, d.human, di, s) for s in systems}
+    human_errors = {s: res.document_errors(di, s) for s in systems}
     every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
     with st.expander(f"Human error spans (MQM): {len(every)} in this document for the chosen systems",
                      expanded=False):
@@ -87,7 +86,7 @@ if d.human is not None and d.human.error_spans:
         if missing:
             st.caption("Not paired with the judgments (not judged, or other segment counts): "
                        f"{md(', '.join(missing))}")
-        ov = error_overlap(res, d.human, systems, ref, doc_ids=[doc])
+        ov = res.error_overlap(systems, ref, doc_ids=[doc])
         ov_rows = [{"system": s, "category": c, "BlonDe unmatched (system)": x["unmatched"],
                     "overlapped by a human error": x["overlapped"],
                     "share": x["share_overlapped"], "their MQM categories": ", ".join(
@@ -108,7 +107,7 @@ if d.human is not None and d.human.error_spans:
 # per-document scores of the chosen systems
 rows = []
 for n in systems:
-    per = score(res.doc_stats(n)[di], res.config, res.layout, res.plus)
+    per = res.score_stats(res.doc_stats(n)[di])
     row = {"system": n, "BlonDe F1": per["BlonDe"]["F1"] * 100, "BlonD-d F1": per["BlonD-d"]["F1"] * 100}
     for c, v in per["categories"].items():
         row[f"{category_label(c)} F1"] = shown_f1(v) * 100
@@ -117,10 +116,10 @@ for n in systems:
 if rows:
     st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
     st.caption(f"A dash (-): the category has no span on either side. "
-               f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {THIN} "
+               f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {CATALOG.thin} "
                "reference spans).")
     downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
-collapsed = [(n, note) for n in systems for note in collapse_notes(res, n).get(doc, [])]
+collapsed = [(n, note) for n in systems for note in res.collapse_notes(n).get(doc, [])]
 if collapsed:
     st.warning("Collapsed geometric means in this document (a category that matched nothing enters as 0, floored "
                "at 1e-5):\n\n" + "\n".join(f"- **{md(n)}**: {md(note)}" for n, note in collapsed),
@@ -164,7 +163,7 @@ tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(TABS, key="doc_tab", on_change="r
 with tab_hl:
     if tab_hl.open:
         st.html(CSS + legend(cats))
-        if not sentence_level(res):
+        if not res.sentence_level():
             st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
                        "reference document.")
         st.html(highlighted())

@@ -3,7 +3,6 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.render import CSS, legend, render_text
-from blonde_core.study import sentence_view
 from pages._shared import (config, styled, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, text_apt,
                            text_companions)
 
@@ -22,7 +21,7 @@ for ex in gallery():
         if res is None:
             st.warning(note)
             continue
-        view = sentence_view(res, 0, res.names, "reference")
+        view = res.sentence_view(0, res.names, "reference")
         cols = st.columns((1 if ex.get("source") else 0) + 1 + len(res.names))
         k = 0
         if ex.get("source"):

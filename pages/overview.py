@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import SHORT
-from blonde_core.study import COMPANIONS, HIGHER_IS_BETTER, LOWER_IS_BETTER, discourse_categories, leaderboard_tops
+from blonde_core.study import CATALOG
 from pages._shared import (PATTERNS, apt_scores, companions, copyable, downloads, label, md, open_documents, shown_f1,
                            signature_box, standard, start_page, thin_evidence)
 
@@ -17,7 +17,7 @@ n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
 with_ter = c1.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
-tops = leaderboard_tops(res)
+tops = res.leaderboard_tops()
 # intervals and clusters under the one significance policy (the Significance page's defaults), computed by
 # the core's leaderboard function that `score --ci` runs too
 with st.spinner("Bootstrapping confidence intervals and testing every pair of systems..."):
@@ -75,7 +75,7 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     for t in tops[1:]:
         out[t] = df[f"{t} F1"]
     per = {n: res.scores(n)["categories"] for n in df["system"]}
-    for c in discourse_categories(res):
+    for c in res.discourse_categories():
         out[SHORT[c]] = [100 * shown_f1(per[n][c]) for n in df["system"]]
     if "BLEU" in df:
         out["BLEU"] = df["BLEU"]
@@ -151,9 +151,9 @@ for k, step in enumerate(steps):
             show(frame(rows), status(len(done)))
 comp = companions(d, cfg, res)
 for row in rows:
-    for m in COMPANIONS:
+    for m in CATALOG.companions:
         v = comp[row["system"]][m]
-        row[f"{m} {'↓' if LOWER_IS_BETTER[m] else '↑'}"] = np.nan if v is None else v
+        row[f"{m} {'↓' if (not CATALOG.higher_is_better(m)) else '↑'}"] = np.nan if v is None else v
 pair = d.guess_pair()
 if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
                       help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
@@ -172,7 +172,7 @@ downloads(df, "leaderboard", latex=True)
 metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
 metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
-order = df.sort_values(col, ascending=not HIGHER_IS_BETTER.get(metric, True))
+order = df.sort_values(col, ascending=not CATALOG.higher_is_better(metric))
 OKABE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 fig = go.Figure()
 for k in sorted(order["cluster"].unique()):  # one trace per cluster: a legend, a colour and a pattern each
@@ -190,7 +190,7 @@ st.plotly_chart(fig, width="stretch")
 if d.human is None:
     st.caption("Upload human judgments on the Data page to see metric-human correlation.")
 # the command: every column of the full table (BlonDe family, sacrebleu, companion metrics), intervals, clusters
-signature_box(b["signature"], command=("score", ["--metrics", ",".join(std_metrics + list(COMPANIONS)),
+signature_box(b["signature"], command=("score", ["--metrics", ",".join(std_metrics + list(CATALOG.companions)),
                                                  "--ci", str(n_boot)]))
 if st.session_state.get("with_apt"):
     st.caption("APT is not part of this command: the `apt` command gives it (with alignment files for repeatable "

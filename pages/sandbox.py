@@ -4,7 +4,6 @@ import time
 import pandas as pd
 import streamlit as st
 
-from blonde_core.study import sentence_view
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
 from pages._shared import (config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
@@ -92,7 +91,7 @@ def sandbox() -> None:
         rows.append(row)
     table = pd.DataFrame(rows)
     cats = list(COLORS)
-    view = sentence_view(res, 0, names, "reference")
+    view = res.sentence_view(0, names, "reference")
     columns = []
     for n in ["reference"] + names:
         sents = "".join(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'

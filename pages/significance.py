@@ -4,7 +4,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import COMPANIONS, InputError, metric_names, points_factor, policy
+from blonde_core.study import CATALOG, InputError
+
+policy = CATALOG.policy
 from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
                            styled, thin_evidence, unlabel)
 
@@ -12,9 +14,9 @@ d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
     st.info("Significance needs at least two systems.")
     st.stop()
-metrics = metric_names(res)
+metrics = res.metric_names()
 c1, c2, c3, c4 = st.columns(4)
-metric = c1.selectbox("Metric", metrics + list(COMPANIONS) + ["BLEU", "chrF", "TER"], key="sig_metric",
+metric = c1.selectbox("Metric", metrics + list(CATALOG.companions) + ["BLEU", "chrF", "TER"], key="sig_metric",
                       help="Otem, Utem, BlonD-dist: lower is better. BLEU, chrF, TER: document units only.")
 part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part",
                 disabled=metric not in metrics)
@@ -50,7 +52,7 @@ except InputError as exc:
     st.error(md(str(exc)))
     st.stop()
 names = list(out["systems"])
-scale = points_factor(metric)  # every number here in points (0-100), as on every page
+scale = CATALOG.points_factor(metric)  # every number here in points (0-100), as on every page
 k = len(names)
 mat = np.full((k, k), np.nan)
 diff = np.full((k, k), np.nan)

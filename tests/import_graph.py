@@ -88,8 +88,9 @@ def cycles(g: dict[str, set]) -> list[list[str]]:
 
 # The parts in the order imports may point: a module imports only from its own part or the ones before it.
 LAYERS = ("base", "lang", "annotation", "io", "metric", "analysis", "study", "cli", "app")
-BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.memo", "blonde_core.render",
+BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.memo", "blonde_core.blas",
         "blonde_core.__main__"}
+DOOR = {"blonde_core.study", "blonde_core.engine", "blonde_core.render"}  # the study part: the door and its helpers
 
 
 def layer(name: str) -> str:
@@ -98,7 +99,9 @@ def layer(name: str) -> str:
     parts = name.split(".")
     if parts[0] in ("pages", "app"):
         return "app"
-    return {"study": "study"}.get(parts[1], parts[1])
+    if name in DOOR:
+        return "study"
+    return parts[1]
 
 
 def upward(g: dict[str, set]) -> list[tuple[str, str]]:

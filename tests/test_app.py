@@ -659,7 +659,7 @@ def test_untouched_sidebar_gives_the_default_settings():
 def test_click_through_filter_and_contrast_on_sample(core_sample):
     """What a heatmap cell leaves for the Documents page (document, system, category, mismatch filter) is
     what the page shows; the kept sentences are the core's; a significance cell's pair opens the contrast."""
-    from blonde_core.study import contrast, mismatching_sentences
+    from blonde_core.analysis.contrast import contrast, mismatching_sentences
 
     at = new_app()
     at.button[0].click().run()  # Load sample data

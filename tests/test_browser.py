@@ -209,11 +209,14 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     # pronouns; a cell there (SMU, talk.2) opens Documents with that document, system and category
     from blonde_core.io.human import read_human
     from blonde_core.io.readers import plain_corpus
-    from blonde_core.study import Engine, ScoreConfig, Study, document_errors, mismatching_sentences
+    from blonde_core.analysis.contrast import mismatching_sentences
+    from blonde_core.analysis.overlap import document_errors
+    from blonde_core.study import Engine, ScoreConfig, Study
 
     names = ["hostile"] + [p.stem for p in systems[1:]]
-    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test")
-    core = study.result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test",
+                  engine=Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    core = study.result(ScoreConfig())
     assert core.names == names
     goto(page, "Categories")
     page.locator(MAIN + ".js-plotly-plot").first.wait_for()
@@ -254,7 +257,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert "◀" in page.locator("#bl-s-60 td").first.inner_text()
     no_exception(page)
     # a row of the entity threads (select its box) shows that entity's first inconsistent sentence
-    from blonde_core.study import entity_threads
+    from blonde_core.analysis.threads import entity_threads
 
     ths = entity_threads(core, 0, "SMU", "ref")
     first = next((o for o in ths[0]["occurrences"] if o["system"] is None or not o["exact"]),
@@ -334,8 +337,9 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     from blonde_core.analysis.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study
 
-    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test")
-    res = study.scored_against("refB").result(ScoreConfig(), Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "test",
+                  engine=Engine(cache_mode="disk", cache_dir=SERVER_CACHE[-1]))
+    res = study.scored_against("refB").result(ScoreConfig())
     want = correlate(res, read_human(ted / "raw" / "mqm_ted_zhen.tsv"), "system", metrics=["BlonDe"],
                      exclude=["ref"], bootstrap=0)
     assert want["n_systems"] == 13 and want["metrics"]["BlonDe"]["pearson"] > 0  # ref (rated worst) is out

@@ -3,8 +3,8 @@ through the real spaCy pipeline, and agreement with the highlighted spans on rea
 import pytest
 
 from blonde_core.io.corpus import Corpus
-from blonde_core.study import (ScoreConfig, Study, contrast, document_contrast, mismatching_sentences,
-                               plain_corpus, sentence_errors, sentence_view)
+from blonde_core.io.readers import plain_corpus
+from blonde_core.study import ScoreConfig, Study
 
 
 @pytest.fixture(scope="module")
@@ -12,23 +12,23 @@ def small():
     ref = ["He went home.", "She likes tea."]
     a = ["He went home.", "He likes tea."]  # sentence 2: he for she
     b = ["She goes home.", "She likes tea."]  # sentence 1: she for he, goes for went
-    return Study(Corpus(["d"], {"ref": [ref]}, {"A": [a], "B": [b]}, boundaries="single"), "t").result(ScoreConfig())
+    return Study(Corpus(["d"], {"ref": [ref]}, {"A": [a], "B": [b]}, boundaries="single"), "t").analysis(ScoreConfig())
 
 
 def test_sentence_errors_by_hand(small):
     # (missed, extra) per sentence: a wrong pronoun is one missed and one extra span
-    assert sentence_errors(small, 0, "A")["pronoun"] == [(0, 0), (1, 1)]
-    assert sentence_errors(small, 0, "B")["pronoun"] == [(1, 1), (0, 0)]
-    assert sentence_errors(small, 0, "A")["tense"] == [(0, 0), (0, 0)]
-    assert sentence_errors(small, 0, "B")["tense"] == [(1, 1), (0, 0)]
-    assert mismatching_sentences(small, 0, ["A"], ["pronoun"]) == [1]
-    assert mismatching_sentences(small, 0, ["B"], ["tense"]) == [0]
-    assert mismatching_sentences(small, 0, ["A", "B"], ["pronoun"]) == [0, 1]
-    assert mismatching_sentences(small, 0, ["A"], ["tense", "entity", "dm"]) == []
+    assert small.sentence_errors(0, "A")["pronoun"] == [(0, 0), (1, 1)]
+    assert small.sentence_errors(0, "B")["pronoun"] == [(1, 1), (0, 0)]
+    assert small.sentence_errors(0, "A")["tense"] == [(0, 0), (0, 0)]
+    assert small.sentence_errors(0, "B")["tense"] == [(1, 1), (0, 0)]
+    assert small.mismatching_sentences(0, ["A"], ["pronoun"]) == [1]
+    assert small.mismatching_sentences(0, ["B"], ["tense"]) == [0]
+    assert small.mismatching_sentences(0, ["A", "B"], ["pronoun"]) == [0, 1]
+    assert small.mismatching_sentences(0, ["A"], ["tense", "entity", "dm"]) == []
 
 
 def test_contrast_by_hand(small):
-    out = contrast(small, "A", "B")
+    out = small.contrast("A", "B")
     assert out["summary"]["pronoun"] == {"A fewer errors": 1, "B fewer errors": 1, "same": 0}
     assert out["summary"]["tense"] == {"A fewer errors": 1, "B fewer errors": 0, "same": 1}
     tense = [r for r in out["sentences"] if r["category"] == "tense"]
@@ -39,7 +39,7 @@ def test_contrast_by_hand(small):
     assert docs["pronoun"]["A - B"] == pytest.approx(0.0) and docs["pronoun"]["F1 A"] == pytest.approx(50.0)
     assert docs["tense"]["F1 A"] == pytest.approx(100.0) and docs["tense"]["F1 B"] == pytest.approx(50.0)
     assert out["documents"][0]["category"] == "tense"  # ranked by |A - B|
-    rows = {r["category"]: r for r in document_contrast(small, 0, "A", "B")}
+    rows = {r["category"]: r for r in small.document_contrast(0, "A", "B")}
     assert (rows["tense"]["matched A"], rows["tense"]["matched B"], rows["tense"]["reference spans"]) == (2, 1, 2)
     assert rows["entity"]["F1 A"] is None  # no entity on either side
 
@@ -48,12 +48,12 @@ def test_counts_agree_with_highlighted_spans_on_ted(ted, ted_systems):
     """The filter and the contrast count what the score counts; the Documents page marks spans one by one.
     On real text both must say the same thing for every sentence and category (weight-0 spans aside)."""
     res = Study(plain_corpus([ted / "refs" / "ref.txt"], ted_systems, docids=ted / "docids.txt"),
-                "ted").result(ScoreConfig())
+                "ted").analysis(ScoreConfig())
     checked = 0
     for di in (1, 3):  # talk.5 and talk.7
         for name in ("SMU", "Online-W", "Borderline"):
-            view = sentence_view(res, di, [name], "ref")
-            errs = sentence_errors(res, di, name)
+            view = res.sentence_view(di, [name], "ref")
+            errs = res.sentence_errors(di, name)
             for i, (row, rrow) in enumerate(zip(view["rows"][name], view["rows"]["ref"])):
                 for c, per in errs.items():
                     extra = sum(s["category"] == c and s["counted"] and s["status"] == "extra" for s in row["spans"])

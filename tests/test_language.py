@@ -17,15 +17,15 @@ SYS = ["Ola/PER kam/present mak zo sun/present .", "ze dak zo vin/future ."]
 def toy(tmp_path):
     (tmp_path / "ref.txt").write_text("\n".join(REF) + "\n", encoding="utf-8")
     (tmp_path / "sys.txt").write_text("\n".join(SYS) + "\n", encoding="utf-8")
-    study = Study(plain_corpus([str(tmp_path / "ref.txt")], [str(tmp_path / "sys.txt")]), "toy")
     engine = Engine(cache_mode="off", pool=ToyBackend, n_process=1)
+    study = Study(plain_corpus([str(tmp_path / "ref.txt")], [str(tmp_path / "sys.txt")]), "toy", engine=engine)
     cfg = ScoreConfig(lang=FOLDER, lowercase=False)
     return study, engine, cfg
 
 
 def test_a_toy_language_scores_through_every_category(toy):
     study, engine, cfg = toy
-    res = study.result(cfg, engine=engine)
+    res = study.result(cfg)
     assert [c for c in res.layout.columns if c[0] in ("tense", "pronoun", "entity", "dm")] == [
         ("tense", "past"), ("tense", "present"), ("tense", "future"), ("pronoun", "ze"), ("pronoun", "zo"),
         ("entity", "NAME"), ("dm", "contrast"), ("dm", "cause")]
@@ -56,7 +56,7 @@ def test_the_toy_languages_spans_threads_and_timeline(toy):
     from toy_lang import toy_record
 
     study, engine, cfg = toy
-    res = study.result(cfg, engine=engine)
+    res = study.result(cfg)
     sp = spans(toy_record(REF[0]), REF[0], res.table.pack)
     assert [(s["category"], s["feature"], s["text"]) for s in sp] == [
         ("entity", "NAME", "Ola"), ("tense", "past", "kam"), ("dm", "contrast", "mak"), ("pronoun", "ze", "ze"),
@@ -77,7 +77,7 @@ def test_a_language_without_the_early_weights_says_so(toy):
     from blonde_core.analysis.companion import companion_scores
 
     study, engine, cfg = toy
-    res = study.result(cfg, engine=engine)
+    res = study.result(cfg)
     with pytest.raises(InputError, match="early"):
         companion_scores(res, metrics=["BlonD-recall"])
     with pytest.raises(InputError, match="needs 2 weights"):

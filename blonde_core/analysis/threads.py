@@ -18,7 +18,7 @@ import difflib
 from collections import Counter
 
 from blonde_core.metric.features import entities
-from blonde_core.metric.blonde import prepare
+from blonde_core.annotation.pipeline import prepare
 
 MIN_SIMILARITY = 0.3
 # the timeline's groups of tense features (the language pack's tense.groups map features to them);
@@ -132,3 +132,13 @@ def tense_timeline(result, doc_index: int, systems: list[str], reference: str | 
             seq.append({"sentence": i + 1, "counts": dict(c), "dominant": dominant})
         out[n] = seq
     return out
+
+
+def tense_legend(pack) -> dict:
+    """{timeline group: [(tense feature, its description)]} in GROUP_ORDER, from the language pack."""
+    out: dict = {}
+    for f in pack.tense_tags:
+        g = pack.tense_groups.get(f)
+        if g is not None:
+            out.setdefault(g, []).append((f, pack.tense_descriptions.get(f, f)))
+    return {g: out[g] for g in sorted(out, key=lambda g: GROUP_ORDER.index(g) if g in GROUP_ORDER else 99)}

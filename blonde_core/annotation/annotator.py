@@ -11,6 +11,7 @@ from collections import OrderedDict
 from typing import Callable, Sequence
 
 from .backends import make_backend
+from .pipeline import prepare
 from .store import AnnotationCache, cache_key
 from blonde_core.lang.base import LanguagePack
 
@@ -64,7 +65,7 @@ class Annotator:
         self._lock = threading.Lock()
 
     def prepare(self, text: str) -> str:
-        return text.lower() if self.lowercase else text
+        return prepare(text, self.lowercase)
 
     # -- memo ------------------------------------------------------------------
     def _remember(self, items) -> None:

@@ -26,6 +26,13 @@ RECORD_VERSION = 2  # 1: w, i, t, e; 2: + p and m (coarse POS and morphology, wh
 _PIPELINES: dict[str, object] = {}
 
 
+def prepare(text: str, lowercase: bool) -> str:
+    """What spaCy sees, the one normalisation of the core: the segment without surrounding
+    white space (as the package's `line.strip()`), lowercased when the lowercase flag is on."""
+    t = text.strip()
+    return t.lower() if lowercase else t
+
+
 def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
     """(package name, version) of the first installed pipeline of the pack.
 

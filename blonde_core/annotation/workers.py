@@ -38,7 +38,7 @@ import threading
 from concurrent.futures import Future
 from pathlib import Path
 
-from .blas import one_blas_thread
+from blonde_core.blas import one_blas_thread
 
 READY = '"ready"'
 ENCODING = dict(encoding="utf-8", errors="surrogatepass")

@@ -6,14 +6,12 @@ problem; never a traceback.
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import sys
 
-from blonde_core.annotation.blas import one_blas_thread
+from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
-from blonde_core.errors import InputError  # noqa: E402
+from blonde_core.study import InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_score  # noqa: E402
 from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)

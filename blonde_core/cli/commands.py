@@ -1,33 +1,39 @@
-"""The commands: score, compare, correlate, apt, human (each returns its output text)."""
+"""The commands: score, compare, contrast, correlate, apt, human (each returns its output text).
+
+Every number comes from a Study (blonde_core/study.py), the door the dashboard's pages use
+too: the same caches, workers and policies; this module reads arguments and writes text."""
 from __future__ import annotations
 
-import csv
-import json
+import copy
 import sys
 
-from blonde_core.errors import InputError
+from blonde_core.study import CATALOG, Engine, InputError, Study
+
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
-from .parser import COMPANION_NAMES, config_from_args
+from .parser import config_from_args
 
 
-def load_corpus(a):
-    """The corpus of -r/-s or --input; a -r value that is no file but the name of a loaded
-    text picks the one reference that scores the systems (Corpus.scored_against)."""
+def load_study(a, human=None, **human_kw) -> Study:
+    """The Study of -r/-s (or --input) with the run's engine; a -r value that is no file but
+    the name of a loaded text picks the one reference that scores the systems
+    (Study.scored_against); human: a judgments file read against the texts."""
     from pathlib import Path
-
-    from blonde_core.io.readers import plain_corpus
 
     refs = list(a.reference or [])
     names = [x for x in refs if not Path(x).exists() and "/" not in x and "\\" not in x and "." not in x]
     files = [x for x in refs if x not in names]
     if len(names) > 1:
         raise InputError(f"-r names two texts to score against ({names[0]}, {names[1]}); give one")
+    if a.plus and not a.annotation:
+        raise InputError("-p/--plus needs an annotation file (-an FILE)")
+    if a.annotation and not a.plus:
+        raise InputError("-an is given without -p/--plus; add -p to compute BlonD+")
+    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
+                    pool="fork")
     if a.input:
-        from blonde_core.io.structured import read_structured
-
         if files or a.system:
             raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)")
-        corpus = read_structured(a.input, a.reference_systems)
+        study = Study.from_structured(a.input, a.reference_systems, origin="command line", engine=engine)
     else:
         if not files:
             raise InputError("no reference file given (-r FILE ... or --input FILE)")
@@ -35,52 +41,32 @@ def load_corpus(a):
             raise InputError("no system output given (-s FILE ...)")
         if not a.docids and not a.blank_line_docs:
             a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
-        corpus = plain_corpus(files, a.system, docids=a.docids,
-                              boundaries="blank-lines" if a.blank_line_docs else None)
+        study = Study.from_files(files, a.system, docids=a.docids, blank_line_docs=a.blank_line_docs,
+                                 origin="command line", engine=engine)
+    study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human, **human_kw)
     if names:
-        corpus = corpus.scored_against(names[0])
-    return corpus
+        study = study.scored_against(names[0])
+    return study
 
 
-def evaluate(a):
-    from blonde_core.io.readers import read_lines
-    from blonde_core.study import Engine, Study
-
-    cfg = config_from_args(a)
-    corpus = load_corpus(a)
-    annotation = ner = None
-    if a.plus and not a.annotation:
-        raise InputError("-p/--plus needs an annotation file (-an FILE)")
-    if a.annotation:
-        if not a.plus:
-            raise InputError("-an is given without -p/--plus; add -p to compute BlonD+")
-        annotation = read_lines(a.annotation, allow_empty=True)
-    if a.ner_refined:
-        ner = read_lines(a.ner_refined, allow_empty=True)
-    study = Study(corpus, "command line", annotation=annotation, ner=ner,
-                  annotation_file=a.annotation or "annotation", ner_file=a.ner_refined or "ner")
-    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
-                    pool="fork")
-    return study.result(cfg, engine=engine, progress=_progress(sys.stderr))
+def evaluate(a, study: Study | None = None):
+    """The scores of the run's settings (an Analysis: the Result and what is asked of it)."""
+    study = study or load_study(a)
+    return study.analysis(config_from_args(a), progress=_progress(sys.stderr))
 
 
 def _wanted(a) -> list[str]:
     return [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
 
 
-def standard_for(a, res):
-    from blonde_core.analysis.companion import COMPANIONS
-    from blonde_core.analysis.standard import STANDARD, StandardResult
-
+def _metric_names(a, study: Study) -> tuple[list[str], list[str]]:
+    """--metrics split into sacrebleu's and the companion metrics, checked."""
     wanted = _wanted(a)
-    bad = [m for m in wanted if m not in STANDARD and m not in COMPANIONS]
+    bad = [m for m in wanted if m not in CATALOG.standard and m not in CATALOG.companions]
     if bad:
-        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(STANDARD + COMPANIONS)}; LC needs "
-                         "WordNet, which no registry package here ships)")
-    wanted = [m for m in wanted if m in STANDARD]
-    if not wanted:
-        return None
-    return StandardResult(res.corpus, wanted, res.config.granularity, cache=not a.no_cache, cache_dir=a.cache_dir)
+        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(CATALOG.standard + CATALOG.companions)}; "
+                         "LC needs WordNet, which no registry package here ships)")
+    return [m for m in wanted if m in CATALOG.standard], [m for m in wanted if m in CATALOG.companions]
 
 
 def run_score(a) -> str:
@@ -89,60 +75,51 @@ def run_score(a) -> str:
     if a.entity_strings and a.format == "csv":
         raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
                          "missed per system)")
-    res = evaluate(a)
+    if (a.overlap or a.human) and not (a.overlap and a.human):
+        raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
+    study = load_study(a, human=a.human)
+    std_names, comp = _metric_names(a, study)
+    res = evaluate(a, study)
+    cfg = res.config
     data = res.to_dict(per_doc=a.per_doc)
     if a.per_feature:
-        from blonde_core.analysis.diagnostics import feature_breakdown
-        from blonde_core.numbers import nan_to_none
-
         for name in res.names:
             feats = {}
-            for row in feature_breakdown(res, name):
+            for row in res.feature_breakdown(name):
                 feats.setdefault(row["category"], {})[row["feature"]] = {
-                    k: nan_to_none(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
+                    k: CATALOG.plain(row[k]) for k in ("R", "P", "F1", "matched", "system", "reference", "weight")}
             data["systems"][name]["features"] = feats
     if a.entity_strings:
-        from blonde_core.analysis.diagnostics import entity_strings
-
         for name in res.names:
-            data["systems"][name]["entity_strings"] = entity_strings(res, name)
-    std = standard_for(a, res)
+            data["systems"][name]["entity_strings"] = res.entity_strings(name)
+    std = study.standards(cfg.granularity, std_names)
     extra = {}
     if std is not None:
         data["metric_signatures"] = std.signatures
         extra = std.to_dict(per_doc=a.per_doc)
-    comp = [m for m in _wanted(a) if m in COMPANION_NAMES]
     if comp:
-        from blonde_core.analysis.companion import LOWER_IS_BETTER, companion_scores
-
-        for name, vals in companion_scores(res, metrics=comp, per_doc=a.per_doc, otem_n=a.otem_n,
-                                           utem_n=a.utem_n, alpha=a.alpha).items():
-            docs = vals.pop("documents", {})
-            extra.setdefault(name, {}).update(vals)
-            for d, v in docs.items():
-                extra[name].setdefault("documents", {}).setdefault(d, {}).update(v)
-        data["metric_directions"] = {m: "lower is better" if LOWER_IS_BETTER[m] else "higher is better"
+        scores = study.companions(cfg, otem_n=a.otem_n, utem_n=a.utem_n, alpha=a.alpha)
+        for name, vals in scores.items():
+            extra.setdefault(name, {}).update({m: vals[m] for m in comp})
+            if a.per_doc:
+                for d, v in vals.get("documents", {}).items():
+                    extra[name].setdefault("documents", {}).setdefault(d, {}).update({m: v[m] for m in comp})
+        data["metric_directions"] = {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better"
                                      for m in comp}
         data["metric_settings"] = {"Otem": f"n<={a.otem_n}", "Utem": f"n<={a.utem_n}", "alpha": a.alpha,
                                    "scale": "0-100"}
     if std is not None:
         data.setdefault("metric_directions", {}).update(
-            {m: "higher is better" if m != "TER" else "lower is better" for m in std.metrics})
-    for name, vals in extra.items():
+            {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better" for m in std.metrics})
+    for name, vals in copy.deepcopy(extra).items():
         docs = vals.pop("documents", {})
         data["systems"][name].update(vals)
         for d, v in docs.items():
             data["systems"][name]["documents"][d].update(v)
     if a.ci is not None:
-        data["leaderboard"] = leaderboard(res, std, a.ci, a.seed)
-    if a.overlap or a.human:
-        if not (a.overlap and a.human):
-            raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
-        from blonde_core.io.human import read_human
-        from blonde_core.analysis.overlap import error_overlap
-
-        human = read_human(a.human, corpus=res.corpus)
-        if not human.error_spans:
+        data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
+    if a.overlap:
+        if not study.human.error_spans:
             raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human)
         docs, ref = a.overlap_documents, a.overlap_reference
         bad = [x for x in docs or [] if x not in res.corpus.doc_ids]
@@ -151,7 +128,7 @@ def run_score(a) -> str:
         if ref is not None and ref not in res.corpus.references:
             raise InputError(f"--overlap-reference: no reference {ref!r} (references: "
                              f"{', '.join(res.corpus.references)})")
-        data["overlap"] = error_overlap(res, human, reference=ref, doc_ids=docs)
+        data["overlap"] = res.error_overlap(reference=ref, doc_ids=docs)
         if docs:
             data["overlap"]["documents"] = list(docs)
         if a.format != "json":
@@ -163,15 +140,13 @@ def run_score(a) -> str:
     return to_text(data)
 
 
-def leaderboard(res, std, n: int, seed: int) -> dict:
+def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:
     """`score --ci`: the Overview's intervals (BlonDe family over the policy's unit, sacrebleu's
-    metrics over documents) and significance clusters, from the same core functions."""
-    from blonde_core.analysis.stats import board, standard_intervals
-
-    b = board(res, n=n, seed=seed)
+    metrics over documents) and significance clusters, from the same Study answers."""
+    b = copy.deepcopy(study.board(cfg, n=n, seed=seed))
     intervals = dict(b.pop("intervals"))
-    if std is not None:
-        intervals.update(standard_intervals(std, std.metrics, res.names, n, seed))
+    if std_names:
+        intervals.update(study.standard_intervals(cfg.granularity, std_names, n, seed))
     b["intervals"] = {m: {s: v["ci"] for s, v in per.items()} for m, per in intervals.items()}
     b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
     return b
@@ -196,23 +171,15 @@ def _overlap_text(ov: dict) -> str:
 
 
 def run_compare(a) -> str:
-    from blonde_core.analysis.stats import compare
-
-    from blonde_core.analysis.standard import STANDARD, StandardResult
-
-    res = evaluate(a)
+    study = load_study(a)
+    res = evaluate(a, study)
     if len(res.names) < 2:
         raise InputError("compare needs at least two systems (-s A B ...)")
-    std = None
-    if a.metric in STANDARD:
-        std = StandardResult(res.corpus, [a.metric], res.config.granularity, cache=not a.no_cache,
-                             cache_dir=a.cache_dir)
-    out = compare(res, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, standard=std)
+    std = [a.metric] if a.metric in CATALOG.standard else []
+    out = study.compare(res.config, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, std_metrics=std)
     if a.format == "json":
         return dump_json(out)
-    from blonde_core.analysis.stats import points_factor
-
-    scale = points_factor(a.metric)  # in points, as `score` prints them and the pages show them (JSON: the core's)
+    scale = CATALOG.points_factor(a.metric)  # in points, as `score` prints them and the pages show them (JSON: the core's)
     lines = [f"{'A':<16} {'B':<16} {'diff':>9} {'95% CI':>21} {'p':>8} {'p_holm':>8} {'p_bh':>8}  units"]
     for q in out["pairs"]:
         ci = q["ci"]
@@ -235,8 +202,6 @@ def run_compare(a) -> str:
 
 def run_contrast(a) -> str:
     """Two systems side by side, as the Contrast page shows them."""
-    from blonde_core.analysis.contrast import contrast, discourse_categories, document_contrast
-
     res = evaluate(a)
     x, y = a.pair
     for n in (x, y):
@@ -244,15 +209,15 @@ def run_contrast(a) -> str:
             raise InputError(f"--pair: no system named {n!r} (systems: {', '.join(res.names)})")
     if x == y:
         raise InputError("--pair needs two different systems")
-    if not discourse_categories(res):
+    if not res.discourse_categories():
         raise InputError("contrast needs a discourse category (tense, pronoun, entity or dm in -c)")
-    out = contrast(res, x, y)
+    out = res.contrast(x, y)
     if a.document is not None:
         docs = res.corpus.doc_ids
         if a.document not in docs:
             raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
                              f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})")
-        out["document"] = {"id": a.document, "categories": document_contrast(res, docs.index(a.document), x, y)}
+        out["document"] = {"id": a.document, "categories": res.document_contrast(docs.index(a.document), x, y)}
     if a.format == "json":
         return dump_json(out)
     top = a.top
@@ -277,17 +242,14 @@ def run_contrast(a) -> str:
 
 
 def run_correlate(a) -> str:
-    from blonde_core.analysis.companion import COMPANIONS, companion_scores
-    from blonde_core.io.human import read_human
-    from blonde_core.analysis.standard import STANDARD, StandardResult
-    from blonde_core.analysis.stats import correlate, oriented_tables
-
-    res = evaluate(a)
     pairs = dict(m.split("=", 1) for m in a.map if "=" in m)
     bad = [m for m in a.map if "=" not in m]
     if bad:
         raise InputError(f"--map takes FILE_NAME=NAME pairs, not '{bad[0]}'")
-    human = read_human(a.human, a.score_column, not a.lower_is_better, corpus=res.corpus, mapping=pairs)
+    study = load_study(a, human=a.human, human_higher_is_better=not a.lower_is_better, score_column=a.score_column,
+                       human_mapping=pairs)
+    res = evaluate(a, study)
+    human = study.human
     if human.mapping:
         unmatched = sorted(k for k, v in human.mapping.items() if v is None)
         a.notes = getattr(a, "notes", []) + [
@@ -295,17 +257,19 @@ def run_correlate(a) -> str:
                                                         if v is not None)
             + (f"; not matched (left out): {', '.join(unmatched)}" if unmatched else "")]
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
-    std_names = [m for m in (metrics or STANDARD) if m in STANDARD]
-    comp_names = [m for m in (metrics or COMPANIONS) if m in COMPANIONS]
-    blonde_names = [m for m in metrics if m not in STANDARD and m not in COMPANIONS] if metrics else None
-    std = StandardResult(res.corpus, std_names, res.config.granularity, cache=not a.no_cache,
-                         cache_dir=a.cache_dir) if std_names else None
-    comp = companion_scores(res, metrics=comp_names, per_doc=True) if comp_names else None
-    extra = oriented_tables(a.level, res.names, std, comp)
-    extra_docs = oriented_tables("document", res.names, std, comp) if a.spa or a.compare else None
-    out = correlate(res, human, a.level, blonde_names if metrics else None, extra or None, grouping=a.grouping,
-                    exclude=a.exclude, spa=a.spa, permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
-                    compare=tuple(a.compare) if a.compare else None, extra_docs=extra_docs)
+    std_names = [m for m in metrics if m in CATALOG.standard] if metrics else list(study.default_standard_metrics())
+    if metrics is None and "TER" not in std_names:
+        a.notes = getattr(a, "notes", []) + [
+            f"TER left out: {study.n_segments()} system segments (it takes minutes beyond 20000, as on the "
+            "dashboard); --metrics ...,TER adds it"]
+    comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
+    blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions] \
+        if metrics else None
+    out, _ = study.correlate(res.config, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
+                             permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
+                             compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,
+                             companions=comp_names)
+    out = copy.deepcopy(out)
     if human.mapping:
         out["human_mapping"] = human.mapping
         out["human_coverage"] = human.coverage
@@ -348,52 +312,9 @@ def run_correlate(a) -> str:
 
 
 def run_apt(a) -> str:
-    from pathlib import Path
-
-    from blonde_core.analysis.apt import PAIRS, apt_cases, apt_score, auto_align, case_counts, parse_links, tokenize
-    from blonde_core.io.readers import read_lines
-
-    pair = PAIRS[a.pair]
-    bad = [c for c in a.discard if c not in range(1, 7)]
-    if bad:
-        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}")
-    src = read_lines(a.source)
-    ref = read_lines(a.reference)
-    if len(ref) != len(src):
-        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=a.reference)
-    given = a.align_ref is not None
-    if given != bool(a.align_system):
-        raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
-                         "alignment")
-    if given and len(a.align_system) != len(a.system):
-        raise InputError(f"{len(a.align_system)} --align-system files for {len(a.system)} systems")
-    if given:  # the links refer to whitespace tokens
-        tok_src = [tokenize(x, "whitespace") for x in src]
-        tok_ref = [tokenize(x, "whitespace") for x in ref]
-    else:
-        tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in src]
-        tok_ref = [tokenize(x, pair.target_tokenizer) for x in ref]
-
-    def links_of(path, n):
-        lines = read_lines(path, allow_empty=True)
-        if len(lines) != n:
-            raise InputError(f"has {len(lines)} lines but the source has {n}", file=path)
-        return [parse_links(line, path, i + 1) for i, line in enumerate(lines)]
-
-    ref_links = links_of(a.align_ref, len(src)) if given else auto_align(tok_src, tok_ref)
-    out = {"pair": a.pair, "weights": a.weights, "discard": a.discard,
-           "alignment": "given" if given else "eflomal (forward links)", "heuristics": not a.no_heuristics,
-           "systems": {}}
-    for k, sys_file in enumerate(a.system):
-        hyp = read_lines(sys_file)
-        if len(hyp) != len(src):
-            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=sys_file)
-        tok_hyp = [tokenize(x, "whitespace" if given else pair.target_tokenizer) for x in hyp]
-        hyp_links = links_of(a.align_system[k], len(src)) if given else auto_align(tok_src, tok_hyp)
-        cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, pair, not a.no_heuristics)
-        counts = {str(c): n for c, n in case_counts(cases).items()}
-        score = apt_score({int(c): n for c, n in counts.items()}, a.weights, a.discard)
-        out["systems"][Path(sys_file).stem] = {"APT": None if score != score else score, "cases": counts}
+    out = Study.apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
+                             weights=a.weights, discard=a.discard, heuristics=not a.no_heuristics,
+                             align_ref=a.align_ref, align_systems=a.align_system)
     if a.format == "json":
         return dump_json(out)
     lines = [f"{'system':<20} {'APT':>7}  cases 1..6 (identical, equivalent, different, candidate missing, "
@@ -405,21 +326,17 @@ def run_apt(a) -> str:
 
 
 def run_human(a) -> str:
-    from blonde_core.io.human import read_human, read_mqm
-
     if a.mqm:
-        hs = read_mqm(a.mqm).scores
+        hs = Study.read_judgments(a.mqm, mqm=True)
     elif a.file:
-        hs = read_human(a.file, a.score_column, not a.lower_is_better)
+        hs = Study.read_judgments(a.file, a.score_column, not a.lower_is_better)
     else:
         raise InputError("give a judgments file or --mqm FILE")
-    from ..analysis.stats import judgments_summary, rater_agreement
-
-    data = judgments_summary(hs)
+    data = Study.judgments_summary(hs)
     if a.by:
         by = [b.strip() for b in a.by.split(",") if b.strip()]
-        rows = hs.mqm_slices(by)
-        data = {"by": by, "slices": rows, "rater_agreement": rater_agreement(hs) if hs.rater_scores else []}
+        data = Study.judgments_summary(hs, by)
+        rows = data["slices"]
         if a.format != "json":
             lines = ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8}"]
             lines += ["  ".join(f"{str(r[b])[:16]:<16}" for b in by)

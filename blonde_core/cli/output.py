@@ -5,7 +5,7 @@ import csv
 import io
 import json
 
-from blonde_core.metric.scoring import THIN
+from blonde_core.study import CATALOG
 
 
 def _progress(stream):
@@ -134,7 +134,7 @@ def to_text(data: dict) -> str:
         out.append(line)
     out.append("")
     out.append("Scores are F1 x 100; categories show F1 per category; * = thin evidence (fewer than "
-               f"{THIN} reference spans; counts in --format json/csv).")
+               f"{CATALOG.thin} reference spans; counts in --format json/csv).")
     if extras:
         dirs = data.get("metric_directions", {})
         out.append("Other metrics on their own scales: " + ", ".join(
@@ -154,8 +154,6 @@ def to_text(data: dict) -> str:
 
 def _leaderboard_text(data: dict) -> list[str]:
     """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
-    from blonde_core.analysis.stats import points_factor
-
     lb = data["leaderboard"]
     metrics = list(lb["intervals"])
     head = f"{'system':<20} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
@@ -164,10 +162,10 @@ def _leaderboard_text(data: dict) -> list[str]:
         cells = []
         for m in metrics:
             lo, hi = lb["intervals"][m][name]
-            k = points_factor(m)
+            k = CATALOG.points_factor(m)
             cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
         out.append(f"{name[:20]:<20} {lb['clusters'][name]:>7} " + " ".join(cells))
-    std = [m for m in metrics if points_factor(m) == 1]
+    std = [m for m in metrics if CATALOG.points_factor(m) == 1]
     out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
             f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
             + (f", {'/'.join(std)} over documents" if std else "")

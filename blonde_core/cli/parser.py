@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from blonde_core.lang import load_pack
-from blonde_core.metric.settings import WEIGHT_FLAGS, ScoreConfig, declared
-from blonde_core.errors import InputError
-
-
-COMPANION_NAMES = ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC")
+from blonde_core.study import CATALOG, InputError, ScoreConfig
 
 
 PKG_CATEGORY = {"n-gram": "ngram", "ngram": "ngram", "tense": "tense", "pronoun": "pronoun",
@@ -51,8 +46,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     """The scoring settings' flags: most come from their declaration (metric/settings.py); the
     blonde package's own spellings of lowercasing, weights and BlonD+ are built here."""
     g = p.add_argument_group("BlonDe settings (same flags as the blonde package)")
-    spelled = {f.name: s for f, s in declared()}
-    for f, s in declared():
+    spelled = {f.name: s for f, s in CATALOG.settings}
+    for f, s in CATALOG.settings:
         if not s.flags:
             continue
         kw = dict(s.cli)
@@ -66,8 +61,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("-w", "--override-weights", action="store_true",
                    help="use the -wt/-wp/-we/-wdm/-wng weights instead of the preset's")
     g.add_argument("-rw", "--reweight", action="store_true", help="normalise each category's weights to sum 1")
-    english = load_pack("en")
-    for cat, flags in WEIGHT_FLAGS.items():
+    english = CATALOG.language("en")
+    for cat, flags in CATALOG.weight_flags.items():
         names = " ".join(str(x) for x in english.feature_names(cat))
         g.add_argument(*flags, dest=f"weight_{cat}", type=float, nargs="+", metavar="W",
                        help=f"{cat}: one weight per feature of the language (English: {names})")
@@ -88,14 +83,14 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(a) -> ScoreConfig:
-    given = {f.name: getattr(a, f.name) for f, s in declared() if s.flags and getattr(a, f.name) is not None}
+    given = {f.name: getattr(a, f.name) for f, s in CATALOG.settings if s.flags and getattr(a, f.name) is not None}
     if "categories" in given:
         bad = [c for c in given["categories"] if c not in PKG_CATEGORY]
         if bad:
             raise InputError(f"unknown category {bad[0]!r}; choose from tense pronoun entity dm n-gram")
         given["categories"] = tuple(PKG_CATEGORY[c] for c in given["categories"])
     lang = given.get("lang", "en")
-    wflags = {cat: getattr(a, f"weight_{cat}") for cat in WEIGHT_FLAGS}
+    wflags = {cat: getattr(a, f"weight_{cat}") for cat in CATALOG.weight_flags}
     weights = None
     if any(v is not None for v in wflags.values()):
         if not a.override_weights:
@@ -103,13 +98,13 @@ def config_from_args(a) -> ScoreConfig:
                              "as in the blonde package")
     if a.override_weights:
         weights = {k: tuple(v) for k, v in wflags.items() if v is not None}
-        n = load_pack(lang).n_features
+        n = CATALOG.language(lang).n_features
         for k, v in weights.items():
             if len(v) != n[k]:
-                raise InputError(f"{'/'.join(WEIGHT_FLAGS[k])}: {k} needs {n[k]} weights in this language "
-                                 f"({' '.join(str(f) for f in load_pack(lang).feature_names(k))}), got {len(v)}")
+                raise InputError(f"{'/'.join(CATALOG.weight_flags[k])}: {k} needs {n[k]} weights in this language "
+                                 f"({' '.join(str(f) for f in CATALOG.language(lang).feature_names(k))}), got {len(v)}")
     if a.reweight:
-        base = dict(load_pack(lang).preset_weights(given.get("preset", "blonde-0.1.4")))
+        base = dict(CATALOG.language(lang).preset_weights(given.get("preset", "blonde-0.1.4")))
         base.update(weights or {})
         weights = {}
         for k, v in base.items():

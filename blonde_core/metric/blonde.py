@@ -8,15 +8,15 @@
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from blonde_core.annotation.annotator import Annotator
+from blonde_core.annotation.pipeline import prepare
 from blonde_core.annotation.backends import default_n_process
 from blonde_core.annotation.store import AnnotationCache
-from .settings import ScoreConfig, Signature
+from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
 from .features import PLUS_CATEGORIES, FeatureTable, Layout
@@ -25,13 +25,6 @@ from blonde_core.numbers import nan_to_none
 from .plus import count_phrase, parse_annotation, parse_ner_line
 from .scoring import THIN, score
 from .sufficient import literal_items, system_stats
-
-
-def prepare(text: str, lowercase: bool) -> str:
-    """What spaCy sees: the segment without surrounding white space (as the
-    package's `line.strip()`), lowercased when the lowercase flag is on."""
-    t = text.strip()
-    return t.lower() if lowercase else t
 
 
 @dataclass
@@ -51,12 +44,10 @@ class Result:
     def names(self) -> list[str]:
         return list(self.stats)
 
-    COUNTING = ("lowercase", "granularity", "aggregation", "lang")
-
     def with_config(self, config: ScoreConfig) -> "Result":
         """The same counts scored with other settings (weights, preset, categories,
         mean, smoothing): nothing is annotated or counted again."""
-        for f in self.COUNTING:
+        for f in COUNTING:
             if getattr(config, f) != getattr(self.config, f):
                 raise ValueError(f"'{f}' changes the counts: evaluate again")
         import dataclasses

@@ -21,6 +21,17 @@ from blonde_core.errors import InputError
 
 CATEGORY_NAMES = ("tense", "pronoun", "entity", "dm", "ngram")
 DISCOURSE = ("tense", "pronoun", "entity", "dm")
+# a category in words: its name, a short column header, the plural, and what its features are
+CATEGORY_WORDS = {
+    "tense": {"name": "verb tense", "short": "tense", "plural": "verb tense", "features": "verb tense (tags)"},
+    "pronoun": {"name": "pronoun", "short": "pronoun", "plural": "gendered pronouns", "features": "pronoun gender"},
+    "entity": {"name": "named entity", "short": "entity", "plural": "named entities", "features": "entity group"},
+    "dm": {"name": "discourse marker", "short": "marker", "plural": "discourse markers",
+           "features": "discourse-marker type"},
+    "ngram": {"name": "n-grams", "short": "n-grams", "plural": "n-grams", "features": "n-gram order"},
+}
+# the settings that change the counts (the others only re-score them)
+COUNTING = ("lowercase", "granularity", "aggregation", "lang")
 CATEGORY_FLAG_NAME = {"ngram": "n-gram"}  # the blonde package's spelling on its command line
 WEIGHT_FLAGS = {"tense": ("-wt", "--weight-tense"), "pronoun": ("-wp", "--weight-pronoun"),
                 "entity": ("-we", "--weight-entity"), "dm": ("-wdm", "--weight-discourse-marker"),
@@ -208,6 +219,10 @@ class ScoreConfig:
 
     def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False) -> "Signature":
         return Signature(self, nrefs, pipeline, plus, refined_ner)
+
+
+def counting_key(cfg: ScoreConfig) -> tuple:
+    return tuple(getattr(cfg, f) for f in COUNTING)
 
 
 def declared() -> list:

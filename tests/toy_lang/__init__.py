@@ -14,7 +14,7 @@ TENSE = {"past": "Past", "present": "Pres", "future": "Fut"}
 
 
 def toy_record(text: str) -> dict:
-    words, offs, morph, pos, ents, out, at = [], [], [], [], [], [], 0
+    words, offs, morph, pos, ents, at = [], [], [], [], [], 0
     for raw in text.split(" ") if text else []:
         stem, _, mark = raw.partition("/")
         words.append(stem)

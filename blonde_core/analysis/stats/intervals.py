@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from blonde_core.numbers import nan_to_none
-from blonde_core.metric.scoring import score
 from .units import DEFAULT_SEED, metric_fn, unit_stats
 
 

@@ -9,7 +9,6 @@ import numpy as np
 from scipy import stats as sps
 
 from blonde_core.errors import InputError
-from blonde_core.metric.scoring import score
 from .intervals import _f, _resampled, percentile_ci, resample_weights
 from .units import align, DEFAULT_SEED, metric_fn, parse_unit, TESTS, unit_groups, unit_stats
 

@@ -1,0 +1,117 @@
+"""An Engine is what one process shares between the studies it answers for: annotators
+(one per lowercase flag, language and persistence; thread-safe, each distinct sentence
+annotated once even when two callers ask at the same time), the disk stores and a
+size-bounded memo of computed values.  The command line makes one per run; the
+dashboard's server makes one for all its sessions (pages/_state.py) and hands it to
+every Study it creates.
+"""
+from __future__ import annotations
+
+import threading
+
+from blonde_core.errors import InputError
+from blonde_core.io.corpus import Corpus
+from blonde_core.memo import Memo
+
+CACHE_MODES = ("disk", "memory", "off")
+
+
+class Engine:
+    """Annotators and a bounded memo of computed values, shared by the studies of
+    one process.
+
+    cache_mode: "disk" (annotations and sacrebleu statistics in SQLite under
+    cache_dir), "memory" (kept in this process only, bounded) or "off"
+    (nothing kept between computations except the bounded memo of results).
+    pool: where spaCy runs (annotation/backends.py): "fork" (the command line: worker
+    processes forked per run), "server" (long-lived worker processes shared by all
+    sessions' threads), "inline", or a callable (pack, n_process) -> backend.
+    """
+
+    def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,
+                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
+                 disk_mb: int | None = None):
+        if cache_mode not in CACHE_MODES:
+            raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
+        from blonde_core.annotation.backends import default_n_process
+
+        self.cache_mode = cache_mode
+        self.cache_dir = cache_dir
+        self.n_process = n_process if n_process is not None else default_n_process()
+        self.pool = pool
+        self.memo_sentences = 0 if cache_mode == "off" else memo_sentences
+        self.disk_bytes = None if disk_mb is None else disk_mb * 2 ** 20
+        self.results = Memo(max_entries=512, max_bytes=results_mb * 2 ** 20, name="results")
+        self._annotators: dict = {}
+        self._lock = threading.Lock()
+        self._disk = None
+
+    # disk stores (None unless cache_mode == "disk")
+    def disk(self, table: str = "ann"):
+        if self.cache_mode != "disk":
+            return None
+        from blonde_core.annotation.store import AnnotationCache, decode_numbers
+
+        if table == "ann":
+            if self._disk is None:
+                self._disk = AnnotationCache(self.cache_dir, max_bytes=self.disk_bytes)
+            return self._disk
+        return AnnotationCache(self.cache_dir, table=table, validate=decode_numbers, max_bytes=self.disk_bytes)
+
+    def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
+        """persist=False (the Sandbox's edits): annotations kept in a small memory memo
+        of their own, never on disk."""
+        from blonde_core.annotation.annotator import Annotator
+        from blonde_core.lang.base import load_pack
+
+        with self._lock:
+            key = (bool(lowercase), lang, persist)
+            ann = self._annotators.get(key)
+            if ann is None:
+                memo = self.memo_sentences if persist else min(self.memo_sentences or 20_000, 20_000)
+                ann = Annotator(load_pack(lang), lowercase, self.disk() if persist else None,
+                                n_process=self.n_process, memo_limit=memo, pool=self.pool)
+                self._annotators[key] = ann
+            return ann
+
+    def segstats_runner(self, corpus: Corpus):
+        """Where sacrebleu runs: in the server's worker processes, after any annotation
+        waiting there (priority 2); in this process for the CLI."""
+        if self.pool != "server":
+            return None  # the command line: sacrebleu in this process
+        from blonde_core.annotation.backends import server_pool
+
+        lang = "en"
+
+        def run(metric: str, hyps: list, refs: list) -> list:
+            pool = server_pool(lang, self.n_process)
+            k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
+            futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
+                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]],
+                                 "rows": len(hyps[i:i + k])}, 2)
+                    for i in range(0, len(hyps), k)]
+            return [row for f in futs for row in f.result()]
+        return run
+
+    def info(self) -> dict:
+        """What is kept where, for the Data page and the README."""
+        anns = list(self._annotators.values())
+        out = {"cache_mode": self.cache_mode, "results": self.results.info(),
+               "memo_limit_sentences": self.memo_sentences,
+               "sentences_in_memory": sum(a.memo_size() for a in anns),
+               "sentences_annotated": sum(a.stats["annotated"] for a in anns),
+               "sentences_from_disk": sum(a.stats["cached"] for a in anns)}
+        if self.cache_mode == "disk":
+            out["cache_file"] = str(self.disk().path)
+        return out
+
+    def forget(self, study) -> None:
+        """Drop everything computed from this study: results, its sentences in memory
+        and in the disk caches."""
+        self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
+        for (lc, _lang, _persist), ann in list(self._annotators.items()):
+            ann.forget(study.distinct_texts(lc))
+        if self.cache_mode == "disk":
+            from blonde_core.analysis.standard import segment_keys_of
+
+            self.disk("segstats").delete_many(segment_keys_of(study.corpus))

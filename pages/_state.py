@@ -1,0 +1,100 @@
+"""The server's state, shared by every session of this process: the annotation engine
+(blonde_core.engine.Engine, configured from the environment) and the store of loaded
+studies that brings a session's data back after a browser reload.  App side: the
+core knows neither; the pages hand this engine to every Study they create."""
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+
+from blonde_core.study import Engine, Study
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+_SERVER: Engine | None = None
+_SERVER_LOCK = threading.Lock()
+
+
+def server_engine() -> Engine:
+    """The dashboard server's engine, configured from the environment:
+    BLONDE_CACHE (disk | memory | off, default disk), BLONDE_CACHE_DIR,
+    BLONDE_MEMO_SENTENCES (default 200000), BLONDE_RESULTS_MB (default 1024),
+    BLONDE_CACHE_MAX_MB (annotation cache on disk, default 2048; oldest records out first),
+    BLONDE_JOBS (annotation processes, default up to 2)."""
+    global _SERVER
+    with _SERVER_LOCK:
+        if _SERVER is None:
+            _SERVER = Engine(cache_mode=os.environ.get("BLONDE_CACHE", "disk"),
+                             cache_dir=os.environ.get("BLONDE_CACHE_DIR") or None,
+                             n_process=_env_int("BLONDE_JOBS", 0) or None, pool="server",
+                             memo_sentences=_env_int("BLONDE_MEMO_SENTENCES", 200_000),
+                             results_mb=_env_int("BLONDE_RESULTS_MB", 1024),
+                             disk_mb=_env_int("BLONDE_CACHE_MAX_MB", 2048))
+        return _SERVER
+
+
+
+
+class StudyStore:
+    """token -> Study, in this server's memory only, for at most `ttl` seconds after
+    the last use and at most `max_items` studies (least recently used out).
+    Tokens are unguessable (128 random bits)."""
+
+    def __init__(self, ttl: float = 12 * 3600, max_items: int = 64):
+        self.ttl, self.max_items = ttl, max_items
+        self._items: dict[str, tuple[Study, float]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, study: Study, token: str | None = None) -> str:
+        token = token or secrets.token_urlsafe(16)
+        with self._lock:
+            self._expire()
+            self._items[token] = (study, time.time())
+            while len(self._items) > self.max_items:
+                oldest = min(self._items, key=lambda t: self._items[t][1])
+                del self._items[oldest]
+        return token
+
+    def get(self, token: str | None) -> Study | None:
+        if not token:
+            return None
+        with self._lock:
+            self._expire()
+            hit = self._items.get(token)
+            if hit is None:
+                return None
+            self._items[token] = (hit[0], time.time())
+            return hit[0]
+
+    def drop(self, token: str | None) -> None:
+        with self._lock:
+            self._items.pop(token or "", None)
+
+    def _expire(self) -> None:
+        now = time.time()
+        for t in [t for t, (_, used) in self._items.items() if now - used > self.ttl]:
+            del self._items[t]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_STORE: StudyStore | None = None
+
+
+def study_store() -> StudyStore:
+    """The server's store (BLONDE_SESSION_HOURS, default 12; BLONDE_SESSIONS, default 64)."""
+    global _STORE
+    with _SERVER_LOCK:
+        if _STORE is None:
+            _STORE = StudyStore(ttl=3600 * float(os.environ.get("BLONDE_SESSION_HOURS", 12)),
+                                max_items=_env_int("BLONDE_SESSIONS", 64))
+        return _STORE
