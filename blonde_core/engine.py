@@ -7,6 +7,7 @@ every Study it creates.
 """
 from __future__ import annotations
 
+import sys
 import threading
 
 from blonde_core.errors import InputError
@@ -32,7 +33,7 @@ class Engine:
                  pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
                  disk_mb: int | None = None):
         if cache_mode not in CACHE_MODES:
-            raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})")
+            raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})", code=InputError.Codes.SETTING)
         from blonde_core.annotation.backends import default_n_process
 
         self.cache_mode = cache_mode
@@ -45,6 +46,7 @@ class Engine:
         self._annotators: dict = {}
         self._lock = threading.Lock()
         self._disk = None
+        self._forked = None  # the command line's pool for sacrebleu (segstats_runner)
 
     # disk stores (None unless cache_mode == "disk")
     def disk(self, table: str = "ann"):
@@ -75,10 +77,24 @@ class Engine:
             return ann
 
     def segstats_runner(self, corpus: Corpus):
-        """Where sacrebleu runs: in the server's worker processes, after any annotation
-        waiting there (priority 2); in this process for the CLI."""
+        """Where sacrebleu's per-segment statistics are computed: in the server's worker
+        processes, after any annotation waiting there (priority 2); for the command line
+        (pool "fork") in processes forked once per run and shared by every metric, one share
+        of each chunk per process; elsewhere in this process (None)."""
+        split = lambda hyps, refs, k: [(hyps[i:i + k], [r[i:i + k] for r in refs])  # noqa: E731
+                                       for i in range(0, len(hyps), k)]
+        if self.pool == "fork" and self.n_process > 1 and sys.platform != "win32":
+            from blonde_core.analysis.standard import segment_statistics
+
+            def run_forked(metric: str, hyps: list, refs: list) -> list:
+                if len(hyps) < 2 * self.n_process:
+                    return segment_statistics(metric, hyps, refs)
+                k = -(-len(hyps) // self.n_process)
+                parts = self._forked_pool().starmap(segment_statistics, [(metric, h, r) for h, r in split(hyps, refs, k)])
+                return [row for part in parts for row in part]
+            return run_forked
         if self.pool != "server":
-            return None  # the command line: sacrebleu in this process
+            return None
         from blonde_core.annotation.backends import server_pool
 
         lang = "en"
@@ -87,11 +103,18 @@ class Engine:
             pool = server_pool(lang, self.n_process)
             k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
             futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
-                                 "args": [metric, hyps[i:i + k], [r[i:i + k] for r in refs]],
-                                 "rows": len(hyps[i:i + k])}, 2)
-                    for i in range(0, len(hyps), k)]
+                                 "args": [metric, h, r], "rows": len(h)}, 2) for h, r in split(hyps, refs, k)]
             return [row for f in futs for row in f.result()]
         return run
+
+    def _forked_pool(self):
+        """Processes forked (once, when first needed) from this single-threaded command-line process."""
+        with self._lock:
+            if self._forked is None:
+                import multiprocessing as mp
+
+                self._forked = mp.get_context("fork").Pool(self.n_process)
+            return self._forked
 
     def info(self) -> dict:
         """What is kept where, for the Data page and the README."""

@@ -16,12 +16,11 @@ import threading
 from collections import OrderedDict
 from typing import Callable
 
-import numpy as np
-
 
 def approx_size(obj, _depth: int = 0) -> int:
     """A rough size in bytes (numpy arrays by nbytes, containers walked a few levels)."""
-    if isinstance(obj, np.ndarray):
+    np = sys.modules.get("numpy")  # no array can exist before numpy is loaded: importing the memo loads nothing
+    if np is not None and isinstance(obj, np.ndarray):
         return int(obj.nbytes) + 112
     if _depth > 4:
         return 64

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from html import escape
 
+from blonde_core.metric.settings import CATEGORY_WORDS
+
 # Okabe-Ito colours (told apart with every common colour-vision deficiency), and for each
 # category a cue that is not colour: its own underline style and a small letter after the span.
 COLORS = {"entity": "#E69F00", "tense": "#0072B2", "pronoun": "#CC79A7", "dm": "#009E73"}
-LABELS = {"entity": "named entity", "tense": "verb tense", "pronoun": "pronoun", "dm": "discourse marker"}
-SHORT = {"entity": "entity", "tense": "tense", "pronoun": "pronoun", "dm": "marker"}
+LABELS = {c: CATEGORY_WORDS[c]["name"] for c in COLORS}  # the words of metric/settings.py's one table
+SHORT = {c: CATEGORY_WORDS[c]["short"] for c in COLORS}
 GLYPHS = {"entity": "E", "tense": "T", "pronoun": "P", "dm": "M"}
 LINES = {"entity": "solid", "tense": "dotted", "pronoun": "double", "dm": "dashed"}
 NOTES = {"pronoun": "gendered ones count; neuter and epicene are shown with weight 0 in the package preset"}

@@ -180,7 +180,7 @@ class Study:
 
         hs = self.human
         if hs is None or getattr(hs, "table", None) is None:
-            raise InputError("only judgments read from a DA / ESA table have a name mapping to change")
+            raise InputError("only judgments read from a DA / ESA table have a name mapping to change", code=InputError.Codes.JUDGMENTS)
         return dataclasses.replace(self, human=bind(hs.table, self.corpus, mapping, hs.higher_is_better))
 
     def with_engine(self, engine: Engine) -> "Study":
@@ -418,7 +418,7 @@ class Study:
         from .analysis.stats import correlate, metric_table
 
         if self.human is None:
-            raise InputError("no human judgments loaded")
+            raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
         res = self.result(cfg)
         comp = tuple(companions) if companions is not None else None
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp)
@@ -439,7 +439,7 @@ class Study:
         from .analysis.stats import compare_pair
 
         if self.human is None:
-            raise InputError("no human judgments loaded")
+            raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
         res = self.result(cfg)
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair)
         exclude = tuple(exclude)

@@ -230,7 +230,7 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
         return d.analysis(cfg, progress=bar)
     except InputError as exc:
         st.error(md(str(exc)))
-        if "document-level matching" in str(exc):
+        if exc.code == InputError.Codes.SENTENCE_COUNTS:
             st.info("Set **Matching** to *document* in the sidebar to score systems that split or merge sentences.")
         return None
     finally:

@@ -93,7 +93,9 @@ def tense_timeline_view(res, di, systems, ref, focus: bool, key: str) -> None:
         fig.data[0].hovertemplate = "%{text}<extra></extra>"
     fig.update_layout(height=120 + 40 * len(ys), xaxis_title="sentence", yaxis_autorange="reversed",
                       margin=dict(t=10), xaxis=dict(dtick=1 if n_max <= 20 else None))
-    st.caption("Dominant tense of every sentence (past: VBD/VBN, present: VBP/VBZ, modal/future: MD); "
+    legend = "; ".join(f"{g}: " + ", ".join(f"{f} ({d})" for f, d in feats)
+                       for g, feats in res.tense_legend().items() if g in TENSES)
+    st.caption(f"Dominant tense of every sentence ({legend}); "
                "a change of shade across a row is tense drift." + (" Click a cell to see that sentence." if focus
                                                                    else ""))
     if focus:

@@ -1,8 +1,10 @@
 """A deterministic stand-in for spaCy used only by the property tests, so that
 hypothesis can explore thousands of corpora quickly.  The real pipeline is
 exercised by test_real_pipeline.py on TED data."""
-from blonde_core.metric.settings import ScoreConfig
+from blonde_core.annotation.annotator import Annotator
+from blonde_core.lang import load_pack
 from blonde_core.metric.blonde import BlonDe
+from blonde_core.metric.settings import ScoreConfig
 
 TAGS = {"ran": "VBD", "runs": "VBZ", "run": "VB", "can": "MD", "running": "VBG", "seen": "VBN", "go": "VBP"}
 ENTS = {"Ann": "PERSON", "Bob": "PERSON", "Paris": "GPE", "Acme": "ORG", "Monday": "DATE"}
@@ -21,10 +23,22 @@ def fake_record(text: str) -> dict:
     return {"w": words, "i": offs, "t": [TAGS.get(w, "NN") for w in words], "e": ents}
 
 
+class FakeBackend:
+    """An annotation backend (blonde_core/annotation/backends.py's interface) that reads fake_record:
+    no spaCy, no installed pipeline."""
+    pipeline_id = "fake-0/none"
+    loaded_pipeline = False
+
+    def __init__(self, pack, n_process: int = 1):
+        pass
+
+    def run(self, texts, on_batch, on_late=None) -> None:
+        on_batch(list(texts), [fake_record(t) for t in texts])
+
+
 def fake_metric(config: ScoreConfig | None = None) -> BlonDe:
-    m = BlonDe(config or ScoreConfig(lowercase=False), cache=False)
-    m.annotator.annotate = lambda texts, progress=None: {t: fake_record(t) for t in texts}
-    return m
+    cfg = config or ScoreConfig(lowercase=False)
+    return BlonDe(cfg, annotator=Annotator(load_pack(cfg.lang), cfg.lowercase, None, pool=FakeBackend))
 
 
 class _Tok:

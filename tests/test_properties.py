@@ -163,3 +163,25 @@ def test_sum_aggregation_is_micro_average_over_references():
     # pronouns: ref1 matched 1 of 1 (masculine), ref2 0 of 1 (feminine); system 1 pronoun seen twice
     assert res["categories"]["pronoun"]["R"] == 0.5
     assert res["categories"]["pronoun"]["P"] == 0.5
+
+
+def test_the_fake_annotator_needs_no_spacy_pipeline(monkeypatch):
+    """The property tests run without spaCy: their annotator is a backend of its own, so a machine without
+    the pipeline (or spaCy) runs them, and they never load it."""
+    import sys
+
+    import blonde_core.annotation.backends as backends
+    import blonde_core.annotation.pipeline as pipeline
+
+    def missing(pack):
+        raise AssertionError("the pipeline was looked up")
+
+    monkeypatch.setattr(pipeline, "find_pipeline", missing)
+    monkeypatch.setattr(backends, "pipeline_id", missing)
+    had_spacy = "spacy" in sys.modules
+    c = Corpus(["d"], {"ref": [["Ann ran home .", "she can go"]]}, {"sys": [["Bob ran home .", "he can go"]]},
+               boundaries="single")
+    res = fake_metric().evaluate(c)
+    assert res.scores("sys")["categories"]["pronoun"]["spans"] == {"reference": 1, "system": 1, "matched": 0}
+    assert "fake-0/none" in res.signature
+    assert had_spacy or "spacy" not in sys.modules

@@ -255,12 +255,39 @@ READERS = [read_structured, read_table, read_jsonl, read_wmt_xml, read_mqm, read
            lambda p: plain_corpus([p], [p], boundaries="blank-lines"), read_lines]
 
 
+def _check_value(value) -> None:
+    """What a reader returns is what it promises: a corpus whose every text has a document list as long as
+    the document ids, human judgments with scores, or the file's lines."""
+    from blonde_core.io.corpus import Corpus
+    from blonde_core.io.human import MqmFile
+    from blonde_core.io.judgments import HumanScores
+
+    if isinstance(value, MqmFile):
+        value = value.scores
+    if isinstance(value, Corpus):
+        assert value.references and value.doc_ids and len(set(value.doc_ids)) == len(value.doc_ids)
+        for group in (value.references, value.systems):
+            for docs in group.values():
+                assert len(docs) == len(value.doc_ids)
+                assert all(isinstance(s, str) for d in docs for s in d)
+    elif isinstance(value, HumanScores):
+        assert value.name and isinstance(value.system_scores, dict)
+        assert all(isinstance(v, float) for v in value.system_scores.values())
+    else:
+        assert isinstance(value, list) and value and all(isinstance(x, str) and "\n" not in x for x in value), value
+
+
 def _check_all(path):
+    from blonde_core.errors import ERRORS
+
     for reader in READERS:
         try:
-            reader(path)
+            value = reader(path)
         except InputError as exc:
-            assert str(exc)  # a message, never a traceback
+            # refused with a message and the code of a known kind of problem, never a traceback
+            assert str(exc) and exc.code in ERRORS and exc.code != InputError.Codes.OTHER, (str(exc), exc.code)
+        else:
+            _check_value(value)
 
 
 @FUZZ
@@ -395,3 +422,57 @@ def test_attach_source_line_count_mismatch_names_the_file(tmp_path):
     with pytest.raises(InputError, match="has 1 lines but the reference has 2 segments") as e:
         attach_source(corpus, tmp_path / "src.txt")
     assert "src.txt" in str(e.value)
+
+
+def test_the_fuzz_checks_catch_a_reader_that_returns_nothing_or_a_broken_corpus():
+    from blonde_core.io.corpus import Corpus
+
+    _check_value(sample_plain())
+    _check_value(["a line"])
+    for bad in (None, [], Corpus(["d1", "d2"], {"ref": [["a"]]}, {"sys": [["b"], ["c"]]})):
+        with pytest.raises(AssertionError):
+            _check_value(bad)
+
+
+def test_every_input_error_has_a_known_code():
+    """Every `raise InputError(...)` in the core names its kind (blonde_core/errors.py), and the kinds the
+    pages and the command line branch on come out as said."""
+    import ast
+    from pathlib import Path
+
+    from blonde_core.errors import ERRORS
+
+    root = Path(__file__).resolve().parent.parent / "blonde_core"
+    n = 0
+    for p in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                    getattr(node.exc.func, "id", None) == "InputError":
+                code = [k for k in node.exc.keywords if k.arg == "code"]
+                assert code and ast.unparse(code[0].value).startswith("InputError.Codes."), (p.name, node.lineno)
+                assert getattr(InputError.Codes, ast.unparse(code[0].value).rsplit(".", 1)[1]) in ERRORS
+                n += 1
+    assert n > 100
+    with pytest.raises(InputError) as e:
+        read_lines(SAMPLE / "no-such-file.txt")
+    assert e.value.code == InputError.Codes.UNREADABLE
+    with pytest.raises(InputError) as e:
+        plain_corpus([REF], [SAMPLE / "gallery.json"], docids=DOCIDS)
+    assert e.value.code == InputError.Codes.COUNTS
+    from blonde_core.study import ScoreConfig, Study
+
+    study = Study(plain_corpus([REF], [SAMPLE / "consistent.txt"]), "t")
+    short = study.corpus.systems["consistent"][0][:-1]
+    study.corpus.systems["consistent"][0] = short
+    with pytest.raises(InputError) as e:
+        study.result(ScoreConfig())
+    assert e.value.code == InputError.Codes.SENTENCE_COUNTS
+    with pytest.raises(InputError) as e:
+        ScoreConfig(lang="xx-none")
+    assert e.value.code == InputError.Codes.LANGUAGE
+
+
+def test_the_command_line_prints_the_code(capsys):
+    assert main(["score", "-r", str(REF), "-s", str(SAMPLE / "gallery.json"), "--docids", str(DOCIDS)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blonde-studio: error: ") and err.rstrip().endswith("[E013]")

@@ -93,7 +93,7 @@ def tokenize(text: str, kind: str, keep: frozenset = frozenset()) -> list[str]:
                     out.append(text[i])
                     i += 1
         return out
-    raise InputError(f"unknown tokenizer '{kind}'")
+    raise InputError(f"unknown tokenizer '{kind}'", code=InputError.Codes.SETTING)
 
 
 def parse_links(line: str, file: str = "alignment", lineno: int | None = None) -> dict:
@@ -101,7 +101,7 @@ def parse_links(line: str, file: str = "alignment", lineno: int | None = None) -
     for item in line.split():
         m = re.fullmatch(r"(\d+)[-:](\d+)", item)
         if not m:
-            raise InputError(f"'{item}' is not an 'i-j' alignment link", file=file, line=lineno)
+            raise InputError(f"'{item}' is not an 'i-j' alignment link", file=file, line=lineno, code=InputError.Codes.MALFORMED)
         links.setdefault(int(m.group(1)), []).append(int(m.group(2)))
     return links
 
@@ -177,7 +177,7 @@ def auto_align(source_tokens: list[list[str]], target_tokens: list[list[str]]) -
         import eflomal
     except ImportError:
         raise InputError("word alignments are required: give --align-ref / --align-system files (Pharaoh "
-                         "'i-j' links) or install eflomal (pip install eflomal) for automatic alignment") from None
+                         "'i-j' links) or install eflomal (pip install eflomal) for automatic alignment", code=InputError.Codes.OPTIONS) from None
     import os
     import tempfile
 
@@ -203,7 +203,7 @@ def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heur
     """APT of every system of a corpus with a source, aligned automatically with eflomal
     against the first reference: {system: {"APT", "cases", "documents": {doc: APT}}}."""
     if not corpus.source:
-        raise InputError("APT needs the source text")
+        raise InputError("APT needs the source text", code=InputError.Codes.TOO_LITTLE)
     pair = PAIRS[pair_name]
     ref_docs = next(iter(corpus.references.values()))
     flat_src = [s for d in corpus.source for s in d]
@@ -212,7 +212,7 @@ def corpus_apt(corpus, pair_name: str, weights=DEFAULT_WEIGHTS, discard=(), heur
     tok_src = [tokenize(x, pair.source_tokenizer, pair.source_pronouns) for x in flat_src]
     tok_ref = [tokenize(x, pair.target_tokenizer) for d in ref_docs for x in d]
     if len(tok_ref) != len(tok_src):
-        raise InputError("APT needs one reference segment per source segment")
+        raise InputError("APT needs one reference segment per source segment", code=InputError.Codes.COUNTS)
     ref_links = auto_align(tok_src, tok_ref)
     out = {}
     for k, (name, docs) in enumerate(corpus.systems.items()):
@@ -258,17 +258,17 @@ def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WE
     p = PAIRS[pair]
     bad = [c for c in discard if c not in range(1, 7)]
     if bad:
-        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}")
+        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}", code=InputError.Codes.SETTING)
     src = read_lines(source)
     ref = read_lines(reference)
     if len(ref) != len(src):
-        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=str(reference))
+        raise InputError(f"has {len(ref)} lines but the source has {len(src)}", file=str(reference), code=InputError.Codes.COUNTS)
     given = align_ref is not None
     if given != bool(align_systems):
         raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
-                         "alignment")
+                         "alignment", code=InputError.Codes.OPTIONS)
     if given and len(align_systems) != len(systems):
-        raise InputError(f"{len(align_systems)} --align-system files for {len(systems)} systems")
+        raise InputError(f"{len(align_systems)} --align-system files for {len(systems)} systems", code=InputError.Codes.COUNTS)
     if given:  # the links refer to whitespace tokens
         tok_src = [tokenize(x, "whitespace") for x in src]
         tok_ref = [tokenize(x, "whitespace") for x in ref]
@@ -279,7 +279,7 @@ def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WE
     def links_of(path, n):
         lines = read_lines(path, allow_empty=True)
         if len(lines) != n:
-            raise InputError(f"has {len(lines)} lines but the source has {n}", file=str(path))
+            raise InputError(f"has {len(lines)} lines but the source has {n}", file=str(path), code=InputError.Codes.COUNTS)
         return [parse_links(line, str(path), i + 1) for i, line in enumerate(lines)]
 
     ref_links = links_of(align_ref, len(src)) if given else auto_align(tok_src, tok_ref)
@@ -288,7 +288,7 @@ def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WE
     for k, sys_file in enumerate(systems):
         hyp = read_lines(sys_file)
         if len(hyp) != len(src):
-            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=str(sys_file))
+            raise InputError(f"has {len(hyp)} lines but the source has {len(src)}", file=str(sys_file), code=InputError.Codes.COUNTS)
         tok_hyp = [tokenize(x, "whitespace" if given else p.target_tokenizer) for x in hyp]
         hyp_links = links_of(align_systems[k], len(src)) if given else auto_align(tok_src, tok_hyp)
         cases = apt_cases(tok_src, tok_ref, tok_hyp, ref_links, hyp_links, p, heuristics)

@@ -45,7 +45,7 @@ def language_part(pack, part: str, metric: str) -> dict:
     got = getattr(pack, part)
     if not got:
         raise InputError(f"{metric} needs the language pack's '{part}' entry, which the {pack.name!r} pack does "
-                         "not have", file=pack.source)
+                         "not have", file=pack.source, code=InputError.Codes.LANGUAGE)
     return got
 
 
@@ -258,7 +258,7 @@ def companion_scores(result, names=None, metrics=COMPANIONS, per_doc: bool = Fal
     bad = [m for m in metrics if m not in COMPANIONS]
     if bad:
         raise InputError(f"unknown metric '{bad[0]}' (companion metrics: {', '.join(COMPANIONS)}; LC needs "
-                         "WordNet, which is not installable here)")
+                         "WordNet, which is not installable here)", code=InputError.Codes.SETTING)
     out = {}
     for name in names or result.names:
         cs = CompanionStats(result, name, alpha)

@@ -14,12 +14,11 @@ from collections import Counter
 
 import numpy as np
 
-from blonde_core.metric.settings import DISCOURSE
+from blonde_core.metric.settings import CATEGORY_WORDS, DISCOURSE
 from blonde_core.metric.features import entities, spans
 from blonde_core.annotation.pipeline import prepare
 
-CATEGORY_LABELS = {"tense": "verb tense", "pronoun": "gendered pronouns", "entity": "named entities",
-                   "dm": "discourse markers", "ngram": "n-grams"}
+CATEGORY_LABELS = {c: w["plural"] for c, w in CATEGORY_WORDS.items()}
 
 
 def _prf(m, s, r):

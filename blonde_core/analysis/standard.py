@@ -60,7 +60,7 @@ class StandardResult:
         runs (default: here; the dashboard's server: in its worker processes)."""
         bad = [m for m in metrics if m not in STANDARD]
         if bad:
-            raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})")
+            raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})", code=InputError.Codes.SETTING)
         self.metrics = list(metrics)
         self.doc_ids = list(corpus.doc_ids)
         self.signatures: dict[str, str] = {}

@@ -48,7 +48,7 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
             return name, version
     raise InputError(
         "no spaCy pipeline for language '%s' is installed (tried %s); install it with "
-        "`pip install -r requirements-model.txt`" % (pack.name, ", ".join(pack.spacy_pipelines)))
+        "`pip install -r requirements-model.txt`" % (pack.name, ", ".join(pack.spacy_pipelines)), code=InputError.Codes.PIPELINE)
 
 
 def pipeline_id(pack: LanguagePack) -> str:

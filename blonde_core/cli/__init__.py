@@ -153,14 +153,14 @@ def main(argv=None) -> int:
                 with open(a.output, "w", encoding="utf-8", newline="") as f:
                     f.write(text)
             except OSError as exc:
-                raise InputError(f"cannot write output ({exc.strerror})", file=a.output) from None
+                raise InputError(f"cannot write output ({exc.strerror})", file=a.output, code=InputError.Codes.OUTPUT) from None
         else:
             sys.stdout.write(text)
         for note in getattr(a, "notes", []):  # after success only: an error stays one line
             print(f"blonde-studio: note: {note}", file=sys.stderr)
         return 0
     except InputError as exc:
-        print(f"blonde-studio: error: {exc}", file=sys.stderr)
+        print(f"blonde-studio: error: {exc} [{exc.code}]", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("blonde-studio: interrupted", file=sys.stderr)

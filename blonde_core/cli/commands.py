@@ -23,22 +23,22 @@ def load_study(a, human=None, **human_kw) -> Study:
     names = [x for x in refs if not Path(x).exists() and "/" not in x and "\\" not in x and "." not in x]
     files = [x for x in refs if x not in names]
     if len(names) > 1:
-        raise InputError(f"-r names two texts to score against ({names[0]}, {names[1]}); give one")
+        raise InputError(f"-r names two texts to score against ({names[0]}, {names[1]}); give one", code=InputError.Codes.NAMES)
     if a.plus and not a.annotation:
-        raise InputError("-p/--plus needs an annotation file (-an FILE)")
+        raise InputError("-p/--plus needs an annotation file (-an FILE)", code=InputError.Codes.OPTIONS)
     if a.annotation and not a.plus:
-        raise InputError("-an is given without -p/--plus; add -p to compute BlonD+")
+        raise InputError("-an is given without -p/--plus; add -p to compute BlonD+", code=InputError.Codes.OPTIONS)
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
                     pool="fork")
     if a.input:
         if files or a.system:
-            raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)")
+            raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)", code=InputError.Codes.OPTIONS)
         study = Study.from_structured(a.input, a.reference_systems, origin="command line", engine=engine)
     else:
         if not files:
-            raise InputError("no reference file given (-r FILE ... or --input FILE)")
+            raise InputError("no reference file given (-r FILE ... or --input FILE)", code=InputError.Codes.OPTIONS)
         if not a.system:
-            raise InputError("no system output given (-s FILE ...)")
+            raise InputError("no system output given (-s FILE ...)", code=InputError.Codes.OPTIONS)
         if not a.docids and not a.blank_line_docs:
             a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
         study = Study.from_files(files, a.system, docids=a.docids, blank_line_docs=a.blank_line_docs,
@@ -65,18 +65,18 @@ def _metric_names(a, study: Study) -> tuple[list[str], list[str]]:
     bad = [m for m in wanted if m not in CATALOG.standard and m not in CATALOG.companions]
     if bad:
         raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(CATALOG.standard + CATALOG.companions)}; "
-                         "LC needs WordNet, which no registry package here ships)")
+                         "LC needs WordNet, which no registry package here ships)", code=InputError.Codes.SETTING)
     return [m for m in wanted if m in CATALOG.standard], [m for m in wanted if m in CATALOG.companions]
 
 
 def run_score(a) -> str:
     if a.ci is not None and a.ci < 1:
-        raise InputError("--ci needs a number of resamples of at least 1 (the dashboard uses 1000)")
+        raise InputError("--ci needs a number of resamples of at least 1 (the dashboard uses 1000)", code=InputError.Codes.SETTING)
     if a.entity_strings and a.format == "csv":
         raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
-                         "missed per system)")
+                         "missed per system)", code=InputError.Codes.OPTIONS)
     if (a.overlap or a.human) and not (a.overlap and a.human):
-        raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)")
+        raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)", code=InputError.Codes.OPTIONS)
     study = load_study(a, human=a.human)
     std_names, comp = _metric_names(a, study)
     res = evaluate(a, study)
@@ -120,14 +120,14 @@ def run_score(a) -> str:
         data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
     if a.overlap:
         if not study.human.error_spans:
-            raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human)
+            raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human, code=InputError.Codes.JUDGMENTS)
         docs, ref = a.overlap_documents, a.overlap_reference
         bad = [x for x in docs or [] if x not in res.corpus.doc_ids]
         if bad:
-            raise InputError(f"--overlap-documents: no document {bad[0]!r} (there are {len(res.corpus.doc_ids)})")
+            raise InputError(f"--overlap-documents: no document {bad[0]!r} (there are {len(res.corpus.doc_ids)})", code=InputError.Codes.NAMES)
         if ref is not None and ref not in res.corpus.references:
             raise InputError(f"--overlap-reference: no reference {ref!r} (references: "
-                             f"{', '.join(res.corpus.references)})")
+                             f"{', '.join(res.corpus.references)})", code=InputError.Codes.NAMES)
         data["overlap"] = res.error_overlap(reference=ref, doc_ids=docs)
         if docs:
             data["overlap"]["documents"] = list(docs)
@@ -174,7 +174,7 @@ def run_compare(a) -> str:
     study = load_study(a)
     res = evaluate(a, study)
     if len(res.names) < 2:
-        raise InputError("compare needs at least two systems (-s A B ...)")
+        raise InputError("compare needs at least two systems (-s A B ...)", code=InputError.Codes.TOO_LITTLE)
     std = [a.metric] if a.metric in CATALOG.standard else []
     out = study.compare(res.config, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, std_metrics=std)
     if a.format == "json":
@@ -206,17 +206,17 @@ def run_contrast(a) -> str:
     x, y = a.pair
     for n in (x, y):
         if n not in res.names:
-            raise InputError(f"--pair: no system named {n!r} (systems: {', '.join(res.names)})")
+            raise InputError(f"--pair: no system named {n!r} (systems: {', '.join(res.names)})", code=InputError.Codes.NAMES)
     if x == y:
-        raise InputError("--pair needs two different systems")
+        raise InputError("--pair needs two different systems", code=InputError.Codes.OPTIONS)
     if not res.discourse_categories():
-        raise InputError("contrast needs a discourse category (tense, pronoun, entity or dm in -c)")
+        raise InputError("contrast needs a discourse category (tense, pronoun, entity or dm in -c)", code=InputError.Codes.TOO_LITTLE)
     out = res.contrast(x, y)
     if a.document is not None:
         docs = res.corpus.doc_ids
         if a.document not in docs:
             raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
-                             f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})")
+                             f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})", code=InputError.Codes.NAMES)
         out["document"] = {"id": a.document, "categories": res.document_contrast(docs.index(a.document), x, y)}
     if a.format == "json":
         return dump_json(out)
@@ -245,7 +245,7 @@ def run_correlate(a) -> str:
     pairs = dict(m.split("=", 1) for m in a.map if "=" in m)
     bad = [m for m in a.map if "=" not in m]
     if bad:
-        raise InputError(f"--map takes FILE_NAME=NAME pairs, not '{bad[0]}'")
+        raise InputError(f"--map takes FILE_NAME=NAME pairs, not '{bad[0]}'", code=InputError.Codes.MALFORMED)
     study = load_study(a, human=a.human, human_higher_is_better=not a.lower_is_better, score_column=a.score_column,
                        human_mapping=pairs)
     res = evaluate(a, study)
@@ -331,7 +331,7 @@ def run_human(a) -> str:
     elif a.file:
         hs = Study.read_judgments(a.file, a.score_column, not a.lower_is_better)
     else:
-        raise InputError("give a judgments file or --mqm FILE")
+        raise InputError("give a judgments file or --mqm FILE", code=InputError.Codes.OPTIONS)
     data = Study.judgments_summary(hs)
     if a.by:
         by = [b.strip() for b in a.by.split(",") if b.strip()]
@@ -351,7 +351,7 @@ def run_human(a) -> str:
         return dump_json(data)
     if a.spans:
         if not hs.error_spans:
-            raise InputError("the file marks no error spans (<v>...</v>): --spans needs an MQM file")
+            raise InputError("the file marks no error spans (<v>...</v>): --spans needs an MQM file", code=InputError.Codes.JUDGMENTS)
         data = {"name": hs.name, "spans": [{"system": k[0], "doc": k[1], "seg_id": k[2], **sp}
                                            for k, v in hs.error_spans.items() for sp in v]}
         if a.format != "json":

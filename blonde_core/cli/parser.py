@@ -22,7 +22,7 @@ def parse_bool(v: str) -> bool:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump on stderr noise
-        raise InputError(f"{self.prog}: {message} (see --help)")
+        raise InputError(f"{self.prog}: {message} (see --help)", code=InputError.Codes.SETTING)
 
 
 def add_corpus_args(p: argparse.ArgumentParser) -> None:
@@ -87,7 +87,7 @@ def config_from_args(a) -> ScoreConfig:
     if "categories" in given:
         bad = [c for c in given["categories"] if c not in PKG_CATEGORY]
         if bad:
-            raise InputError(f"unknown category {bad[0]!r}; choose from tense pronoun entity dm n-gram")
+            raise InputError(f"unknown category {bad[0]!r}; choose from tense pronoun entity dm n-gram", code=InputError.Codes.SETTING)
         given["categories"] = tuple(PKG_CATEGORY[c] for c in given["categories"])
     lang = given.get("lang", "en")
     wflags = {cat: getattr(a, f"weight_{cat}") for cat in CATALOG.weight_flags}
@@ -95,14 +95,14 @@ def config_from_args(a) -> ScoreConfig:
     if any(v is not None for v in wflags.values()):
         if not a.override_weights:
             raise InputError("weights (-wt/-wp/-we/-wdm/-wng) only apply with -w/--override-weights, "
-                             "as in the blonde package")
+                             "as in the blonde package", code=InputError.Codes.OPTIONS)
     if a.override_weights:
         weights = {k: tuple(v) for k, v in wflags.items() if v is not None}
         n = CATALOG.language(lang).n_features
         for k, v in weights.items():
             if len(v) != n[k]:
                 raise InputError(f"{'/'.join(CATALOG.weight_flags[k])}: {k} needs {n[k]} weights in this language "
-                                 f"({' '.join(str(f) for f in CATALOG.language(lang).feature_names(k))}), got {len(v)}")
+                                 f"({' '.join(str(f) for f in CATALOG.language(lang).feature_names(k))}), got {len(v)}", code=InputError.Codes.SETTING)
     if a.reweight:
         base = dict(CATALOG.language(lang).preset_weights(given.get("preset", "blonde-0.1.4")))
         base.update(weights or {})
@@ -114,9 +114,9 @@ def config_from_args(a) -> ScoreConfig:
     if a.plus:
         bad = [c for c in a.plus_categories if c not in ("ambiguity", "ellipsis")]
         if bad:
-            raise InputError(f"unknown BlonD+ category {bad[0]!r}; choose from ambiguity ellipsis")
+            raise InputError(f"unknown BlonD+ category {bad[0]!r}; choose from ambiguity ellipsis", code=InputError.Codes.SETTING)
         if len(a.plus_weights) != len(a.plus_categories):
-            raise InputError("-pw needs one weight per -pc category")
+            raise InputError("-pw needs one weight per -pc category", code=InputError.Codes.OPTIONS)
         d = dict(zip(a.plus_categories, a.plus_weights))
         pw = [d.get("ambiguity", 0.0), d.get("ellipsis", 0.0)]
     return ScoreConfig(**given, weights=weights, plus_weights=tuple(pw),

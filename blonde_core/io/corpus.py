@@ -37,7 +37,7 @@ class Corpus:
         texts = {**self.references, **self.systems}
         if name not in texts:
             raise InputError(f"no loaded text is named '{name}' (references: {', '.join(self.references)}; "
-                             f"systems: {', '.join(self.systems)})")
+                             f"systems: {', '.join(self.systems)})", code=InputError.Codes.NAMES)
         systems = {n: d for n, d in self.references.items() if n != name}
         systems.update({n: d for n, d in self.systems.items() if n != name})
         return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
@@ -49,23 +49,23 @@ class Corpus:
             if name in self.systems:
                 raise InputError(f"reference and system are both named '{name}' "
                                  f"({self.files.get(name, name)} and a system of the same name); rename one",
-                                 file=self.files.get(name))
+                                 file=self.files.get(name), code=InputError.Codes.NAMES)
 
     def check(self, granularity: str = "sentence") -> None:
         """Every system and reference has every document; at sentence granularity
         also the same number of segments per document as the first reference."""
         if not self.references:
-            raise InputError("no reference given")
+            raise InputError("no reference given", code=InputError.Codes.OPTIONS)
         self.check_names()
         if not self.doc_ids:
-            raise InputError("the corpus has no documents")
+            raise InputError("the corpus has no documents", code=InputError.Codes.EMPTY)
         ref0_name, ref0 = next(iter(self.references.items()))
         for role, group in (("reference", self.references), ("system", self.systems)):
             for name, docs in group.items():
                 where = self.files.get(name, name)
                 if len(docs) != len(self.doc_ids):
                     raise InputError(f"{role} '{name}' has {len(docs)} documents, expected {len(self.doc_ids)}",
-                                     file=where)
+                                     file=where, code=InputError.Codes.COUNTS)
                 if granularity != "sentence" or (role == "reference" and name == ref0_name):
                     continue
                 for doc_id, d, r in zip(self.doc_ids, docs, ref0):
@@ -73,4 +73,4 @@ class Corpus:
                         raise InputError(
                             f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
                             f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts "
-                            f"(document-level matching is available: --granularity document)", file=where)
+                            f"(document-level matching is available: --granularity document)", file=where, code=InputError.Codes.SENTENCE_COUNTS)

@@ -61,7 +61,7 @@ def read_da(path, score_column: str | None = None) -> DaTable:
     name = str(path)
     lines = split_lines(decode_bytes(read_bytes(path), name))
     if not lines:
-        raise InputError("is empty", file=name)
+        raise InputError("is empty", file=name, code=InputError.Codes.EMPTY)
     sep = _separator(lines[0])
     header = [h for h in _fields(lines[0], sep) if h or sep]
     low = [h.lower() for h in header]
@@ -70,12 +70,12 @@ def read_da(path, score_column: str | None = None) -> DaTable:
         for o in options:
             if o in low:
                 return low.index(o)
-        raise InputError(f"the header has no {what} column (found: {', '.join(header)})", file=name, line=1)
+        raise InputError(f"the header has no {what} column (found: {', '.join(header)})", file=name, line=1, code=InputError.Codes.MALFORMED)
 
     ci_sys, ci_sid = col(SYSTEM_COLUMNS, "system (SYS)"), col(SID_COLUMNS, "segment id (SID)")
     if score_column:
         if score_column.lower() not in low:
-            raise InputError(f"no score column '{score_column}' (found: {', '.join(header)})", file=name, line=1)
+            raise InputError(f"no score column '{score_column}' (found: {', '.join(header)})", file=name, line=1, code=InputError.Codes.MALFORMED)
         ci_score = low.index(score_column.lower())
     else:
         ci_score = col(SCORE_COLUMNS, "score (RAW.SCR, Z.SCR, score, esa)")
@@ -87,19 +87,19 @@ def read_da(path, score_column: str | None = None) -> DaTable:
         if sep is None:
             f = [x for x in f if x]
         if len(f) <= max(ci_sys, ci_sid, ci_score):
-            raise InputError(f"has {len(f)} fields, expected {len(header)}", file=name, line=i)
+            raise InputError(f"has {len(f)} fields, expected {len(header)}", file=name, line=i, code=InputError.Codes.MALFORMED)
         try:
             sid = int(f[ci_sid])
         except ValueError:
-            raise InputError(f"segment id '{f[ci_sid]}' is not a line number", file=name, line=i) from None
+            raise InputError(f"segment id '{f[ci_sid]}' is not a line number", file=name, line=i, code=InputError.Codes.MALFORMED) from None
         try:
             v = float(f[ci_score])
         except ValueError:
             raise InputError(f"score '{f[ci_score]}' in column '{header[ci_score]}' is not a number", file=name,
-                             line=i) from None
+                             line=i, code=InputError.Codes.MALFORMED) from None
         rows.append((f[ci_sys], sid, v, i))
     if not rows:
-        raise InputError("has a header but no rows", file=name)
+        raise InputError("has a header but no rows", file=name, code=InputError.Codes.EMPTY)
     return DaTable(header[ci_score], name, rows, header)
 
 
@@ -132,7 +132,7 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
     for raw, name in sorted(names.items()):
         if name is not None and name in seen:
             raise InputError(f"'{seen[name]}' and '{raw}' are both mapped to the loaded text '{name}'; map one of "
-                             "them to another text or leave it out", file=table.path)
+                             "them to another text or leave it out", file=table.path, code=InputError.Codes.NAMES)
         seen.setdefault(name, raw)
     ref0 = next(iter(corpus.references.values()))
     where = []  # line number (1-based) -> (doc id, segment id)
@@ -148,12 +148,12 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
             continue
         if not 1 <= sid <= len(where):
             raise InputError(f"segment id {sid} is outside the loaded test set (1-{len(where)} lines)",
-                             file=table.path, line=line)
+                             file=table.path, line=line, code=InputError.Codes.COUNTS)
         d, seg = where[sid - 1]
         vals[(name, d, seg)].append(v)
     if not vals:
         raise InputError(f"no system of the file matches a loaded text (file: {', '.join(sorted(names))}; loaded: "
-                         f"{', '.join(loaded)}); map them with --map FILE_NAME=LOADED_NAME", file=table.path)
+                         f"{', '.join(loaded)}); map them with --map FILE_NAME=LOADED_NAME", file=table.path, code=InputError.Codes.NAMES)
     per_doc = defaultdict(lambda: defaultdict(list))
     for (s, d, seg), vs in vals.items():
         hs.segments[(s, d, seg)] = sum(vs) / len(vs)

@@ -41,7 +41,7 @@ def _rows(path, expected: list[str] | None = None):
     text = decode_bytes(read_bytes(path), str(path))
     lines = split_lines(text)
     if not lines:
-        raise InputError("is empty", file=str(path))
+        raise InputError("is empty", file=str(path), code=InputError.Codes.EMPTY)
     return lines
 
 
@@ -86,7 +86,7 @@ def read_mqm(path) -> MqmFile:
         missing = [c for c in MQM_COLUMNS if c not in header]
         raise InputError(f"line 1 is not an MQM header: missing column(s) {', '.join(missing)} "
                          f"(expected {' '.join(MQM_COLUMNS)}, or the WMT22-24 layout with docSegId and "
-                         "globalSegId, tab-separated)", file=str(path), line=1)
+                         "globalSegId, tab-separated)", file=str(path), line=1, code=InputError.Codes.MALFORMED)
     seg_col = "seg_id" if layout == "2020" else "globalsegid"
     col = {c: header.index(c) for c in ("system", "doc", "rater", "source", "target", "category", "severity")}
     col["seg_id"] = header.index(seg_col)
@@ -101,14 +101,14 @@ def read_mqm(path) -> MqmFile:
             continue
         f = line.split("\t")
         if len(f) < len(header):
-            raise InputError(f"has {len(f)} tab-separated fields, expected {len(header)}", file=str(path), line=i)
+            raise InputError(f"has {len(f)} tab-separated fields, expected {len(header)}", file=str(path), line=i, code=InputError.Codes.MALFORMED)
         system, doc, seg, rater = f[col["system"]], f[col["doc"]], f[col["seg_id"]], f[col["rater"]]
         if not system or not seg:
-            raise InputError(f"empty system or {seg_col}", file=str(path), line=i)
+            raise InputError(f"empty system or {seg_col}", file=str(path), line=i, code=InputError.Codes.MALFORMED)
         try:
             seg_num = int(seg)
         except ValueError:
-            raise InputError(f"{seg_col} '{seg}' is not a whole number", file=str(path), line=i) from None
+            raise InputError(f"{seg_col} '{seg}' is not a whole number", file=str(path), line=i, code=InputError.Codes.MALFORMED) from None
         known = doc_of.get(seg_num)
         if known is None:
             doc_of[seg_num] = doc
@@ -118,7 +118,7 @@ def read_mqm(path) -> MqmFile:
             segs_of_doc[doc].append(seg_num)
         elif known != doc:
             raise InputError(f"segment {seg} is in document '{doc}' here but '{known}' before",
-                             file=str(path), line=i)
+                             file=str(path), line=i, code=InputError.Codes.COUNTS)
         cat, sev = f[col["category"]], f[col["severity"]]
         weight = mqm_weight(cat, sev)
         per_rater[(system, seg_num)][rater] += weight
@@ -134,7 +134,7 @@ def read_mqm(path) -> MqmFile:
                         {"side": side, "start": a, "end": b, "text": txt[a:b], "category": cat.strip(),
                          "severity": sev.strip(), "rater": rater})
     if not per_rater:
-        raise InputError("has a header but no rows", file=str(path))
+        raise InputError("has a header but no rows", file=str(path), code=InputError.Codes.EMPTY)
     systems = sorted({s for s, _ in per_rater})
     segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
     layout_name = "2020-21 (doc_id, seg_id)" if layout == "2020" else "WMT22-24 (docSegId, globalSegId)"
@@ -180,16 +180,16 @@ def mqm_corpus(m: MqmFile, reference_systems: list[str], path: str = "MQM file")
     bad_refs = [r for r in reference_systems if r in gaps]
     if bad_refs:
         raise InputError(f"reference system '{bad_refs[0]}' is rated on only some segments ({gaps[bad_refs[0]]} "
-                         "missing): its text is incomplete", file=path)
+                         "missing): its text is incomplete", file=path, code=InputError.Codes.JUDGMENTS)
     if not m.corpus_docs:
         raise InputError("no system is rated on every segment, so the file carries no complete text; load the texts "
-                         "as files and this file as human judgments", file=path)
+                         "as files and this file as human judgments", file=path, code=InputError.Codes.JUDGMENTS)
     unknown = [r for r in reference_systems if r not in m.corpus_docs]
     if unknown:
         raise InputError(f"reference system '{unknown[0]}' is not in the file (systems: "
-                         f"{', '.join(m.corpus_docs)})", file=path)
+                         f"{', '.join(m.corpus_docs)})", file=path, code=InputError.Codes.NAMES)
     if not reference_systems:
-        raise InputError("say which systems are human references (--reference-systems NAME ...)", file=path)
+        raise InputError("say which systems are human references (--reference-systems NAME ...)", file=path, code=InputError.Codes.NAMES)
     refs = {r: m.corpus_docs[r] for r in reference_systems}
     syss = {s: d for s, d in m.corpus_docs.items() if s not in refs}
     return Corpus(doc_ids=list(m.doc_ids), references=refs, systems=syss, source=m.source_docs,
@@ -207,10 +207,10 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     try:
         rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delim))
     except csv.Error as exc:
-        raise InputError(f"is not a valid table ({exc})", file=str(path)) from None
+        raise InputError(f"is not a valid table ({exc})", file=str(path), code=InputError.Codes.MALFORMED) from None
     if not rows or not any(h.strip() for h in rows[0]):
         raise InputError("should start with a header (system, doc_id, optional seg_id, a score column)",
-                         file=str(path), line=1)
+                         file=str(path), line=1, code=InputError.Codes.MALFORMED)
     header = [h.strip() for h in rows[0]]
     low = [h.lower() for h in header]
 
@@ -220,20 +220,20 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
                 return low.index(a)
         if required:
             raise InputError(f"the header has no '{key}' column (found: {', '.join(header)}; a judgments table "
-                             "needs system, doc_id, optional seg_id and a score column)", file=str(path), line=1)
+                             "needs system, doc_id, optional seg_id and a score column)", file=str(path), line=1, code=InputError.Codes.MALFORMED)
         return None
 
     ci_sys, ci_doc, ci_seg = find("system"), find("doc_id"), find("seg_id", required=False)
     used = {ci_sys, ci_doc, ci_seg}
     if score_column is not None:
         if score_column.lower() not in low:
-            raise InputError(f"no score column '{score_column}' (found: {', '.join(header)})", file=str(path), line=1)
+            raise InputError(f"no score column '{score_column}' (found: {', '.join(header)})", file=str(path), line=1, code=InputError.Codes.MALFORMED)
         ci_score = low.index(score_column.lower())
     else:
         rest = [i for i in range(len(header)) if i not in used]
         if len(rest) != 1:
             raise InputError(f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
-                             "name it (--score-column)", file=str(path), line=1)
+                             "name it (--score-column)", file=str(path), line=1, code=InputError.Codes.MALFORMED)
         ci_score = rest[0]
     name = header[ci_score]
     hs = HumanScores(name, higher_is_better, kind=f"judgments table (score column {name})")
@@ -243,12 +243,12 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
         if not any(x.strip() for x in r):
             continue
         if len(r) != len(header):
-            raise InputError(f"has {len(r)} fields, expected {len(header)}", file=str(path), line=i)
+            raise InputError(f"has {len(r)} fields, expected {len(header)}", file=str(path), line=i, code=InputError.Codes.MALFORMED)
         try:
             v = float(r[ci_score])
         except ValueError:
             raise InputError(f"score '{r[ci_score]}' in column '{name}' is not a number", file=str(path),
-                             line=i) from None
+                             line=i, code=InputError.Codes.MALFORMED) from None
         s, d = r[ci_sys].strip(), r[ci_doc].strip()
         if ci_seg is not None:
             seg_vals[(s, d, r[ci_seg].strip())].append(v)
@@ -261,7 +261,7 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
         hs.system_scores[s] = sum(allv) / len(allv)
         hs.n_segments[s] = len(allv)
     if not hs.system_scores:
-        raise InputError("has a header but no rows", file=str(path))
+        raise InputError("has a header but no rows", file=str(path), code=InputError.Codes.EMPTY)
     return hs
 
 
@@ -279,7 +279,7 @@ def read_human(path, score_column: str | None = None, higher_is_better: bool = T
         if corpus is None:
             raise InputError("is a WMT DA segment-score table (SYS, SID): its segment ids are line numbers of the "
                              "test set, so it is read together with the texts (correlate, the dashboard)",
-                             file=str(path))
+                             file=str(path), code=InputError.Codes.JUDGMENTS)
         return bind(read_da(mem, score_column), corpus, mapping, higher_is_better)
     return read_judgments(mem, score_column, higher_is_better)
 

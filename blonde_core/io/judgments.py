@@ -60,9 +60,9 @@ class HumanScores:
         part of it that category carries)."""
         bad = [b for b in by if b not in self.SLICES]
         if bad or not by:
-            raise InputError(f"slice by one or more of {', '.join(self.SLICES)}, not '{', '.join(bad) or '-'}'")
+            raise InputError(f"slice by one or more of {', '.join(self.SLICES)}, not '{', '.join(bad) or '-'}'", code=InputError.Codes.SETTING)
         if not self.errors:
-            raise InputError("slicing needs MQM rows (categories, severities, raters)")
+            raise InputError("slicing needs MQM rows (categories, severities, raters)", code=InputError.Codes.JUDGMENTS)
         idx = {k: i for i, k in enumerate(("system", "doc", "seg", "rater", "category", "severity"))}
         scope = [b for b in by if b in ("system", "doc", "rater")]
         rated = defaultdict(set)  # scope key -> rated (system, doc, seg, rater)

@@ -27,7 +27,7 @@ def decode_bytes(data: bytes, name: str) -> str:
             if max(odd, even) >= 0.6 * half and min(odd, even) <= 0.1 * half:
                 order = "little" if odd > even else "big"
                 raise InputError(f"looks like UTF-16 ({order}-endian) without a byte-order mark; save it as UTF-8, "
-                                 "or as UTF-16 with a byte-order mark", file=name)
+                                 "or as UTF-16 with a byte-order mark", file=name, code=InputError.Codes.UNREADABLE)
     try:
         text = data.decode(enc)
     except UnicodeDecodeError as exc:
@@ -35,11 +35,11 @@ def decode_bytes(data: bytes, name: str) -> str:
         line = (before.decode(enc, "replace").count("\n") if enc == "utf-16" else before.count(b"\n")) + 1
         raise InputError(f"not valid {enc.upper()} text: byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
                          "(expected UTF-8, or UTF-16 with a byte-order mark; a file saved as Latin-1 or Windows-1252 "
-                         "needs saving again as UTF-8)", file=name, line=line) from None
+                         "needs saving again as UTF-8)", file=name, line=line, code=InputError.Codes.UNREADABLE) from None
     if "\x00" in text:
         at = text.index(chr(0))
         raise InputError(f"looks like a binary file (NUL character at offset {at})", file=name,
-                         line=text.count("\n", 0, at) + 1)
+                         line=text.count("\n", 0, at) + 1, code=InputError.Codes.UNREADABLE)
     if enc == "utf-16" and text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -81,26 +81,26 @@ def read_bytes(path) -> bytes:
         return path.data
     p = Path(path)
     if not p.exists():
-        raise InputError("no such file", file=str(path))
+        raise InputError("no such file", file=str(path), code=InputError.Codes.UNREADABLE)
     if p.is_dir():
-        raise InputError("is a directory, expected a file", file=str(path))
+        raise InputError("is a directory, expected a file", file=str(path), code=InputError.Codes.UNREADABLE)
     try:
         return p.read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot be read ({exc.strerror})", file=str(path)) from None
+        raise InputError(f"cannot be read ({exc.strerror})", file=str(path), code=InputError.Codes.UNREADABLE) from None
 
 
 def read_lines(path: str | os.PathLike, allow_empty: bool = False) -> list[str]:
     lines = split_lines(decode_bytes(read_bytes(path), str(path)))
     if not lines and not allow_empty:
-        raise InputError("is empty, expected one segment per line", file=str(path))
+        raise InputError("is empty, expected one segment per line", file=str(path), code=InputError.Codes.EMPTY)
     return lines
 
 
 def group_by_docids(lines: list[str], doc_ids: list[str], name: str, docids_name: str):
     if len(lines) != len(doc_ids):
         raise InputError(f"has {len(lines)} lines but the document-id file {docids_name} has "
-                         f"{len(doc_ids)}; they must have one line per segment", file=name)
+                         f"{len(doc_ids)}; they must have one line per segment", file=name, code=InputError.Codes.COUNTS)
     docs, order = [], []
     for line, d in zip(lines, doc_ids):
         if not order or order[-1] != d:
@@ -114,13 +114,13 @@ def read_docids(path) -> list[str]:
     ids = read_lines(path)
     for i, d in enumerate(ids, 1):
         if not d.strip():
-            raise InputError("empty document id; expected one id per line", file=str(path), line=i)
+            raise InputError("empty document id; expected one id per line", file=str(path), line=i, code=InputError.Codes.MALFORMED)
     ids = [d.strip() for d in ids]
     seen, prev = set(), None
     for i, d in enumerate(ids, 1):
         if d != prev and d in seen:
             raise InputError(f"document '{d}' appears again after other documents; "
-                             "a document's segments must be consecutive", file=str(path), line=i)
+                             "a document's segments must be consecutive", file=str(path), line=i, code=InputError.Codes.MALFORMED)
         seen.add(d)
         prev = d
     return ids
@@ -149,7 +149,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     A file's name (stem) is its system or reference name.
     """
     if not references:
-        raise InputError("at least one reference file is needed (-r)")
+        raise InputError("at least one reference file is needed (-r)", code=InputError.Codes.OPTIONS)
     names: dict[str, tuple[str, str]] = {}  # name -> (role, file)
 
     def name_of(path, role):
@@ -157,7 +157,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
         if stem in names:
             other_role, other = names[stem]
             raise InputError(f"{other_role} {other} and {role} {path} are both named '{stem}'; a name is a "
-                             "system's identity: rename one", file=str(path))
+                             "system's identity: rename one", file=str(path), code=InputError.Codes.NAMES)
         names[stem] = (role, str(path))
         return stem
 
@@ -187,7 +187,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                 doc_order = order
             elif mode == "blank-lines" and len(order) != len(doc_order):
                 raise InputError(f"has {len(order)} documents (blank-line separated) but "
-                                 f"{references[0]} has {len(doc_order)}", file=str(p))
+                                 f"{references[0]} has {len(doc_order)}", file=str(p), code=InputError.Codes.COUNTS)
             group[n] = docs
             files[n] = str(p)
     src = None
@@ -215,11 +215,11 @@ def attach_source(corpus: Corpus, path) -> None:
             return
         if len(docs) != len(sizes):
             raise InputError(f"has {len(docs)} documents (blank-line separated) but the reference has "
-                             f"{len(sizes)}", file=str(path))
+                             f"{len(sizes)}", file=str(path), code=InputError.Codes.COUNTS)
         k = next(i for i, (a, b) in enumerate(zip(docs, sizes)) if len(a) != b)
         raise InputError(f"document {k + 1} has {len(docs[k])} segments but the reference's has {sizes[k]}",
-                         file=str(path))
-    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments", file=str(path))
+                         file=str(path), code=InputError.Codes.COUNTS)
+    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments", file=str(path), code=InputError.Codes.COUNTS)
 
 
 # --- structured files: tables, JSON Lines, WMT XML ------------------------------
@@ -268,7 +268,7 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
             store = texts.setdefault(sysname, {})
             if (doc, seg) in store:
                 raise InputError(f"segment '{seg}' of document '{doc}' appears twice for system '{sysname}' "
-                                 f"(first on row {first_row[(sysname, doc, seg)]})", file=path, line=row)
+                                 f"(first on row {first_row[(sysname, doc, seg)]})", file=path, line=row, code=InputError.Codes.NAMES)
             store[(doc, seg)] = r["text"]
             first_row[(sysname, doc, seg)] = row
         for rname, rtext in r.get("refs", {}).items():
@@ -276,7 +276,7 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
         if r.get("src") is not None:
             src.setdefault((doc, seg), r["src"])
     if not docs_order:
-        raise InputError("has no segments", file=path)
+        raise InputError("has no segments", file=path, code=InputError.Codes.EMPTY)
     # segment order: numeric seg ids sort numerically, others keep file order
     for d, segs in seg_order.items():
         if all(str(s).strip().lstrip("-").isdigit() for s in segs):
@@ -284,7 +284,7 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
     for name in reference_systems:
         if name not in texts:
             raise InputError(f"reference system '{name}' is not in the file (systems: {', '.join(texts) or 'none'})",
-                             file=path)
+                             file=path, code=InputError.Codes.NAMES)
         refs[name] = texts.pop(name)
 
     def seg_key(s):
@@ -300,7 +300,7 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
         out = []
         for d in docs_order:
             if d not in mine:
-                raise InputError(f"{role} '{name}' has no segment of document '{d}'", file=path)
+                raise InputError(f"{role} '{name}' has no segment of document '{d}'", file=path, code=InputError.Codes.COUNTS)
             segs = mine[d]
             if all(str(x).strip().lstrip("-").isdigit() for x in segs):
                 segs = sorted(segs, key=seg_key)
@@ -328,7 +328,7 @@ def _table_records(header: list[str], rows, path: str):
     ci_doc = _pick(low, DOC_ALIASES)
     if ci_doc is None:
         raise InputError(f"has no document column (one of {', '.join(DOC_ALIASES)}); found {', '.join(header)}",
-                         file=path, line=1)
+                         file=path, line=1, code=InputError.Codes.MALFORMED)
     ci_text = _pick(low, TEXT_ALIASES)
     ci_seg = _pick(low, SEG_ALIASES)
     ci_sys = _pick(low, SYS_ALIASES)
@@ -336,22 +336,22 @@ def _table_records(header: list[str], rows, path: str):
     ref_cols = [i for i, h in enumerate(header) if _is_ref_column(h.strip())]
     if ci_text is None and not ref_cols:
         raise InputError(f"has no text column (one of {', '.join(TEXT_ALIASES)}) and no reference column; "
-                         f"found {', '.join(header)}", file=path, line=1)
+                         f"found {', '.join(header)}", file=path, line=1, code=InputError.Codes.MALFORMED)
     counters: dict = {}
     for row, fields in rows:
         if len(fields) != len(header):
             raise InputError(f"has {len(fields)} fields, expected {len(header)} as in the header", file=path,
-                             line=row)
+                             line=row, code=InputError.Codes.MALFORMED)
         doc = str(fields[ci_doc]).strip()
         if not doc:
-            raise InputError("empty document id", file=path, line=row)
+            raise InputError("empty document id", file=path, line=row, code=InputError.Codes.MALFORMED)
         sysname = str(fields[ci_sys]).strip() if ci_sys is not None else None
         if ci_sys is not None and not sysname:
-            raise InputError("empty system name", file=path, line=row)
+            raise InputError("empty system name", file=path, line=row, code=InputError.Codes.MALFORMED)
         if ci_seg is not None:
             seg = str(fields[ci_seg]).strip()
             if not seg:
-                raise InputError("empty segment id", file=path, line=row)
+                raise InputError("empty segment id", file=path, line=row, code=InputError.Codes.MALFORMED)
         else:  # file order within (system, document)
             k = (sysname, doc)
             counters[k] = counters.get(k, 0) + 1
@@ -380,7 +380,7 @@ def read_table(path, reference_systems=()) -> Corpus:
     text = decode_bytes(read_bytes(path), name)
     lines = split_lines(text)
     if not lines:
-        raise InputError("is empty", file=name)
+        raise InputError("is empty", file=name, code=InputError.Codes.EMPTY)
     delim = "\t" if ("\t" in lines[0] or name.lower().endswith(".tsv")) else ","
     if delim == "\t":
         header = lines[0].split("\t")
@@ -389,7 +389,7 @@ def read_table(path, reference_systems=()) -> Corpus:
         try:
             parsed = list(csv.reader(lines, strict=True))
         except csv.Error as exc:
-            raise InputError(f"is not valid CSV ({exc})", file=name) from None
+            raise InputError(f"is not valid CSV ({exc})", file=name, code=InputError.Codes.MALFORMED) from None
         header = parsed[0]
         rows = [(i, r) for i, r in enumerate(parsed[1:], start=2) if any(c.strip() for c in r)]
     return _records_to_corpus(list(_table_records(header, rows, name)), name, list(reference_systems),
@@ -409,22 +409,22 @@ def read_jsonl(path, reference_systems=()) -> Corpus:
         try:
             o = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, line=i) from None
+            raise InputError(f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, line=i, code=InputError.Codes.MALFORMED) from None
         if not isinstance(o, dict):
-            raise InputError("expected a JSON object per line", file=name, line=i)
+            raise InputError("expected a JSON object per line", file=name, line=i, code=InputError.Codes.MALFORMED)
         for k in o:
             if k not in keys:
                 keys.append(k)
         objs.append((i, o))
     if not objs:
-        raise InputError("is empty", file=name)
+        raise InputError("is empty", file=name, code=InputError.Codes.EMPTY)
     rows = []
     for i, o in objs:
         vals = []
         for k in keys:
             v = o.get(k, "")
             if isinstance(v, (dict, list)):
-                raise InputError(f"field '{k}' holds a {type(v).__name__}, expected text", file=name, line=i)
+                raise InputError(f"field '{k}' holds a {type(v).__name__}, expected text", file=name, line=i, code=InputError.Codes.MALFORMED)
             vals.append("" if v is None else v)
         rows.append((i, vals))
     return _records_to_corpus(list(_table_records(keys, rows, name)), name, list(reference_systems),
@@ -443,10 +443,10 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
         root = ET.fromstring(text.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if hasattr(exc, "position") else None
-        raise InputError(f"is not well-formed XML ({exc})", file=name, line=line) from None
+        raise InputError(f"is not well-formed XML ({exc})", file=name, line=line, code=InputError.Codes.MALFORMED) from None
     docs = root.findall(".//doc")
     if not docs:
-        raise InputError("has no <doc> elements (expected <dataset><collection><doc id=...>)", file=name)
+        raise InputError("has no <doc> elements (expected <dataset><collection><doc id=...>)", file=name, code=InputError.Codes.MALFORMED)
 
     def segs(block):
         return [("".join(s.itertext())) for s in block.iter("seg")]
@@ -461,7 +461,7 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
     for n, d in enumerate(docs):
         did = d.get("id") or f"doc{n + 1}"
         if did in doc_ids:
-            raise InputError(f"document id '{did}' appears twice", file=name)
+            raise InputError(f"document id '{did}' appears twice", file=name, code=InputError.Codes.NAMES)
         doc_ids.append(did)
         src = d.find("src")
         src_segs = segs(src) if src is not None else None
@@ -477,19 +477,19 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
                                             ("system", seen_h, all_hyps, hyp_docs)):
             for who in sorted(everyone):
                 if who not in seen:
-                    raise InputError(f"{role} '{who}' has no translation of document '{did}'", file=name)
+                    raise InputError(f"{role} '{who}' has no translation of document '{did}'", file=name, code=InputError.Codes.COUNTS)
                 s = seen[who]
                 if n_segs is not None and len(s) != n_segs:
                     raise InputError(f"{role} '{who}' has {len(s)} segments in document '{did}' but the source "
-                                     f"has {n_segs}", file=name)
+                                     f"has {n_segs}", file=name, code=InputError.Codes.COUNTS)
                 store.setdefault(who, []).append(s)
     refs = {(f"ref-{k}" if len(ref_docs) > 1 or k != "ref" else "ref"): v for k, v in ref_docs.items()}
     for r in reference_systems:
         if r not in hyp_docs:
-            raise InputError(f"reference system '{r}' is not in the file", file=name)
+            raise InputError(f"reference system '{r}' is not in the file", file=name, code=InputError.Codes.NAMES)
         refs[r] = hyp_docs.pop(r)
     if not refs:
-        raise InputError("has no <ref> block; say which systems are references", file=name)
+        raise InputError("has no <ref> block; say which systems are references", file=name, code=InputError.Codes.NAMES)
     has_src = any(src_docs)
     return Corpus(doc_ids=doc_ids, references=refs, systems=hyp_docs, source=src_docs if has_src else None,
                   boundaries="structured", files={n: name for n in list(refs) + list(hyp_docs)})

@@ -121,7 +121,7 @@ def _build(data: dict, source: str) -> LanguagePack:
         feats = tuple(tense["features"])
         src = tense.get("source", "tag")
         if src not in ("tag", "morph"):
-            raise InputError(f"tense.source must be 'tag' or 'morph', not {src!r}", file=source)
+            raise InputError(f"tense.source must be 'tag' or 'morph', not {src!r}", file=source, code=InputError.Codes.LANGUAGE)
         rules = tuple((feats.index(f), tuple(sorted(r.items()))) for f, r in tense.get("rules", {}).items())
         pron = {k: tuple(v) for k, v in data["pronoun"]["words"].items()}
         labels = {k: tuple(v) for k, v in data["entity"]["labels"].items()}
@@ -153,13 +153,13 @@ def _build(data: dict, source: str) -> LanguagePack:
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InputError):
             raise
-        raise InputError(f"language pack is missing or malformed field {exc}", file=source) from None
+        raise InputError(f"language pack is missing or malformed field {exc}", file=source, code=InputError.Codes.LANGUAGE) from None
     n = pack.n_features
     for preset, ws in pack.weights.items():
         for c, w in ws.items():
             if c not in n or len(w) != n[c]:
                 raise InputError(f"weights of preset {preset!r}: {c} needs {n.get(c, '?')} weights, got {len(w)}",
-                                 file=source)
+                                 file=source, code=InputError.Codes.LANGUAGE)
     # A word listed under two classes counts for each (as the package does).
     pronoun_of: dict[str, list[int]] = {}
     for ci, cls in enumerate(pack.pronoun_classes):
@@ -184,7 +184,7 @@ def load_pack(name_or_path: str = "en") -> LanguagePack:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
-        raise InputError("no such language pack", file=str(path)) from None
+        raise InputError("no such language pack", file=str(path), code=InputError.Codes.LANGUAGE) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"language pack is not valid JSON ({exc})", file=str(path)) from None
+        raise InputError(f"language pack is not valid JSON ({exc})", file=str(path), code=InputError.Codes.LANGUAGE) from None
     return _build(data, str(path))

@@ -167,13 +167,13 @@ class BlonDe:
         if annotation is not None:
             if len(annotation) != n_ref_segs:
                 raise InputError(f"has {len(annotation)} lines but the reference has {n_ref_segs} segments; "
-                                 "expected one annotation line per reference segment", file=annotation_file)
+                                 "expected one annotation line per reference segment", file=annotation_file, code=InputError.Codes.COUNTS)
             plus_cps = parse_annotation(annotation)
         ner = None
         if ner_refined is not None:
             if len(ner_refined) != n_ref_segs:
                 raise InputError(f"has {len(ner_refined)} lines but the reference has {n_ref_segs} segments; "
-                                 "expected one line per reference segment", file=ner_file)
+                                 "expected one line per reference segment", file=ner_file, code=InputError.Codes.COUNTS)
             ner = [parse_ner_line(line, ner_file, i + 1) for i, line in enumerate(ner_refined)]
         ref_flat = [flat(prep[r]) for r in ref_names]
         seg_unit = ref_units[0]

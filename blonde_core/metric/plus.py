@@ -62,23 +62,23 @@ def parse_ner_line(line: str, file: str, lineno: int) -> list[dict]:
     fields = line.split("\t")
     if len(fields) > 2:
         raise InputError("expected 'PERSON: (...)<TAB>NONPERSON: (...)', found more than two fields",
-                         file=file, line=lineno)
+                         file=file, line=lineno, code=InputError.Codes.MALFORMED)
     for i, field in enumerate(fields):
         if "(" not in field:
             raise InputError(f"expected '(' in field {i + 1} ('PERSON: (Name: count; ...)')", file=file,
-                             line=lineno)
+                             line=lineno, code=InputError.Codes.MALFORMED)
         body = field.split("(", 1)[1].rsplit(")", 1)[0]
         for entity in body.split(";"):
             if not entity.strip():
                 continue
             if ":" not in entity:
-                raise InputError(f"entity '{entity.strip()}' has no ': count'", file=file, line=lineno)
+                raise InputError(f"entity '{entity.strip()}' has no ': count'", file=file, line=lineno, code=InputError.Codes.MALFORMED)
             name, cnt = entity.rsplit(":", 1)
             try:
                 n = int(cnt.strip())
             except ValueError:
                 raise InputError(f"entity '{name.strip()}' has count '{cnt.strip()}', expected a whole number",
-                                 file=file, line=lineno) from None
+                                 file=file, line=lineno, code=InputError.Codes.MALFORMED) from None
             key = normalise_ner_name(name)
             if key:
                 groups[i][key] = groups[i].get(key, 0) + n

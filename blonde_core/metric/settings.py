@@ -167,7 +167,7 @@ class ScoreConfig:
 
         bad = [c for c in self.categories if c not in CATEGORY_NAMES]
         if bad or not self.categories:
-            raise InputError(f"unknown categories {bad} (choose from {', '.join(CATEGORY_NAMES)})")
+            raise InputError(f"unknown categories {bad} (choose from {', '.join(CATEGORY_NAMES)})", code=InputError.Codes.SETTING)
         object.__setattr__(self, "categories", tuple(c for c in CATEGORY_NAMES if c in self.categories))
         for f in fields(self):
             s = f.metadata.get("setting")
@@ -175,18 +175,18 @@ class ScoreConfig:
             if s is None or s.choices is None or f.name == "categories" or (v is None and f.default is None):
                 continue
             if v not in s.choices:
-                raise InputError(f"{f.name} must be one of {', '.join(s.choices)}, not '{v}'")
+                raise InputError(f"{f.name} must be one of {', '.join(s.choices)}, not '{v}'", code=InputError.Codes.SETTING)
         n = load_pack(self.lang).n_features
         if self.weights is not None:
             for cat, w in self.weights.items():
                 if cat not in n:
-                    raise InputError(f"weights given for unknown category '{cat}'")
+                    raise InputError(f"weights given for unknown category '{cat}'", code=InputError.Codes.SETTING)
                 if len(w) != n[cat]:
-                    raise InputError(f"{cat} needs {n[cat]} weights, got {len(w)}")
+                    raise InputError(f"{cat} needs {n[cat]} weights, got {len(w)}", code=InputError.Codes.SETTING)
                 if any(x < 0 for x in w):
-                    raise InputError(f"{cat} weights must not be negative")
+                    raise InputError(f"{cat} weights must not be negative", code=InputError.Codes.SETTING)
         if len(self.plus_weights) != 2:
-            raise InputError("BlonD+ needs 2 weights (ambiguity, ellipsis)")
+            raise InputError("BlonD+ needs 2 weights (ambiguity, ellipsis)", code=InputError.Codes.SETTING)
 
     # -- resolved settings -------------------------------------------------
     @property

@@ -11,7 +11,7 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     a = list(a)
     b = list(b)
     if len(a) != len(b) or not a:
-        raise InputError("kappa needs two equally long, non-empty rating lists")
+        raise InputError("kappa needs two equally long, non-empty rating lists", code=InputError.Codes.TOO_LITTLE)
     cats = sorted(set(a) | set(b))
     idx = {c: i for i, c in enumerate(cats)}
     k = len(cats)
@@ -28,7 +28,7 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     elif weights == "quadratic":
         w = ((i - j) / max(k - 1, 1)) ** 2
     else:
-        raise InputError("kappa weights must be none, linear or quadratic")
+        raise InputError("kappa weights must be none, linear or quadratic", code=InputError.Codes.SETTING)
     denom = (w * exp).sum()
     if denom == 0:
         return 1.0

@@ -52,7 +52,7 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
     human score): is r12 larger than r13, given r23?  The formula of R's
     psych::r.test, df = n - 3.  Returns (t, one-sided p)."""
     if n <= 3:
-        raise InputError("the Williams test needs n > 3")
+        raise InputError("the Williams test needs n > 3", code=InputError.Codes.TOO_LITTLE)
     diff = r12 - r13
     det = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
     rbar = (r12 + r13) / 2
@@ -76,7 +76,7 @@ def used_systems(result, human, exclude=()) -> list[str]:
     unknown = [x for x in exclude if x not in result.names]
     if unknown:
         raise InputError(f"cannot exclude '{unknown[0]}': no scored system has that name "
-                         f"(systems: {', '.join(result.names)})")
+                         f"(systems: {', '.join(result.names)})", code=InputError.Codes.NAMES)
     return [s for s in result.names if s in human.system_scores and s not in exclude]
 
 
@@ -89,13 +89,13 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
     extra: further metrics {name: {system: value}} or {name: {system: {doc: value}}}.
     """
     if level not in ("system", "document"):
-        raise InputError("level must be system or document")
+        raise InputError("level must be system or document", code=InputError.Codes.SETTING)
     metrics = metrics or metric_names(result)
     fns = {m: metric_fn(result, m) for m in metrics}
     systems = used_systems(result, human, exclude)
     if not systems:
         raise InputError(f"no system of the human judgments ({', '.join(sorted(human.system_scores))}) is among "
-                         f"the scored systems ({', '.join(result.names)})")
+                         f"the scored systems ({', '.join(result.names)})", code=InputError.Codes.JUDGMENTS)
     keys, hum = [], []
     vals = {m: [] for m in metrics}
     extra = extra or {}
@@ -166,7 +166,7 @@ def compare_pair(result, human, pair, level: str = "system", metrics=None, extra
                  exclude=(), permutations: int = 1000, seed: int = DEFAULT_SEED, extra_docs=None) -> dict:
     """Two metrics head to head (Williams, PERM-BOTH) without the rest of correlate's work."""
     if level == "system" and grouping != "none":
-        raise InputError("grouping applies to document level only (system level has one value per system)")
+        raise InputError("grouping applies to document level only (system level has one value per system)", code=InputError.Codes.SETTING)
     _, vals, hum, _, hdoc, _, docs, _ = _tables(result, human, level, metrics, extra, list(exclude or ()),
                                                  extra_docs)
     return compare_metrics(vals, hum, hdoc, docs, level, grouping, pair, permutations, seed)
@@ -194,7 +194,7 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     from .intervals import resample_weights
 
     if level == "system" and grouping != "none":
-        raise InputError("grouping applies to document level only (system level has one value per system)")
+        raise InputError("grouping applies to document level only (system level has one value per system)", code=InputError.Codes.SETTING)
     exclude = list(exclude or ())
     keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
                                                                  extra_docs)
@@ -273,7 +273,7 @@ def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str
     a, b = pair
     for m in (a, b):
         if m not in vals:
-            raise InputError(f"unknown metric '{m}' to compare (choose from {', '.join(vals)})")
+            raise InputError(f"unknown metric '{m}' to compare (choose from {', '.join(vals)})", code=InputError.Codes.SETTING)
     res = {"a": a, "b": b, "level": level, "grouping": grouping}
     ra, rb = correlations(vals[a], hum)["pearson"], correlations(vals[b], hum)["pearson"]
     rab = correlations(vals[a], vals[b])["pearson"]
@@ -289,7 +289,7 @@ def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str
         pb = meta.perm_both(hum, vals[a], vals[b], "none", "pearson", k, seed)
     else:
         if a not in docs or b not in docs:
-            raise InputError(f"no per-document values of '{a}' or '{b}' to compare")
+            raise InputError(f"no per-document values of '{a}' or '{b}' to compare", code=InputError.Codes.TOO_LITTLE)
         pb = meta.perm_both(hdoc, docs[a], docs[b], grouping, "pearson", k, seed)
     res["perm_both"] = {"p_b_better": pb["p"], "delta_b_minus_a": pb["delta"], "resamples": pb["resamples"],
                         "cells": pb["cells"]}

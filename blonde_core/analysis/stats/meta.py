@@ -45,14 +45,14 @@ def _corr(x: np.ndarray, y: np.ndarray, method: str) -> float:
         return float(sps.spearmanr(x, y).statistic)
     if method == "kendall":
         return float(sps.kendalltau(x, y, variant="b").statistic)
-    raise InputError(f"unknown correlation '{method}' (choose {', '.join(METHODS)})")
+    raise InputError(f"unknown correlation '{method}' (choose {', '.join(METHODS)})", code=InputError.Codes.SETTING)
 
 
 def _groups(human: np.ndarray, metric: np.ndarray, grouping: str):
     """Rows to correlate, each filtered to the cells where both values exist."""
     h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
     if h.shape != m.shape:
-        raise InputError(f"human {h.shape} and metric {m.shape} matrices differ in shape")
+        raise InputError(f"human {h.shape} and metric {m.shape} matrices differ in shape", code=InputError.Codes.COUNTS)
     if grouping == "none":
         rows = [(h.reshape(-1), m.reshape(-1))]
     elif grouping == "sys":
@@ -60,7 +60,7 @@ def _groups(human: np.ndarray, metric: np.ndarray, grouping: str):
     elif grouping == "item":
         rows = list(zip(h.T, m.T))
     else:
-        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})", code=InputError.Codes.SETTING)
     out = []
     for x, y in rows:
         ok = ~(np.isnan(x) | np.isnan(y))
@@ -230,7 +230,7 @@ def bootstrap_grouped(human, metric, grouping: str, weights: np.ndarray, level: 
             good = ~np.isnan(rows)
             r = (np.where(good, rows, 0.0) * weights).sum(-1) / (good * weights).sum(-1)
         else:
-            raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+            raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})", code=InputError.Codes.SETTING)
     return percentile_ci(np.asarray(r, dtype=float), level)
 
 
@@ -265,7 +265,7 @@ def perm_both(human, metric1, metric2, grouping: str = "none", method: str = "pe
         lines = pos if grouping == "sys" else pos.T
         groups = [ln[ln >= 0] for ln in lines]
     else:
-        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})")
+        raise InputError(f"unknown grouping '{grouping}' (choose {', '.join(GROUPINGS)})", code=InputError.Codes.SETTING)
     hv, av, bv = h[ok], za[ok], zb[ok]
     m1 = np.where(keep, av, bv)  # (k, cells)
     m2 = np.where(keep, bv, av)

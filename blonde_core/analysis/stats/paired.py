@@ -54,7 +54,7 @@ def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, see
     the per-unit scores, the scores of the `weights` resamples and the corpus
     scores, when the caller has them."""
     if test not in TESTS:
-        raise InputError(f"unknown test '{test}' (choose from {', '.join(TESTS)})")
+        raise InputError(f"unknown test '{test}' (choose from {', '.join(TESTS)})", code=InputError.Codes.SETTING)
     A, B = p.stats_a, p.stats_b
     pre = precomputed or {}
     ua, ub = pre["units"] if "units" in pre else (fn(A), fn(B))  # per-unit scores
@@ -182,9 +182,9 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
         from blonde_core.analysis.standard import HIGHER_IS_BETTER
 
         if standard is None:
-            raise InputError(f"{metric} needs the standard-metric statistics")
+            raise InputError(f"{metric} needs the standard-metric statistics", code=InputError.Codes.OPTIONS)
         if parse_unit(unit)[0] != "doc":
-            raise InputError(f"{metric} is tested over documents only (unit doc)")
+            raise InputError(f"{metric} is tested over documents only (unit doc)", code=InputError.Codes.SETTING)
         per = {nm: (list(result.corpus.doc_ids), standard.doc_stats[metric][nm]) for nm in names}
         return per, _scalar_fn(lambda v: standard.score_stats(metric, v), metric), not HIGHER_IS_BETTER[metric]
     fn = metric_fn(result, metric)

@@ -24,9 +24,9 @@ def parse_unit(unit: str) -> tuple[str, int]:
         except ValueError:
             n = 0
         if n < 1:
-            raise InputError(f"unit '{unit}': block size must be a whole number >= 1 (e.g. block:5)")
+            raise InputError(f"unit '{unit}': block size must be a whole number >= 1 (e.g. block:5)", code=InputError.Codes.SETTING)
         return "block", n
-    raise InputError(f"unknown unit '{unit}' (choose doc, block:N or segment)")
+    raise InputError(f"unknown unit '{unit}' (choose doc, block:N or segment)", code=InputError.Codes.SETTING)
 
 
 def unit_groups(result, unit: str) -> tuple[list[str], np.ndarray]:
@@ -37,7 +37,7 @@ def unit_groups(result, unit: str) -> tuple[list[str], np.ndarray]:
     if kind == "doc":
         return list(doc_ids), ud.copy()
     if result.config.granularity == "document":
-        raise InputError(f"unit '{unit}' needs sentence granularity (scores were matched per document)")
+        raise InputError(f"unit '{unit}' needs sentence granularity (scores were matched per document)", code=InputError.Codes.SENTENCE_COUNTS)
     # position of every segment inside its document
     starts = np.searchsorted(ud, np.arange(len(doc_ids)))
     pos = np.arange(len(ud)) - starts[ud]
@@ -70,7 +70,7 @@ def metric_fn(result, metric: str):
     probe = score(np.zeros((lay.n, 3)), cfg, lay, plus)
     if base not in tops and base not in probe["categories"]:
         raise InputError(f"unknown metric '{metric}' (choose from {', '.join(tops + tuple(probe['categories']))}, "
-                         "optionally with .R or .P)")
+                         "optionally with .R or .P)", code=InputError.Codes.SETTING)
 
     def fn(S):
         res = score(S, cfg, lay, plus, counts=False)
