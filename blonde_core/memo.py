@@ -49,9 +49,13 @@ class _Flight:
 
 
 class Memo:
-    """key -> value, least recently used first out, bounded by entries and bytes."""
+    """key -> value, least recently used first out, bounded by entries and bytes: the one LRU of the
+    project (the engine's results, the annotator's sentences, the server's reload store).
+    max_entries / max_bytes None: no bound of that kind."""
 
-    def __init__(self, max_entries: int = 256, max_bytes: int = 512 * 2 ** 20, name: str = "memo"):
+    def __init__(self, max_entries: int | None = 256, max_bytes: int | None = 512 * 2 ** 20, name: str = "memo"):
+        max_entries = float("inf") if max_entries is None else max_entries
+        max_bytes = float("inf") if max_bytes is None else max_bytes
         self.max_entries, self.max_bytes, self.name = max_entries, max_bytes, name
         self._data: OrderedDict = OrderedDict()  # key -> (value, size)
         self._flights: dict = {}
@@ -130,11 +134,23 @@ class Memo:
 
     def drop(self, predicate: Callable[[object], bool]) -> int:
         """Remove every entry whose key satisfies predicate; returns how many."""
+        return self.drop_where(lambda k, v: predicate(k))
+
+    def drop_where(self, predicate: Callable[[object, object], bool]) -> int:
+        """Remove every entry whose (key, value) satisfies predicate; returns how many."""
         with self._lock:
-            gone = [k for k in self._data if predicate(k)]
+            gone = [k for k, (v, _) in self._data.items() if predicate(k, v)]
             for k in gone:
                 self.bytes -= self._data.pop(k)[1]
         return len(gone)
+
+    def discard(self, keys) -> None:
+        """Remove these keys (those present)."""
+        with self._lock:
+            for k in keys:
+                old = self._data.pop(k, None)
+                if old is not None:
+                    self.bytes -= old[1]
 
     def clear(self) -> None:
         with self._lock:

@@ -12,8 +12,8 @@ What a page or the command line may import from the core is what this module
 defines: `Study` (loading, every answer, the command line that reproduces it),
 `Analysis` (a Result with the questions asked of it), `CATALOG` (what the core
 offers, by name: settings, categories, metrics and their directions, the
-significance policy) and the types a caller hands in: `Engine`, `ScoreConfig`,
-`InputError`.  Nothing else of the core is reached past it.
+significance policy) and the types a caller hands in or builds on: `Engine`,
+`ScoreConfig`, `InputError`, `Memo` (the one bounded LRU, for the app's own stores).  Nothing else of the core is reached past it.
 
 A Study's `key` is a hash over all of its content: every reference, system and
 source segment, names and file names, document boundaries, BlonD+ and refined-
@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from .engine import Engine
 from .errors import InputError
 from .io.corpus import Corpus
+from .memo import Memo
 from .metric.settings import ScoreConfig, counting_key
 
-__all__ = ["CATALOG", "Analysis", "Engine", "InputError", "ScoreConfig", "Study"]
+__all__ = ["CATALOG", "Analysis", "Engine", "InputError", "Memo", "ScoreConfig", "Study"]
 
 log = logging.getLogger(__name__)
 TER_MAX_SEGMENTS = 20_000  # TER by default only up to this many system segments (minutes beyond it)

@@ -314,10 +314,8 @@ def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
     if box.get("annotation"):
         parts.append(heredoc("annotation.txt", box["annotation"]))
         args += ["-p", "-an", "annotation.txt"]
-    gran = cfg
-    if cfg.granularity == "sentence" and any(len(lines_of(box.get(k) or "")) not in (0, len(lines_of(box["reference"])))
-                                             for k in ("A", "B")):
-        gran = cfg.with_(granularity="document")
+    cands = {k: lines_of(box.get(k) or "") for k in ("A", "B")}
+    gran = text_config(cfg, lines_of(box["reference"]), {k: v for k, v in cands.items() if v})
     args += [*gran.cli_args(), "--metrics", "BLEU", "--format", "json"]
     return "\n".join(parts) + "\n" + " ".join(shlex.quote(x) for x in args)
 
@@ -435,6 +433,14 @@ def lines_of(text: str) -> list[str]:
     return [ln for ln in text.replace("\r\n", "\n").split("\n") if ln.strip()]
 
 
+def text_config(cfg: ScoreConfig, ref: list[str], cands: dict) -> ScoreConfig:
+    """The settings typed text is scored with (the Sandbox, the gallery and their command lines alike):
+    document-level matching when a candidate's line count differs from the reference's."""
+    if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
+        return cfg.with_(granularity="document")
+    return cfg
+
+
 def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig):
     """Score free text (one document, a sentence per line) through a Study of its own (kept off
     the disk). Returns (result, note, BLEU per candidate); document-level matching when line
@@ -444,8 +450,8 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     if not ref or not cands:
         return None, "Type a reference and at least one candidate, one sentence per line.", {}
     note = ""
-    if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
-        cfg = cfg.with_(granularity="document")
+    if text_config(cfg, ref, cands) != cfg:
+        cfg = text_config(cfg, ref, cands)
         note = ("The candidates do not have one line per reference line, so sentences are matched within the "
                 "whole document (document-level matching), and BLEU is computed over the whole text.")
     if annotation is not None and len(annotation) != len(ref):

@@ -9,7 +9,7 @@ import secrets
 import threading
 import time
 
-from blonde_core.study import Engine, Study
+from blonde_core.study import Engine, Memo, Study
 
 
 def _env_int(name: str, default: int) -> int:
@@ -45,46 +45,38 @@ def server_engine() -> Engine:
 
 class StudyStore:
     """token -> Study, in this server's memory only, for at most `ttl` seconds after
-    the last use and at most `max_items` studies (least recently used out).
+    the last use and at most `max_items` studies (least recently used out; the core's Memo).
     Tokens are unguessable (128 random bits)."""
 
     def __init__(self, ttl: float = 12 * 3600, max_items: int = 64):
         self.ttl, self.max_items = ttl, max_items
-        self._items: dict[str, tuple[Study, float]] = {}
-        self._lock = threading.Lock()
+        self._memo = Memo(max_entries=max_items, max_bytes=None, name="sessions")  # token -> (study, last use)
 
     def put(self, study: Study, token: str | None = None) -> str:
         token = token or secrets.token_urlsafe(16)
-        with self._lock:
-            self._expire()
-            self._items[token] = (study, time.time())
-            while len(self._items) > self.max_items:
-                oldest = min(self._items, key=lambda t: self._items[t][1])
-                del self._items[oldest]
+        self._expire()
+        self._memo.put(token, (study, time.time()), size=0)
         return token
 
     def get(self, token: str | None) -> Study | None:
         if not token:
             return None
-        with self._lock:
-            self._expire()
-            hit = self._items.get(token)
-            if hit is None:
-                return None
-            self._items[token] = (hit[0], time.time())
-            return hit[0]
+        self._expire()
+        hit = self._memo.peek(token)
+        if hit is None:
+            return None
+        self._memo.put(token, (hit[0], time.time()), size=0)
+        return hit[0]
 
     def drop(self, token: str | None) -> None:
-        with self._lock:
-            self._items.pop(token or "", None)
+        self._memo.discard([token or ""])
 
     def _expire(self) -> None:
         now = time.time()
-        for t in [t for t, (_, used) in self._items.items() if now - used > self.ttl]:
-            del self._items[t]
+        self._memo.drop_where(lambda token, v: now - v[1] > self.ttl)
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._memo)
 
 
 _STORE: StudyStore | None = None

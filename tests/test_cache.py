@@ -126,3 +126,30 @@ def test_a_cache_opened_while_another_connection_switches_the_new_file_stays_on(
     assert cache.get_many([b"k"]) == {b"k": {"w": ["a"], "i": [0], "t": ["DT"], "e": []}}
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     other.close()
+
+
+def test_records_of_an_older_schema_are_annotated_again_not_misread(tmp_path, monkeypatch):
+    """The record version is part of every cache key: a record stored under an older schema (here version 1,
+    without coarse POS and morphology, and with a wrong tag planted in it) is never read as a current one; its
+    sentence goes to spaCy again and the current record is stored beside it."""
+    import blonde_core.annotation.pipeline as pipeline
+    import blonde_core.annotation.store as store_mod
+    from blonde_core.annotation.annotator import Annotator
+    from blonde_core.annotation.store import AnnotationCache, cache_key
+    from blonde_core.lang import load_pack
+
+    pack = load_pack("en")
+    text = "she walked home ."
+    ann = Annotator(pack, True, AnnotationCache(tmp_path), n_process=1)
+    monkeypatch.setattr(store_mod, "RECORD_VERSION", 1)
+    old_key = cache_key(ann.pipeline_id, True, text)
+    AnnotationCache(tmp_path).put_many([(old_key, {"w": ["she", "walked", "home", "."], "i": [0, 4, 11, 16],
+                                                   "t": ["PRP", "VBZ", "NN", "."], "e": []})])
+    monkeypatch.setattr(store_mod, "RECORD_VERSION", pipeline.RECORD_VERSION)
+    assert cache_key(ann.pipeline_id, True, text) != old_key
+    rec = ann.annotate([text])[text]
+    assert ann.stats["annotated"] == 1 and ann.stats["cached"] == 0 and ann.loaded_pipeline
+    assert rec["t"][1] == "VBD"  # spaCy's tag, not the planted one
+    assert AnnotationCache(tmp_path).count() == 2
+    again = Annotator(pack, True, AnnotationCache(tmp_path), n_process=1)
+    assert again.annotate([text])[text] == rec and again.stats["cached"] == 1 and not again.loaded_pipeline

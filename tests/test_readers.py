@@ -265,7 +265,9 @@ def _check_value(value) -> None:
     if isinstance(value, MqmFile):
         value = value.scores
     if isinstance(value, Corpus):
-        assert value.references and value.doc_ids and len(set(value.doc_ids)) == len(value.doc_ids)
+        # texts, and document ids without repeats (a table may name no reference yet: `-r NAME` or the Data
+        # page picks one of its systems)
+        assert (value.references or value.systems) and value.doc_ids and len(set(value.doc_ids)) == len(value.doc_ids)
         for group in (value.references, value.systems):
             for docs in group.values():
                 assert len(docs) == len(value.doc_ids)
@@ -429,7 +431,8 @@ def test_the_fuzz_checks_catch_a_reader_that_returns_nothing_or_a_broken_corpus(
 
     _check_value(sample_plain())
     _check_value(["a line"])
-    for bad in (None, [], Corpus(["d1", "d2"], {"ref": [["a"]]}, {"sys": [["b"], ["c"]]})):
+    for bad in (None, [], Corpus(["d1", "d2"], {"ref": [["a"]]}, {"sys": [["b"], ["c"]]}),
+                Corpus(["d1"], {}, {})):
         with pytest.raises(AssertionError):
             _check_value(bad)
 

@@ -341,12 +341,13 @@ def test_our_processes_run_one_blas_thread_unless_told_otherwise(monkeypatch):
              "        if name == 'numpy' and not seen: seen.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
              "sys.meta_path.insert(0, Spy())\n"
              "import blonde_core.cli\n"
+             "import numpy\n"  # the command line imports numpy only when it computes (scores, statistics)
              "print(seen)\n")
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert out.stdout.strip() == "['1']"
     # the dashboard's server: its first script run (app.py, in a thread, as in the server) comes first
-    app = probe.replace("import blonde_core.cli\n", "from streamlit.testing.v1 import AppTest\n"
+    app = probe.replace("import blonde_core.cli\nimport numpy\n", "from streamlit.testing.v1 import AppTest\n"
                         "AppTest.from_file('app.py', default_timeout=120).run()\n")
     out = subprocess.run([sys.executable, "-c", app], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert out.stdout.strip().splitlines()[-1] == "['1']", out.stdout

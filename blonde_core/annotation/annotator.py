@@ -7,8 +7,9 @@ processes (workers.py).  spaCy is imported only when some sentence is not in the
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Callable, Sequence
+
+from blonde_core.memo import Memo
 
 from .backends import make_backend
 from .pipeline import prepare
@@ -60,7 +61,7 @@ class Annotator:
         self.pipeline_id = self.backend.pipeline_id
         self.memo_limit = memo_limit
         self.stats = {"distinct": 0, "cached": 0, "annotated": 0}
-        self._memo: OrderedDict[str, dict] = OrderedDict()
+        self._memo = Memo(max_entries=memo_limit, max_bytes=None, name="sentences")  # text -> record
         self._inflight: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -71,18 +72,12 @@ class Annotator:
     def _remember(self, items) -> None:
         if self.memo_limit == 0:
             return
-        with self._lock:
-            for t, r in items:
-                self._memo[t] = r
-                self._memo.move_to_end(t)
-            if self.memo_limit is not None:
-                while len(self._memo) > self.memo_limit:
-                    self._memo.popitem(last=False)
+        for text, rec in items:
+            self._memo.put(text, rec, size=0)
 
     def known(self, texts) -> int:
         """How many of these prepared texts are in memory now."""
-        with self._lock:
-            return sum(1 for t in texts if t in self._memo)
+        return sum(1 for t in texts if t in self._memo)
 
     def forget(self, texts, timeout: float = 30.0) -> None:
         """Drop these prepared texts from memory and from the disk cache. Texts being
@@ -100,9 +95,7 @@ class Annotator:
                 break
             for ev in busy:
                 ev.wait(max(0.0, end - time.monotonic()))
-        with self._lock:
-            for t in texts:
-                self._memo.pop(t, None)
+        self._memo.discard(texts)
         if self.cache is not None:
             self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
 
@@ -129,9 +122,8 @@ class Annotator:
                 for t in prepared:
                     if t in out:
                         continue
-                    r = self._memo.get(t)
+                    r = self._memo.peek(t)
                     if r is not None:
-                        self._memo.move_to_end(t)
                         out[t] = r
                     elif t in self._inflight:
                         theirs[t] = self._inflight[t]
@@ -142,8 +134,7 @@ class Annotator:
                 self._annotate_mine(sorted(mine), out, report, total)
             for t in sorted(theirs):  # texts another caller is annotating right now, in its order
                 theirs[t].wait()
-                with self._lock:
-                    r = self._memo.get(t)
+                r = self._memo.peek(t)
                 if r is not None:
                     out[t] = r
                     report(len(out), total)
