@@ -118,12 +118,17 @@ for name, v in out["metrics"].items():
         row.update({"kendall_low": v["kendall_ci"][0], "kendall_high": v["kendall_ci"][1],
                     "accuracy": v.get("accuracy"), "accuracy_low": (v.get("accuracy_ci") or [None])[0],
                     "accuracy_high": (v.get("accuracy_ci") or [None, None])[1]})
+        chance = v.get("accuracy_chance") or {}
+        row["chance accuracy"] = chance.get("mean")
+        row["chance 95% range"] = "-" if not chance.get("range") or chance["range"][0] is None else \
+            f"{chance['range'][0]:.3f} - {chance['range'][1]:.3f}"
         if spa:
             row["SPA"] = v.get("spa")
             row["SPA_low"], row["SPA_high"] = (v.get("spa_ci") or [None, None])
         row["intervals"] = v["ci_method"]
     else:
         row.update({"groups used": v["groups_used"], "groups left out": v["groups_left_out"]})
+    row["acc_eq"], row["acc_eq epsilon"] = v.get("acc_eq"), v.get("acc_eq_epsilon")
     row["n"] = v["n"]
     rows.append(row)
 table = pd.DataFrame(rows)
@@ -131,7 +136,11 @@ st.subheader("Correlations with 95% intervals")
 st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy (share of system pairs ordered "
            "as the humans order them), intervals over resampled documents for the BlonDe family and Fisher-z for "
            "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments)"
-                           if spa else "") + ". Document level: the chosen grouping; groups that are constant or "
+                           if spa else "") + ". Chance accuracy: what a random metric gets on the same pairs (a pair "
+           "the humans tie is never agreed with, an untied one half the time) and the range of 95% of 1,000 random "
+           "metrics - an accuracy inside that range says no more than chance. acc_eq: tie-calibrated pairwise "
+           "accuracy (Deutsch et al. 2023, the WMT23/24 statistic): metric differences up to epsilon count as ties, "
+           "epsilon chosen to maximise it. Document level: the chosen grouping; groups that are constant or "
            "shorter than 2 are left out and counted.")
 st.dataframe(styled(table, precision=3), hide_index=True)
 downloads(table, f"correlation_{level}", latex=True, key="corr")

@@ -242,6 +242,10 @@ def test_correlate_against_refB_without_ref(ted, capsys):
     for k in ("pearson_ci", "kendall_ci", "accuracy_ci"):
         assert m[k][0] is not None and m[k][0] <= m[k][1]
     assert "bootstrap over documents" in m["ci_method"]
+    # every interval names its method: Spearman's is bootstrapped like the others (it was a Fisher-z interval
+    # labelled "bootstrap over documents")
+    assert m["ci_methods"]["spearman_ci"].startswith("bootstrap over documents") and m["spearman_ci"][0] is not None
+    assert set(m["ci_methods"]) >= {"pearson_ci", "spearman_ci", "kendall_ci", "accuracy_ci", "spa_ci"}
     assert 0 <= m["spa"] <= 1 and d["spa"]["permutations"] == 500
     assert m["spa_ci"][0] is not None and m["spa_ci"][0] <= m["spa_ci"][1]
     # same seed, same SPA; the text output names what was used

@@ -159,3 +159,100 @@ def test_scored_against_swaps_roles_and_drops_plus():
     assert one.scored_against("ref") is one
     with pytest.raises(InputError, match="no loaded text is named 'X'"):
         s.scored_against("X")
+
+
+def _exact_p(x, signs):
+    """One-sided permutation p by exact counting: null >= observed exactly when the differences of the
+    items whose sign is flipped sum to at most 0, summed with math.fsum (correctly rounded, so its sign is
+    the exact sum's)."""
+    x = np.asarray(x, dtype=float)
+    out = np.full((len(x), len(x)), np.nan)
+    flipped = np.asarray(signs) < 0
+    for i, j in zip(*np.triu_indices(len(x), 1)):
+        d = x[i] - x[j]
+        out[i, j] = sum(math.fsum(d[f]) <= 0 for f in flipped) / len(flipped)
+    return out
+
+
+def test_permutation_p_values_equal_exact_float64_counting():
+    """The reproduction of issue #36 (numpy's default_rng(11), 12 systems x 188 items, seed 4, 1000
+    permutations) and 20 more random matrices: every p-value is the exact count (single precision with a
+    1e-5 tolerance, as before, moved 41 of these 1,320 p-values, e.g. 0.482 for 0.481)."""
+    iu = np.triu_indices(12, 1)
+    signs = meta.permutation_signs(188, 1000, 4)
+    x = np.random.default_rng(11).random(size=(12, 188))
+    assert np.array_equal(meta.pairwise_p_values(x, signs)[iu], _exact_p(x, signs)[iu])
+    assert meta.pairwise_p_values(x, signs)[1, 4] == 0.481
+    few = meta.permutation_signs(188, 200, 4)
+    for seed in range(12, 32):
+        x = np.random.default_rng(seed).normal(size=(12, 188))
+        assert np.array_equal(meta.pairwise_p_values(x, few)[iu], _exact_p(x, few)[iu]), seed
+
+
+def test_exact_ties_of_one_decimal_scores_still_count():
+    """DA-like scores with one decimal: a permutation whose null delta equals the observed one in decimal
+    arithmetic counts (float rounding must not drop it), checked against integer counting in tenths."""
+    rng = np.random.default_rng(5)
+    tenths = rng.integers(0, 8, size=(6, 40))  # few distinct values: many permutations tie exactly
+    x = tenths / 10.0
+    signs = meta.permutation_signs(40, 500, 4)
+    p = meta.pairwise_p_values(x, signs)
+    ties = 0
+    for i, j in zip(*np.triu_indices(6, 1)):
+        d = tenths[i] - tenths[j]
+        flipped_sums = [int(d[s < 0].sum()) for s in signs]
+        ties += sum(v == 0 for v in flipped_sums)
+        assert p[i, j] == sum(v <= 0 for v in flipped_sums) / len(signs), (i, j)
+    # identical systems: every permutation ties, p = 1
+    assert meta.pairwise_p_values(np.vstack([x[0], x[0]]), signs)[0, 1] == 1.0
+    assert ties > 100  # the data does exercise ties
+
+
+def test_spearman_rows_equal_scipy_with_ties_and_missing_values():
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 4, size=(30, 7)).astype(float)  # ties in every row
+    y = rng.normal(size=(30, 7))
+    y[:, 2] = y[:, 3]  # and in the other
+    x[5, 1] = np.nan
+    got = meta._spearman_rows(x, y)
+    for r in range(30):
+        if r == 5:
+            assert np.isnan(got[r])
+        elif np.ptp(x[r]) == 0:
+            assert np.isnan(got[r])
+        else:
+            assert got[r] == pytest.approx(sps.spearmanr(x[r], y[r]).statistic, abs=1e-12)
+    b = meta.bootstrap_system_level(x[[0, 1, 2]], y[[0, 1, 2]])
+    assert b["spearman_ci"][0] <= b["spearman_ci"][1]
+
+
+def test_tie_calibrated_accuracy_worked_examples():
+    """acc_eq as mt-metrics-eval defines it (acc23 with the tie threshold optimised), by hand."""
+    # ties in the humans: pairs (0,1) human tie (metric differs by 1), (0,2) and (1,2) concordant (by 2 and 1).
+    # epsilon 0: 2 of 3; epsilon 1: (0,1) becomes a tie on both sides (+1), (1,2) stops counting (-1): 2 of 3;
+    # epsilon 2: 1 of 3. The first of equal maxima: epsilon 0.
+    assert meta.tie_calibrated_accuracy([1, 1, 2], [1, 2, 3]) == {"acc_eq": pytest.approx(2 / 3), "epsilon": 0.0,
+                                                                  "groups": 1, "pairs": 3}
+    # a human tie the metric nearly reproduces: epsilon 0.5 turns it into a shared tie, every pair then counts
+    out = meta.tie_calibrated_accuracy([1, 2, 3, 3], [0, 4, 8, 8.5])
+    assert out["acc_eq"] == 1.0 and out["epsilon"] == 0.5
+    # ties in the metric: (0,1) tied by the metric only never counts; epsilon 0 is best
+    out = meta.tie_calibrated_accuracy([1, 2, 3], [5, 5, 9])
+    assert out["acc_eq"] == pytest.approx(2 / 3) and out["epsilon"] == 0.0
+    # grouping item: per column across systems, then the mean (a column of one rated cell is left out)
+    h = np.array([[1, 3, 1.0], [2, 3, NAN], [3, 1, 2]])
+    m = np.array([[1, 5, 0.0], [2, 5, 7], [3, 9, 1]])
+    out = meta.tie_calibrated_accuracy(h, m, "item")
+    # column 0: 3 concordant of 3 -> 1; column 1: (0,1) tied on both sides, (0,2) and (1,2) discordant -> 1/3;
+    # column 2: system 1 unrated, (0,2) concordant -> 1. Any epsilon > 0 only loses concordant pairs.
+    # Mean (1 + 1/3 + 1) / 3 (mt-metrics-eval's tau_optimization gives the same, checked outside the suite).
+    assert out["groups"] == 3 and out["pairs"] == 7
+    assert out["acc_eq"] == pytest.approx((1 + 1 / 3 + 1) / 3) and out["epsilon"] == 0.0
+
+
+def test_chance_accuracy_is_what_a_random_metric_gets():
+    no_ties = meta.chance_accuracy([1, 2, 3, 4, 5], trials=2000, seed=1)
+    assert no_ties["mean"] == 0.5 and no_ties["range"][0] < 0.5 < no_ties["range"][1]
+    tied = meta.chance_accuracy([1, 1, 2], trials=2000, seed=1)  # one of three pairs tied: never agreed with
+    assert tied["mean"] == pytest.approx(1 / 3) and tied["range"][1] <= 2 / 3
+    assert meta.chance_accuracy([1, 2, 3, 4, 5], trials=2000, seed=1) == no_ties  # seeded

@@ -287,7 +287,11 @@ def run_correlate(a) -> str:
         cols.append(("95% CI", 18, lambda v: ci(v.get("kendall_ci"))))
         if a.accuracy:
             cols += [("accuracy", 8, lambda v: _num(v.get("accuracy"), ".4f")),
-                     ("95% CI", 16, lambda v: ci(v.get("accuracy_ci"), ".3f"))]
+                     ("95% CI", 16, lambda v: ci(v.get("accuracy_ci"), ".3f")),
+                     ("chance", 23, lambda v: _num(v["accuracy_chance"]["mean"], ".3f") + " "
+                      + ci(v["accuracy_chance"]["range"], ".3f")),
+                     ("acc_eq", 7, lambda v: _num(v.get("acc_eq"), ".4f")),
+                     ("epsilon", 8, lambda v: _num(v.get("acc_eq_epsilon"), ".4g"))]
         if a.spa:
             cols += [("SPA", 7, lambda v: _num(v.get("spa"), ".4f")),
                      ("95% CI", 16, lambda v: ci(v.get("spa_ci"), ".3f"))]
@@ -299,8 +303,8 @@ def run_correlate(a) -> str:
     lines += ["", f"{a.level} level" + ("" if system else f", grouping {a.grouping}") + f", n = {out['n']}; {used}; "
               f"scored against {', '.join(res.corpus.references)}; human: {out['human']} ({out['human_direction']})"]
     if system:
-        lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} for the BlonDe family, "
-                     "Fisher-z for the others")
+        lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} (the BlonDe family); Fisher z "
+                     "for the others' correlations")
     if out.get("compare"):
         c = out["compare"]
         w = c["williams"]

@@ -21,6 +21,10 @@ def _fisher_ci(r: float, n: int, se_scale: float, offset: int, level: float) -> 
     return [math.tanh(z - q * se), math.tanh(z + q * se)]
 
 
+FISHER = {"pearson_ci": "Fisher z", "spearman_ci": "Fisher z (variance 1.06/(n-3))",
+          "kendall_ci": "Fisher z (variance 0.437/(n-4))"}
+
+
 def correlations(x, y, level: float = 0.95) -> dict:
     """Pearson, Spearman and Kendall tau-b with Fisher-z confidence intervals
     (Spearman: Fieller et al. variance 1.06/(n-3); Kendall: 0.437/(n-4))."""
@@ -218,17 +222,22 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     spa_cache: dict = {}
     spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
     spa_w = w[:SPA_RESAMPLES] if (spa and w is not None) else None
+    boot = f"bootstrap over documents ({bootstrap} resamples)"
     for m, v in vals.items():
         r = correlations(v, hum, confidence)
-        r["ci_method"] = "fisher-z"
+        methods = dict(FISHER)
         if level == "system":
             r.update(meta.pairwise_accuracy(hum, v))
+            rated = ~(np.isnan(hum) | np.isnan(v))
+            r["accuracy_chance"] = meta.chance_accuracy(hum[rated], seed=seed, level=confidence)
+            eq = meta.tie_calibrated_accuracy(hum, v)
+            r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
             if w is not None and m in fns:
                 if resampled is None:  # every system's statistics over the resampled documents, once
                     resampled = [np.einsum("bd,d...->b...", w, result.doc_stats(s)) for s in systems]
                 ms = np.stack([fns[m](r_s) for r_s in resampled], -1)
                 r.update(meta.bootstrap_system_level(hsys, ms, confidence))
-                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+                methods = {k: boot for k in ("pearson_ci", "spearman_ci", "kendall_ci", "accuracy_ci")}
             if spa and m in docs:
                 sp = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache,
                                                  weights=spa_w, level=confidence)
@@ -239,12 +248,22 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                 r[method] = None if math.isnan(g["value"]) else g["value"]
             r.update({"groups": g["groups"], "groups_used": g["groups_used"], "groups_left_out": g["groups_left_out"],
                       "n": g["cells"]})
+            eq = meta.tie_calibrated_accuracy(hdoc, docs[m], grouping)
+            r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
             if w is not None:
                 r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, w, confidence)
-                r["ci_method"] = f"bootstrap over documents ({bootstrap} resamples)"
+                methods["pearson_ci"] = boot
             if grouping != "none":
                 for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):
                     r[k] = None if k.endswith("_p") else [None, None]
+                    methods.pop(k, None)
+        if r.get("spa_ci") is not None:
+            methods["spa_ci"] = f"percentile over {len(spa_w)} of the document resamples, the permutation signs kept"
+        # every interval says how it was made; ci_method: the one method of them all, or each in turn
+        r["ci_methods"] = methods
+        kinds = sorted(set(methods.values()))
+        r["ci_method"] = kinds[0] if len(kinds) == 1 else "; ".join(
+            f"{', '.join(k[:-3] for k, v in methods.items() if v == kind)}: {kind}" for kind in kinds)
         out["metrics"][m] = r
     if level == "system" and spa:
         out["spa"] = {"permutations": permutations, "seed": seed,
