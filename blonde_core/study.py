@@ -551,6 +551,13 @@ class Analysis:
 
         return feature_breakdown(self.result, name, doc_index)
 
+    def thin_evidence(self) -> dict | None:
+        """The categories resting on fewer than CATALOG.thin reference spans, with the message every command
+        and page gives (analysis.diagnostics.thin_evidence); None when there is none."""
+        from .analysis.diagnostics import thin_evidence
+
+        return thin_evidence(self.result)
+
     def entity_strings(self, name: str) -> list[dict]:
         from .analysis.diagnostics import entity_strings
 

@@ -574,18 +574,17 @@ def focus_sentence(n: int) -> dict:
 
 
 def thin_evidence(res, cfg, consequence: str) -> None:
-    """Say which categories rest on fewer than CATALOG.thin reference spans, when the geometric mean
-    lets one of them collapse a resample's (or a unit's) score; consequence: what that does
-    to the numbers of this page."""
-    thin = {c: v["spans"]["reference"] for c, v in res.scores(res.names[0])["categories"].items() if v["thin"]}
-    if not thin or cfg.average != "geometric":
+    """The core's thin-evidence note (the one every command prints), with what it does to this page's
+    numbers (consequence) and what to do about it with the page's controls."""
+    thin = res.thin_evidence()
+    if thin is None:
         return
     st.info("Thin evidence: " + ", ".join(f"**{md(c)}** rests on {n:g} reference span{'s' if n != 1 else ''}"
-                                          for c, n in thin.items())
+                                          for c, n in thin["categories"].items())
             + ". A resample (or a unit of a test) in which such a category matches nothing enters the geometric "
               f"mean as 0, floored at 1e-5, and collapses its score: {consequence}. The Categories page shows "
-              "every count; leaving the category out (sidebar Categories) or the arithmetic mean (More settings) "
-              "avoids the collapse.", icon=":material/info:")
+              "every count; leaving the category out (sidebar Categories), the arithmetic mean or leaving absent "
+              "categories out of the mean (More settings) avoids the collapse.", icon=":material/info:")
 
 
 # Bar fills besides colour, so that series stay apart in grey, in print and for colour-blind

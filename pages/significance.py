@@ -80,6 +80,10 @@ elif pol["note"] and unit == pol["unit"]:
 thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
                         "(few significant pairs, corrected p-values alike); the tests of single categories are not "
                         "affected this way")
+if out.get("absent_warning"):
+    st.warning("Resamples where a category vanishes: " + md(out["absent_warning"].replace("--skip-absent", "the "
+               "setting *Leave absent categories out of the mean*")) + ". The same test with that setting is under "
+               "the pairs table.", icon=":material/warning:")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
            "significant at 0.05. Click a cell to open the contrast of A and B.")
 xs = [label(x) for x in names]
@@ -94,8 +98,10 @@ if pt and pt["x"] != pt["y"]:
     st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
     st.switch_page("pages/contrast.py")
 POINTS = ("score_a", "score_b", "mean_diff", "corpus_diff", "ci_low", "ci_high")  # in points, as the matrix
-pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci",)},
-                       "ci_low": q["ci"][0], "ci_high": q["ci"][1]} for q in out["pairs"]])
+pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci", "absent", "ci_method")},
+                       "ci_low": q["ci"][0], "ci_high": q["ci"][1],
+                       **({"absent in resamples": ", ".join(f"{c} {100 * s:.0f}%" for c, s in q["absent"].items())
+                           or "-"} if "absent" in q else {})} for q in out["pairs"]])
 for col in POINTS:
     if col in pairs:
         pairs[col] = pairs[col].astype(float) * scale
@@ -104,9 +110,19 @@ downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
                       for s, v in out["systems"].items()])
 sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * scale
-st.caption("Scores, differences and intervals in points (0-100), as on every page.")
+st.caption("Scores, differences and intervals in points (0-100), as on every page. "
+           + (md(out["pairs"][0]["ci_method"]) + ": the interval excludes 0 exactly when the raw p is below 0.05."
+              if out["pairs"] and out["pairs"][0].get("ci_method") else ""))
 with st.expander("Scores and bootstrap intervals (points)"):
     st.dataframe(styled(sysdf), hide_index=True)
+if out.get("absent_warning"):
+    st.markdown("**The same test with absent categories left out of the mean** (the setting *Leave absent "
+                "categories out of the mean*; its signature: `absent:skip`)")
+    left = pd.DataFrame([{"pair": f"{q['a']} vs {q['b']}", "difference": None if q["corpus_diff"] is None else
+                          scale * q["corpus_diff"], "ci_low": None if q["ci"][0] is None else scale * q["ci"][0],
+                          "ci_high": None if q["ci"][1] is None else scale * q["ci"][1], corr: q[corr]}
+                         for q in out["absent_left_out"]["pairs"]])
+    st.dataframe(styled(left, precision=3), hide_index=True)
 
 # the `compare` command that reproduces this page's numbers (its signature: out["signature"])
 cmd = ("compare", ["--metric", full, "--test", test, "--unit", unit, "--seed", str(out["seed"])]

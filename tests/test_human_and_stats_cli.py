@@ -113,7 +113,7 @@ def test_compare_default_is_the_policy(ted, capsys):
     assert sum(-(-n // 19) for n in lengths) == 30 and sum(-(-n // 20) for n in lengths) == 28
     assert d["test"] == "bootstrap" and d["unit"] == "block:19" and d["n_units"] == 30
     assert d["unit_asked"] == "auto" and "5 documents" in d["unit_reason"] and d["warning"] is None
-    assert "|test:bootstrap|unit:block:19|" in d["signature"]
+    assert "|test:bootstrap-percentile|unit:block:19|" in d["signature"]  # the method named (issue 36)
     assert main(["compare", *_ted_args(ted, ["Online-W", "SMU"]), "--unit", "doc", "--n", "200"]) == 0
     text = capsys.readouterr().out
     assert "warning: only 5 units" in text and "fewer than 30" in text

@@ -185,3 +185,45 @@ def test_the_fake_annotator_needs_no_spacy_pipeline(monkeypatch):
     assert res.scores("sys")["categories"]["pronoun"]["spans"] == {"reference": 1, "system": 1, "matched": 0}
     assert "fake-0/none" in res.signature
     assert had_spacy or "spacy" not in sys.modules
+
+
+@st.composite
+def two_system_corpora(draw):
+    """Corpora of 4-12 one-sentence documents with two systems: short fake sentences make thin and absent
+    categories common."""
+    n = draw(st.integers(4, 12))
+    ref = [[draw(sentence)] for _ in range(n)]
+    return Corpus(doc_ids=[f"d{i}" for i in range(n)], references={"ref": ref},
+                  systems={"A": [[draw(sentence)] for _ in range(n)], "B": [[draw(sentence)] for _ in range(n)]})
+
+
+@SETTINGS
+@given(two_system_corpora(), st.sampled_from(["BlonDe", "BlonD-d", "1", "pronoun"]), st.integers(0, 10 ** 6))
+def test_the_bootstrap_interval_excludes_0_exactly_when_p_is_below_alpha(c, metric, seed):
+    """One resampling distribution, one answer: for every pair, the 95% interval excludes 0 exactly when the
+    two-sided p-value is below 0.05, whatever the corpus (thin and absent categories included)."""
+    from blonde_core.analysis.stats import compare
+
+    res = fake_metric().evaluate(c)
+    out = compare(res, metric=metric, test="bootstrap", unit="segment", n=199, seed=seed)
+    for q in out["pairs"]:
+        lo, hi = q["ci"]
+        if q["p"] is None:
+            continue
+        excludes = lo is not None and (lo > 0 or hi < 0)
+        assert excludes == (q["p"] < 0.05), (q["p"], q["ci"])
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from([-2.0, -1.0, -1e-9, 0.0, 0.0, 1e-9, 0.5, 1.0, 3.0]), min_size=1, max_size=300),
+       st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_percentile_test_agrees_with_its_interval_on_any_differences(diffs, level):
+    from blonde_core.analysis.stats.paired import percentile_test
+
+    p, (lo, hi) = percentile_test(np.array(diffs), level)
+    alpha = round(1 - level, 10)  # 0.05, not 1 - 0.95 = 0.050000000000000044
+    assert 0 < p <= 1
+    if lo is None:
+        assert p >= alpha  # too few resamples for the level: unbounded, never significant
+    else:
+        assert lo <= hi and ((lo > 0 or hi < 0) == (p < alpha)), (p, lo, hi)

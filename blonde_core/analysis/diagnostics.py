@@ -233,3 +233,23 @@ def counted_features(result) -> dict:
     return out
 
 
+
+
+def thin_evidence(result) -> dict | None:
+    """The categories that rest on fewer than THIN reference spans, when the geometric mean lets one
+    of them collapse a unit's (or a resample's) score: {"categories": {category: reference spans},
+    "message"}; None when there is none or the mean is arithmetic.  Every command prints it and
+    every page shows it (each adding what to do with its own controls)."""
+    from blonde_core.metric.scoring import THIN
+
+    if not result.names or result.config.average != "geometric":
+        return None
+    thin = {c: v["spans"]["reference"] for c, v in result.scores(result.names[0])["categories"].items()
+            if v["spans"]["reference"] < THIN}
+    if not thin:
+        return None
+    what = ", ".join(f"{c} rests on {n:g} reference span{'s' if n != 1 else ''}" for c, n in thin.items())
+    return {"categories": thin, "threshold": THIN,
+            "message": f"thin evidence: {what} (fewer than {THIN}); a document, unit or resample in which such a "
+                       "category matches nothing enters the geometric mean as 0, floored at 1e-5, and collapses "
+                       "its BlonDe and BlonD-d scores"}

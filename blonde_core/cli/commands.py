@@ -133,11 +133,16 @@ def run_score(a) -> str:
             data["overlap"]["documents"] = list(docs)
         if a.format != "json":
             return _overlap_text(data["overlap"])
+    thin = res.thin_evidence()
     if a.format == "json":
+        if thin:
+            data["thin_evidence"] = thin
         return dump_json(data)
     if a.format == "csv":
+        if thin:
+            a.notes = getattr(a, "notes", []) + [thin["message"]]
         return to_csv(data)
-    return to_text(data)
+    return to_text(data) + (f"warning: {thin['message']}\n" if thin else "")
 
 
 def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:
@@ -176,7 +181,11 @@ def run_compare(a) -> str:
     if len(res.names) < 2:
         raise InputError("compare needs at least two systems (-s A B ...)", code=InputError.Codes.TOO_LITTLE)
     std = [a.metric] if a.metric in CATALOG.standard else []
-    out = study.compare(res.config, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed, std_metrics=std)
+    out = copy.deepcopy(study.compare(res.config, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed,
+                                      std_metrics=std))
+    thin = res.thin_evidence()
+    if thin:
+        out["thin_evidence"] = thin
     if a.format == "json":
         return dump_json(out)
     scale = CATALOG.points_factor(a.metric)  # in points, as `score` prints them and the pages show them (JSON: the core's)
@@ -193,6 +202,15 @@ def run_compare(a) -> str:
         lines += ["", f"unit: {out['unit']} ({out['unit_reason']})"]
     if out["warning"]:
         lines += [f"warning: {out['warning']}"]
+    if thin and CATALOG.points_factor(a.metric) == 100:
+        lines += [f"warning: {thin['message']}"]
+    if out.get("absent_warning"):
+        lines += [f"warning: {out['absent_warning']}", "the same test with absent categories left out of the mean:"]
+        for q in out["absent_left_out"]["pairs"]:
+            ci = q["ci"]
+            cis = "-" if ci[0] is None else f"[{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
+            lines.append(f"{q['a'][:16]:<16} {q['b'][:16]:<16} {_num(scale * q['corpus_diff'], '+.2f'):>9} {cis:>21} "
+                         f"{_num(q['p'], '.4f'):>8} {_num(q['p_holm'], '.4f'):>8} {_num(q['p_bh'], '.4f'):>8}")
     lines += ["", f"{out['metric']} ({out['direction']}) per {out['unit']}, {a.test}; diff = A - B "
               + ("(corpus level)" if a.test in ("bootstrap", "ar") else "(mean over units)")
               + (", in points (F1 x 100; 0-1 in --format json)" if scale == 100 else ", on the metric's own scale"),
@@ -218,6 +236,9 @@ def run_contrast(a) -> str:
             raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
                              f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})", code=InputError.Codes.NAMES)
         out["document"] = {"id": a.document, "categories": res.document_contrast(docs.index(a.document), x, y)}
+    thin = res.thin_evidence()
+    if thin:
+        out["thin_evidence"] = thin
     if a.format == "json":
         return dump_json(out)
     top = a.top
@@ -237,6 +258,8 @@ def run_contrast(a) -> str:
     if "document" in out:
         lines += ["", f"Document {out['document']['id']}, category by category:"]
         lines += rows_text(out["document"]["categories"])
+    if thin:
+        lines += ["", f"warning: {thin['message']}"]
     lines += ["", out["signature"]]
     return "\n".join(lines) + "\n"
 
@@ -270,6 +293,9 @@ def run_correlate(a) -> str:
                              compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,
                              companions=comp_names)
     out = copy.deepcopy(out)
+    thin = res.thin_evidence()
+    if thin:
+        out["thin_evidence"] = thin
     if human.mapping:
         out["human_mapping"] = human.mapping
         out["human_coverage"] = human.coverage
@@ -311,6 +337,8 @@ def run_correlate(a) -> str:
         lines.append(f"{c['b']} vs {c['a']}: PERM-BOTH p = {_num(c['perm_both']['p_b_better'], '.4f')} "
                      f"(delta {_num(c['perm_both']['delta_b_minus_a'], '+.4f')}, {c['perm_both']['resamples']} "
                      "resamples)" + (f"; Williams p = {_num(w['p_b_better'], '.4f')}" if w else ""))
+    if thin:
+        lines.append(f"warning: {thin['message']}")
     lines.append(out["signature"])
     return "\n".join(lines) + "\n"
 

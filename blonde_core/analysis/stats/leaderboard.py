@@ -43,7 +43,8 @@ def board(result, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED, tested: d
             "unit": unit, "n_units": tested["n_units"], "unit_reason": choice["reason"], "note": choice["note"],
             "warning": tested["warning"], "resamples": n, "seed": seed, "level": 0.95,
             "intervals": cis, "clusters": clusters,
-            "cluster_rule": policy.describe(policy.TEST, unit, tested["n_units"])}
+            "cluster_rule": policy.describe(policy.TEST, unit, tested["n_units"]),
+            **({"absent_warning": tested["absent_warning"]} if tested.get("absent_warning") else {})}
 
 
 def standard_intervals(standard, metrics, names, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED,

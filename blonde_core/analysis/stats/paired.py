@@ -37,6 +37,36 @@ def _p_from_samples(samples: np.ndarray, real: float) -> float:
     return (int(np.sum(samples > real)) + 1) / (len(samples) + 1)
 
 
+BOOTSTRAP_METHOD = "percentile"  # named in the significance signature
+
+
+def percentile_test(diffs: np.ndarray, level: float = 0.95) -> tuple[float | None, list]:
+    """The paired bootstrap's two-sided p-value and interval from the same resampled differences
+    (Davison and Hinkley 1997, Bootstrap Methods and their Application: the percentile interval's
+    ((B+1) alpha/2)-th order statistics, sec. 5.2, and the bootstrap p-value with the add-one
+    correction, sec. 4.4):
+
+        p = 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (B + 1), at most 1
+        interval = [d*(j), d*(B+1-j)] (ascending, 1-based), j = ceil((B+1) alpha/2 - 1)
+
+    so the interval excludes 0 exactly when p < alpha = 1 - level (both say: fewer than
+    (B+1) alpha/2 - 1 resamples fall on the other side of 0).  Resamples whose difference is
+    undefined (NaN) are left out; with too few resamples for the level the interval is unbounded
+    ([None, None]) and p is at least alpha."""
+    d = np.sort(np.asarray(diffs, dtype=float)[~np.isnan(diffs)])
+    B = len(d)
+    if B == 0:
+        return None, [None, None]
+    p = min(1.0, 2 * (min(int((d <= 0).sum()), int((d >= 0).sum())) + 1) / (B + 1))
+    from fractions import Fraction
+
+    alpha = 1 - Fraction(str(level))  # exact: 0.95 -> 1/20, so the boundary case p == alpha is not significant
+    j = math.ceil(alpha * (B + 1) / 2 - 1)
+    if j < 1:
+        return p, [None, None]
+    return p, [float(d[j - 1]), float(d[B - j])]
+
+
 @dataclass
 class PairInput:
     name_a: str
@@ -76,7 +106,13 @@ def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, see
         if test == "ttest":
             out["t"] = 0.0
         out["ci"] = [0.0, 0.0]
+        out["ci_method"] = "identical systems"
         return out
+    if test in ("wilcoxon", "ar"):  # a p-value only: a t interval beside it could contradict it
+        out["ci"] = [None, None]
+        out["ci_method"] = "none: this test gives a p-value only"
+    else:
+        out["ci_method"] = "t interval of the mean unit difference (the t-test's own)"
     if test == "ttest":
         if len(d) >= 2:
             if np.all(d == 0):
@@ -102,11 +138,10 @@ def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, see
         else:
             sa, sb = fn(_resampled(A, w)), fn(_resampled(B, w))
         diffs = sa - sb
-        absd = np.abs(diffs)
-        out["p"] = _p_from_samples(absd - np.nanmean(absd), real)
-        out["ci"] = percentile_ci(diffs, level)
+        out["p"], out["ci"] = percentile_test(diffs, level)
         out["ci_of"] = "corpus_diff"
-        out["n_resamples"] = len(w)
+        out["ci_method"] = "bootstrap percentile, the p-value's own resamples"
+        out["n_resamples"] = int((~np.isnan(diffs)).sum())
         return out
     # approximate randomization
     trials = n or 10000
@@ -238,6 +273,14 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
                     pre["resampled"] = (resampled[a], resampled[b])
             pairs.append(paired_test(pin, fn, test, n, seed, w if (same_units and test == "bootstrap") else None,
                                      level, pre))
+    collapsing = (fn.name in ("BlonDe", "BlonD-d", "BlonD+") and result.config.average == "geometric"
+                  and result.config.absent == "keep" and test == "bootstrap")
+    if collapsing:
+        absent = {nm: absent_in_resamples(result, per[nm][1], w) for nm in names}
+        for q in pairs:
+            if q["a"] in absent and q["b"] in absent and len(per[q["a"]][0]) == len(ids0):
+                q["absent"] = {c: float((absent[q["a"]][c] | absent[q["b"]][c]).mean())
+                               for c in absent[q["a"]] if (absent[q["a"]][c] | absent[q["b"]][c]).any()}
     ps = np.array([np.nan if q["p"] is None else q["p"] for q in pairs])
     valid = ~np.isnan(ps)
     h, b = np.full(len(ps), np.nan), np.full(len(ps), np.nan)
@@ -246,11 +289,44 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         b[valid] = bh(ps[valid])
     for q, hv, bv in zip(pairs, h, b):
         q["p_holm"], q["p_bh"] = _f(hv), _f(bv)
-    sig = (f"{result.signature}|test:{test}|unit:{unit}|metric:{fn.name}|seed:{seed}"
+    sig = (f"{result.signature}|test:{test}" + (f"-{BOOTSTRAP_METHOD}" if test == "bootstrap" else "")
+           + f"|unit:{unit}|metric:{fn.name}|seed:{seed}"
            + (f"|n:{n or (1000 if test == 'bootstrap' else 10000)}" if test in ("bootstrap", "ar") else ""))
-    return {"signature": sig, "metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
-            "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
-            "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
+    out = {"signature": sig, "metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
+           "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
+           "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
+    if collapsing:
+        worst = {}
+        for q in pairs:
+            for c, share in q.get("absent", {}).items():
+                worst[c] = max(worst.get(c, 0.0), share)
+        out["absent"] = worst
+        heavy = {c: s for c, s in worst.items() if s >= ABSENT_WARN}
+        if heavy:
+            out["absent_warning"] = (
+                "; ".join(f"{c} has no span on one side in up to {100 * s:.0f}% of resamples" for c, s in heavy.items())
+                + f": there the geometric mean floors that category at 1e-5 and {fn.name} collapses, so the resampled "
+                  "differences mix two regimes and a test says little; the same test with absent categories left out "
+                  "of the mean is given beside it (absent_left_out; --skip-absent)")
+            skip = compare(result.with_config(result.config.with_(absent="skip")), names, metric, test, asked, n, seed,
+                           level, standard, companion_kw, system_cis=False)
+            out["absent_left_out"] = {"signature": skip["signature"], "pairs": [
+                {k: q[k] for k in ("a", "b", "corpus_diff", "ci", "p", "p_holm", "p_bh")} for q in skip["pairs"]]}
+    return out
+
+
+ABSENT_WARN = 0.05  # a category absent on one side in this share of resamples or more: say so
+
+
+def absent_in_resamples(result, unit_stats_of_system: np.ndarray, w: np.ndarray) -> dict:
+    """{discourse category: (B,) bool}: in which resamples (w: multiplicities of units) the category
+    has no weighted span in the system or in the reference."""
+    from blonde_core.metric.scoring import category_counts
+    from blonde_core.metric.settings import DISCOURSE
+
+    counts = category_counts(_resampled(unit_stats_of_system, w), result.config, result.layout, result.plus,
+                             weighted=True)
+    return {c: (counts[c][1] == 0) | (counts[c][2] == 0) for c in DISCOURSE if c in counts}
 
 
 def significance_clusters(ranked: list[str], pairs: list[dict], alpha: float = 0.05, key: str = "p_bh") -> dict:
