@@ -156,7 +156,7 @@ def sidebar_settings() -> ScoreConfig:
     preset = sb.selectbox(s.label, list(s.choices), key="preset", help=s.help)
     s = _setting("categories")
     cats = sb.multiselect(s.label, list(s.choices), default=list(s.choices), key="categories",
-                          format_func=lambda c: words[c]["name"])
+                          format_func=lambda c: words[c]["label"])
     s = _setting("aggregation")
     agg = sb.radio(s.label, list(s.choices), horizontal=True, key="aggregation", help=s.help)
     s = _setting("granularity")

@@ -121,9 +121,9 @@ if b["warning"] or b["note"]:
     st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),
                icon=":material/warning:")
 if b.get("absent_warning"):
-    st.warning("Clusters: " + md(b["absent_warning"].replace("(absent_left_out; --skip-absent)", "on the "
-               "Significance page, and the setting *Leave absent categories out of the mean* (More settings) "
-               "scores that way")), icon=":material/warning:")
+    st.warning("Clusters: " + md(b["absent_warning"]) + ". The Significance page gives the same test with "
+               "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
+               "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
 std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])

@@ -81,9 +81,9 @@ thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wi
                         "(few significant pairs, corrected p-values alike); the tests of single categories are not "
                         "affected this way")
 if out.get("absent_warning"):
-    st.warning("Resamples where a category vanishes: " + md(out["absent_warning"].replace("--skip-absent", "the "
-               "setting *Leave absent categories out of the mean*")) + ". The same test with that setting is under "
-               "the pairs table.", icon=":material/warning:")
+    st.warning("Resamples where a category vanishes: " + md(out["absent_warning"]) + ". The same test with the "
+               "setting *Leave absent categories out of the mean* (More settings) is under the pairs table.",
+               icon=":material/warning:")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
            "significant at 0.05. Click a cell to open the contrast of A and B.")
 xs = [label(x) for x in names]
@@ -111,7 +111,8 @@ sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "
                       for s, v in out["systems"].items()])
 sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * scale
 st.caption("Scores, differences and intervals in points (0-100), as on every page. "
-           + (md(out["pairs"][0]["ci_method"]) + ": the interval excludes 0 exactly when the raw p is below 0.05."
+           + ("Intervals: " + md(out["pairs"][0]["ci_method"])
+              + (" (the interval excludes 0 exactly when the raw p is below 0.05)." if test == "bootstrap" else ".")
               if out["pairs"] and out["pairs"][0].get("ci_method") else ""))
 with st.expander("Scores and bootstrap intervals (points)"):
     st.dataframe(styled(sysdf), hide_index=True)

@@ -250,4 +250,4 @@ def test_ted_didi_against_facebook_interval_and_p_agree_and_the_absent_pronoun_i
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "warning: pronoun has no span on one side in up to" in text and "warning: thin evidence" in text
-    assert "the same test with absent categories left out of the mean:" in text
+    assert "the same test with absent categories left out of the mean (--skip-absent; JSON: absent_left_out):" in text

@@ -205,7 +205,8 @@ def run_compare(a) -> str:
     if thin and CATALOG.points_factor(a.metric) == 100:
         lines += [f"warning: {thin['message']}"]
     if out.get("absent_warning"):
-        lines += [f"warning: {out['absent_warning']}", "the same test with absent categories left out of the mean:"]
+        lines += [f"warning: {out['absent_warning']}",
+                  "the same test with absent categories left out of the mean (--skip-absent; JSON: absent_left_out):"]
         for q in out["absent_left_out"]["pairs"]:
             ci = q["ci"]
             cis = "-" if ci[0] is None else f"[{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"

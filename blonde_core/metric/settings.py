@@ -21,14 +21,18 @@ from blonde_core.errors import InputError
 
 CATEGORY_NAMES = ("tense", "pronoun", "entity", "dm", "ngram")
 DISCOURSE = ("tense", "pronoun", "entity", "dm")
-# a category in words: its name, a short column header, the plural, and what its features are
+# a category in words: its name, a short column header, the setting's label, the plural, and what its features are
 CATEGORY_WORDS = {
-    "tense": {"name": "verb tense", "short": "tense", "plural": "verb tense", "features": "verb tense (tags)"},
-    "pronoun": {"name": "pronoun", "short": "pronoun", "plural": "gendered pronouns", "features": "pronoun gender"},
-    "entity": {"name": "named entity", "short": "entity", "plural": "named entities", "features": "entity group"},
-    "dm": {"name": "discourse marker", "short": "marker", "plural": "discourse markers",
+    "tense": {"name": "verb tense", "short": "tense", "label": "tense", "plural": "verb tense",
+              "features": "verb tense (tags)"},
+    "pronoun": {"name": "pronoun", "short": "pronoun", "label": "pronoun", "plural": "gendered pronouns",
+                "features": "pronoun gender"},
+    "entity": {"name": "named entity", "short": "entity", "label": "entity", "plural": "named entities",
+               "features": "entity group"},
+    "dm": {"name": "discourse marker", "short": "marker", "label": "discourse marker", "plural": "discourse markers",
            "features": "discourse-marker type"},
-    "ngram": {"name": "n-grams", "short": "n-grams", "plural": "n-grams", "features": "n-gram order"},
+    "ngram": {"name": "n-grams", "short": "n-grams", "label": "n-grams", "plural": "n-grams",
+              "features": "n-gram order"},
 }
 # the settings that change the counts (the others only re-score them)
 COUNTING = ("lowercase", "granularity", "aggregation", "lang")

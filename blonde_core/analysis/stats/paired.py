@@ -306,8 +306,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             out["absent_warning"] = (
                 "; ".join(f"{c} has no span on one side in up to {100 * s:.0f}% of resamples" for c, s in heavy.items())
                 + f": there the geometric mean floors that category at 1e-5 and {fn.name} collapses, so the resampled "
-                  "differences mix two regimes and a test says little; the same test with absent categories left out "
-                  "of the mean is given beside it (absent_left_out; --skip-absent)")
+                  "differences mix two regimes and a test says little")
             skip = compare(result.with_config(result.config.with_(absent="skip")), names, metric, test, asked, n, seed,
                            level, standard, companion_kw, system_cis=False)
             out["absent_left_out"] = {"signature": skip["signature"], "pairs": [
