@@ -422,6 +422,8 @@ class Study:
             raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
         res = self.result(cfg)
         comp = tuple(companions) if companions is not None else None
+        if level == "segment":  # the BlonDe family, segment by segment: no other metric has per-segment values here
+            std_metrics, apt_pair, comp, spa = (), None, (), False
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp)
         extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp) if spa or compare else None
         exclude = tuple(exclude)

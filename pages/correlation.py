@@ -25,11 +25,13 @@ c1, c2, c3, c4 = st.columns([2, 1.5, 1, 1.5])  # level and SPA labels whole at 1
 ref = c1.selectbox("Reference that scores the systems", texts, key="corr_ref",
                    help="Any loaded text can be the reference; the other references then become systems (and can "
                         "be left out below). Re-scored from the cached sentence annotations, no re-upload.")
-level = c2.segmented_control("Level", ["system", "document"], default="system", key="corr_level") or "system"
+level = c2.segmented_control("Level", ["system", "document", "segment"], default="system", key="corr_level",
+                             help="segment: the BlonDe family, each segment scored on its own, against the "
+                                  "segments' human scores") or "system"
 grouping = c3.selectbox("Grouping", ["none", "sys", "item"], key="corr_grouping", disabled=level == "system",
-                        help="Document level: none = one correlation over all (system, document) cells; sys = per "
-                             "system across documents, then the mean; item = per document across systems, then "
-                             "the mean (WMT23/24's choice).") if level == "document" else "none"
+                        help="Document and segment level: none = one correlation over all cells; sys = per system "
+                             "across documents (segments), then the mean; item = per document (segment) across "
+                             "systems, then the mean (WMT23/24's choice).") if level != "system" else "none"
 spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "system",
                 help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems from "
                      "per-document scores, humans vs metric; 1000 permutations, seed 12345.") and level == "system"
@@ -63,11 +65,14 @@ try:
 except InputError as exc:
     st.error(md(str(exc)))
     st.stop()
-rated = f"{out['cells_rated']} of {out['cells']} (system, document) cells have a human score"
+cell = "(system, segment)" if level == "segment" else "(system, document)"
+rated = f"{out['cells_rated']} of {out['cells']} {cell} cells have a human score"
 st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Scored against **{md(ref)}**; "
            f"{out['n_systems']} systems take part" + (f" ({md(', '.join(exclude))} left out)" if exclude else "")
            + f"; {rated}; only rated cells take part. n = {out['n']} "
-           f"{'systems' if level == 'system' else '(system, document) cells'}. BlonDe-family scores are in points "
+           f"{'systems' if level == 'system' else cell + ' cells'}"
+           + (" (segment level: the BlonDe family only, each segment scored on its own)" if level == "segment" else "")
+           + ". BlonDe-family scores are in points "
            "(0-100), as on every page; lower-is-better metrics are negated (-TER, -Otem, ...) so that higher is "
            "better everywhere.")
 if d0.human.mapping:
@@ -151,6 +156,8 @@ a = k1.selectbox("Metric A", all_names, index=all_names.index("BLEU") if "BLEU" 
 b = k2.selectbox("Metric B", all_names, index=0, key="corr_b")
 if a == b:
     st.caption("Choose two different metrics.")
+elif level == "segment":
+    st.caption("Two metrics are compared at system and document level (switch the level above).")
 else:
     with st.spinner("PERM-BOTH permutations..."):
         cmp = d.compare_pair(cfg, (a, b), level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude))

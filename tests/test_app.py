@@ -768,3 +768,15 @@ def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     want = correlate(res, read_human(sub["da"], corpus=corpus), "system", metrics=["BlonDe"], bootstrap=0)
     table = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
     assert table.loc["BlonDe", "pearson"] == pytest.approx(want["metrics"]["BlonDe"]["pearson"], abs=1e-9)
+    # segment level, per segment across systems (WMT's grouping item): the page's Pearson and acc_eq are the core's
+    at.session_state["corr_level"] = "segment"
+    at.session_state["corr_grouping"] = "item"
+    at.run()
+    assert_clean(at, "correlation at segment level")
+    seg = correlate(res, read_human(sub["da"], corpus=corpus), "segment", metrics=["BlonDe"], bootstrap=0,
+                    grouping="item")
+    assert seg["cells_rated"] > 0 and seg["metrics"]["BlonDe"]["acc_eq"] is not None
+    table = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
+    assert table.loc["BlonDe", "pearson"] == pytest.approx(seg["metrics"]["BlonDe"]["pearson"], abs=1e-9)
+    assert table.loc["BlonDe", "acc_eq"] == pytest.approx(seg["metrics"]["BlonDe"]["acc_eq"], abs=1e-12)
+    assert "BLEU" not in table.index and any("segment level: the BlonDe family only" in c.value for c in at.caption)

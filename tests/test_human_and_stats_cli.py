@@ -316,3 +316,45 @@ def test_ted_mqm_has_one_rater_per_segment(mqm):
 
     d = judgments_summary(mqm.scores)
     assert d["rater_agreement"] == [] and "single rater" in d["rater_agreement_note"]
+
+
+def test_segment_level_correlation_and_acc_eq_on_ted(ted, capsys):
+    """Segment level (issue 36: acc_eq at segment and system level): each segment scored on its own, paired
+    with the MQM segment scores of the same system - the file's ids are test-set line numbers, so by position
+    within each document; Pearson over all cells and acc_eq per segment across systems (WMT's grouping item)
+    equal an independent computation from the per-segment statistics and the TSV."""
+    from blonde_core.analysis.stats import meta
+    from blonde_core.metric.scoring import score
+    from blonde_core.study import ScoreConfig, Study
+
+    systems = ["Online-W", "SMU", "DIDI-NLP"]
+    tsv = ted / "mqm_seg_scores.tsv"
+    base = ["correlate", *_ted_args(ted, systems), "--human", str(tsv), "--level", "segment", "--metrics",
+            "BlonDe", "--bootstrap", "0", "--format", "json"]
+    assert main(base) == 0
+    flat = json.loads(capsys.readouterr().out)
+    assert main(base + ["--grouping", "item"]) == 0
+    item = json.loads(capsys.readouterr().out)
+    # independently: the TSV's scores by position within each document, the BlonDe F1 of every segment alone
+    rows = [line.split("\t") for line in tsv.read_text(encoding="utf-8").splitlines()[1:]]
+    study = Study.from_files([ted / "refs" / "ref.txt"], [ted / "systems" / f"{s}.txt" for s in systems]
+                             + [ted / "refs" / "refB.txt"], docids=ted / "docids.txt")
+    res = study.result(ScoreConfig())
+    names = systems + ["refB"]
+    H, M = [], []
+    for s in names:
+        h = []
+        for d in res.corpus.doc_ids:
+            segs = sorted((int(r[2]), float(r[3])) for r in rows if r[0] == s and r[1] == d)
+            h += [v for _, v in segs]
+        H.append(h)
+        M.append([float(score(res.stats[s][k], res.config, res.layout)["BlonDe"]["F1"])
+                  for k in range(len(res.stats[s]))])
+    H, M = np.array(H), np.array(M)
+    assert H.shape == (4, 529) and flat["cells_rated"] == 4 * 529
+    x, y = M.reshape(-1), H.reshape(-1)  # MQM is higher-is-better in this file
+    assert flat["metrics"]["BlonDe"]["pearson"] == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-9)
+    want = meta.tie_calibrated_accuracy(H, M, "item")
+    assert item["metrics"]["BlonDe"]["acc_eq"] == pytest.approx(want["acc_eq"], abs=1e-12)
+    assert item["metrics"]["BlonDe"]["acc_eq_epsilon"] == want["epsilon"]
+    assert item["level"] == "segment" and item["metrics"]["BlonDe"]["groups_used"] > 400

@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--map", nargs="+", default=[], metavar="FILE_NAME=NAME",
                    help="WMT DA tables: map a system name of the file to a loaded text (e.g. HUMAN-B=refB); "
                         "without it, .K suffixes are dropped and HUMAN-X goes to refX")
-    r.add_argument("--level", choices=("system", "document"), default="system")
+    r.add_argument("--level", choices=("system", "document", "segment"), default="system",
+                   help="system, document or segment (segment: the BlonDe family, each segment scored on its own; "
+                        "grouping item is the WMT segment-level setting)")
     r.add_argument("--grouping", choices=("none", "sys", "item"), default="none",
                    help="document level: none (all cells), sys (per system, then the mean) or item (per document "
                         "across systems, then the mean)")

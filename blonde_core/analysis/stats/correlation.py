@@ -92,8 +92,10 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
     "document": one value per (system, document), pooled over systems.
     extra: further metrics {name: {system: value}} or {name: {system: {doc: value}}}.
     """
+    if level == "segment":  # the BlonDe family only: the others have no per-segment values here
+        return _segment_tables(result, human, metrics, list(exclude or ()))[:3]
     if level not in ("system", "document"):
-        raise InputError("level must be system or document", code=InputError.Codes.SETTING)
+        raise InputError("level must be system, document or segment", code=InputError.Codes.SETTING)
     metrics = metrics or metric_names(result)
     fns = {m: metric_fn(result, m) for m in metrics}
     systems = used_systems(result, human, exclude)
@@ -166,9 +168,60 @@ def _tables(result, human, level, metrics, extra, exclude, extra_docs):
     return keys, vals, hum, systems, hdoc, hcount, docs, fns
 
 
+def _segment_tables(result, human, metrics, exclude):
+    """Segment level: systems x segments matrices of oriented human scores and of every BlonDe-family
+    metric (each segment scored on its own), with the document of every segment (for resampling whole
+    documents).  A document's judgments are paired with its segments by id (the loaded segment ids, or
+    positions 1, 2, ... without them: WMT DA tables, judgments tables) or, when their ids are others
+    (an MQM file's test-set line numbers), by position when the counts agree; a document paired neither
+    way is left out (its cells count as unrated)."""
+    from .units import unit_stats
+
+    if result.config.granularity != "sentence":
+        raise InputError("segment level needs sentence-level matching (scores matched per document have no "
+                         "segments)", code=InputError.Codes.SENTENCE_COUNTS)
+    corpus = result.corpus
+    systems = used_systems(result, human, exclude)
+    if not systems:
+        raise InputError(f"no system of the human judgments ({', '.join(sorted(human.system_scores))}) is among "
+                         f"the scored systems ({', '.join(result.names)})", code=InputError.Codes.JUDGMENTS)
+    ref0 = next(iter(corpus.references.values()))
+    seg_ids = [list(corpus.seg_ids[di]) if corpus.seg_ids else [str(k + 1) for k in range(len(d))]
+               for di, d in enumerate(ref0)]
+    item_doc = np.repeat(np.arange(len(ref0)), [len(d) for d in ref0])
+    rated: dict = {}
+    for (s, d, seg), v in human.segments.items():
+        if v is not None and not (isinstance(v, float) and math.isnan(v)):
+            rated.setdefault((s, d), {})[seg] = v
+    H = np.full((len(systems), len(item_doc)), np.nan)
+    for i, s in enumerate(systems):
+        col = 0
+        for d, ids in zip(corpus.doc_ids, seg_ids):
+            got = rated.get((s, d), {})
+            if got and set(got) <= set(ids):
+                for k, x in enumerate(ids):
+                    if x in got:
+                        H[i, col + k] = human.oriented(got[x])
+            elif len(got) == len(ids):
+                for k, x in enumerate(sorted(got, key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))):
+                    H[i, col + k] = human.oriented(got[x])
+            col += len(ids)
+    names = metrics or metric_names(result)
+    fns = {m: metric_fn(result, m) for m in names}
+    M = {m: np.array([fn(unit_stats(result, s, "segment")[1]) for s in systems], dtype=float)
+         for m, fn in fns.items()}
+    ok = ~np.isnan(H)
+    keys = [f"{systems[i]}/{corpus.doc_ids[item_doc[j]]}#{j}" for i, j in zip(*np.nonzero(ok))]
+    vals = {m: v[ok] for m, v in M.items()}
+    return keys, vals, H[ok], systems, H, ok.astype(float), M, fns, item_doc
+
+
 def compare_pair(result, human, pair, level: str = "system", metrics=None, extra=None, grouping: str = "none",
                  exclude=(), permutations: int = 1000, seed: int = DEFAULT_SEED, extra_docs=None) -> dict:
     """Two metrics head to head (Williams, PERM-BOTH) without the rest of correlate's work."""
+    if level == "segment":
+        raise InputError("two metrics are compared at system and document level (segment level: not yet)",
+                         code=InputError.Codes.SETTING)
     if level == "system" and grouping != "none":
         raise InputError("grouping applies to document level only (system level has one value per system)", code=InputError.Codes.SETTING)
     _, vals, hum, _, hdoc, _, docs, _ = _tables(result, human, level, metrics, extra, list(exclude or ()),
@@ -198,10 +251,15 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     from .intervals import resample_weights
 
     if level == "system" and grouping != "none":
-        raise InputError("grouping applies to document level only (system level has one value per system)", code=InputError.Codes.SETTING)
+        raise InputError("grouping applies to document and segment level only (system level has one value per "
+                         "system)", code=InputError.Codes.SETTING)
     exclude = list(exclude or ())
-    keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
-                                                                 extra_docs)
+    item_doc = None
+    if level == "segment":  # the BlonDe family segment by segment; documents resampled whole
+        keys, vals, hum, systems, hdoc, hcount, docs, fns, item_doc = _segment_tables(result, human, metrics, exclude)
+    else:
+        keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
+                                                                     extra_docs)
     doc_ids = list(result.corpus.doc_ids)
     # the settings of this meta-evaluation after the scores' own (the CLI and the page print this one string)
     sig = (f"{result.signature}|level:{level}|grouping:{grouping}|boot:{bootstrap}|seed:{seed}"
@@ -250,8 +308,11 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                       "n": g["cells"]})
             eq = meta.tie_calibrated_accuracy(hdoc, docs[m], grouping)
             r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
+            if eq.get("note"):
+                r["acc_eq_note"] = eq["note"]
             if w is not None:
-                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, w, confidence)
+                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping,
+                                                         w if item_doc is None else w[:, item_doc], confidence)
                 methods["pearson_ci"] = boot
             if grouping != "none":
                 for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):

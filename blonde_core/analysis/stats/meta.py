@@ -108,6 +108,9 @@ def chance_accuracy(human, trials: int = 1000, seed: int = 12345, level: float =
             "trials": trials}
 
 
+ACC_EQ_MAX_CELLS = 6000  # cells of one group: 18 million pairs, about a gigabyte of intermediate arrays
+
+
 def tie_calibrated_accuracy(human, metric, grouping: str = "none") -> dict:
     """acc_eq (Deutsch et al. 2023; mt-metrics-eval's KendallWithTiesOpt, variant acc23, all pairs): in each
     group (grouping as for the correlations), the share of pairs that are concordant or tied on both sides;
@@ -117,6 +120,11 @@ def tie_calibrated_accuracy(human, metric, grouping: str = "none") -> dict:
     groups = [(x, y) for x, y in _groups(human, metric, grouping) if len(x) >= 2]
     if not groups:
         return {"acc_eq": None, "epsilon": None, "groups": 0, "pairs": 0}
+    largest = max(len(x) for x, _ in groups)
+    if largest > ACC_EQ_MAX_CELLS:  # every pair of a group is held at once: n^2 / 2 of them
+        return {"acc_eq": None, "epsilon": None, "groups": len(groups), "pairs": None,
+                "note": f"a group of {largest} cells is too large for acc_eq's all-pairs search (at most "
+                        f"{ACC_EQ_MAX_CELLS}); group by item or system"}
     base, diffs, deltas, pairs = 0.0, [], [], 0
     for h, m in groups:
         i, j = np.triu_indices(len(h), 1)
