@@ -90,6 +90,8 @@ def set_data(study: Study | None) -> None:
         st.session_state.pop("data_token", None)
         st.query_params.pop(TOKEN_PARAM, None)
         return
+    if study.engine is not server_engine():  # every study of this server computes through its one engine
+        study = study.with_engine(server_engine())
     st.session_state["data"] = study
     st.session_state["data_token"] = study_store().put(study, token)
     st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
