@@ -251,3 +251,9 @@ def test_ted_didi_against_facebook_interval_and_p_agree_and_the_absent_pronoun_i
     text = capsys.readouterr().out
     assert "warning: pronoun has no span on one side in up to" in text and "warning: thin evidence" in text
     assert "the same test with absent categories left out of the mean (--skip-absent; JSON: absent_left_out):" in text
+    # the leaderboard's clusters come from the same test: `score --ci` says so too, in JSON and text
+    score_args = ["score"] + args[1:] + ["--ci", "200"]
+    assert main(score_args + ["--format", "json"]) == 0
+    assert "pronoun" in json.loads(capsys.readouterr().out)["leaderboard"]["absent_warning"]
+    assert main(score_args) == 0
+    assert "warning: clusters: pronoun has no span on one side" in capsys.readouterr().out

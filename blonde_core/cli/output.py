@@ -172,5 +172,7 @@ def _leaderboard_text(data: dict) -> list[str]:
             + f". Clusters: {lb['cluster_rule']}; ranked by BlonDe F1."]
     if lb["warning"]:
         out.append(f"warning: {lb['warning']}")
+    if lb.get("absent_warning"):
+        out.append(f"warning: clusters: {lb['absent_warning']} (compare --skip-absent tests without them)")
     out.append(lb["signature"])
     return out
