@@ -120,10 +120,6 @@ thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far bel
 if b["warning"] or b["note"]:
     st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),
                icon=":material/warning:")
-if b.get("absent_warning"):
-    st.warning("Clusters: " + md(b["absent_warning"]) + ". The Significance page gives the same test with "
-               "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
-               "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
 board = st.empty()
 std_metrics = ["BLEU", "chrF"] + (["TER"] if with_ter else [])
@@ -172,6 +168,11 @@ df = frame(rows)
 with board.container():
     show(df, status(len(std_metrics)) + " · companion metrics ✓", final=True)
 downloads(df, "leaderboard", latex=True)
+# under the table whose clusters it qualifies (the table stays where the first answer is expected)
+if b.get("absent_warning"):
+    st.warning("Clusters: " + md(b["absent_warning"]) + ". The Significance page gives the same test with "
+               "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
+               "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
 
 metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
 metric = metric or "BlonDe"
