@@ -272,7 +272,7 @@ def test_correlate_against_refB_without_ref(ted, capsys):
                          metrics=["BlonDe", "BlonD-d"], grouping="item", exclude=["ref"], permutations=500)
     assert alone == g["compare"]
     assert main([*args, "--grouping", "sys"]) == 2  # grouping is for document level
-    assert "document level only" in capsys.readouterr().err
+    assert "document and segment level only" in capsys.readouterr().err
     assert main(["correlate", *_ted_args(ted, systems), "--human", mqm, "-r", "nosuch"]) == 2
     assert "no loaded text is named 'nosuch'" in capsys.readouterr().err
 
