@@ -206,6 +206,22 @@ class Study:
         return {prepare(s, lowercase) for g in (c.references, c.systems) for docs in g.values()
                 for d in docs for s in d}
 
+    def guess_language(self) -> dict:
+        """The target language guessed from the first reference (lang.guess_language: {"language", "shares",
+        "words"}); "language" is None when no language pack's frequent words cover enough of it."""
+        from .lang import guess_language
+
+        ref = next(iter(self.corpus.references.values()), [])
+        return guess_language(s for d in ref for s in d)
+
+    def language_note(self, cfg: ScoreConfig) -> str | None:
+        """A warning when the texts look like another language than the one they are scored with."""
+        g = self.guess_language()["language"]
+        if g is None or g == cfg.lang:
+            return None
+        return (f"the reference looks like '{g}' but is scored with the '{cfg.lang}' language pack (tenses, pronouns, "
+                f"markers and entities of '{cfg.lang}'): choose '{g}' to score it as {g}")
+
     def n_segments(self) -> int:
         """System segments in all (what sacrebleu's TER takes minutes on, beyond TER_MAX_SEGMENTS)."""
         return sum(len(d) for docs in self.corpus.systems.values() for d in docs)
@@ -664,6 +680,20 @@ class Catalog:
 
         return nan_to_none(x)
 
+    @staticmethod
+    def guess_language(texts) -> dict:
+        """The language pack whose frequent words cover most of these texts (lang.guess_language)."""
+        from .lang import guess_language
+
+        return guess_language(texts)
+
+    @property
+    def languages(self) -> list[str]:
+        """The target languages this installation has a pack for."""
+        from .lang import available
+
+        return available()
+
     @property
     def categories(self) -> tuple:
         from .metric.settings import CATEGORY_NAMES
@@ -687,6 +717,12 @@ class Catalog:
         from .analysis.companion import COMPANIONS
 
         return COMPANIONS
+
+    def companions_for(self, lang: str) -> tuple:
+        """The companion metrics a language can give (the early BlonD and RC need the pack's word lists)."""
+        from .analysis.companion import available
+
+        return available(self.language(lang))
 
     @property
     def standard(self) -> tuple:

@@ -130,10 +130,11 @@ def need_data(what: str = "this page") -> LoadedData | None:
 
 # --- settings (sidebar, apply everywhere) --------------------------------------
 
-def _weights_input(cat: str, preset: str) -> tuple | None:
-    default = ScoreConfig(preset=preset).resolved_weights[cat]
-    txt = st.text_input(f"{cat} weights", value=", ".join(f"{x:.10g}" for x in default), key=f"w_{cat}_{preset}",
-                        help=f"{len(default)} comma-separated numbers")
+def _weights_input(cat: str, preset: str, lang: str) -> tuple | None:
+    default = ScoreConfig(preset=preset, lang=lang).resolved_weights[cat]
+    names = ", ".join(str(f) for f in CATALOG.language(lang).feature_names(cat))
+    txt = st.text_input(f"{cat} weights", value=", ".join(f"{x:.10g}" for x in default),
+                        key=f"w_{cat}_{preset}_{lang}", help=f"{len(default)} comma-separated numbers: {names}")
     try:
         vals = tuple(float(x) for x in txt.split(","))
     except ValueError:
@@ -165,6 +166,15 @@ def sidebar_settings() -> ScoreConfig:
     gran = sb.radio(s.label, list(s.choices), horizontal=True, key="granularity", help=s.help)
     s = _setting("lowercase")
     lc = sb.toggle(s.label, value=True, key="lowercase", help=s.help)
+    d = data()
+    guess = d.guess_language()["language"] if d is not None else None
+    langs = CATALOG.languages
+    s = _setting("lang")
+    lang = sb.selectbox(s.label, langs, index=langs.index(guess) if guess in langs else langs.index("en"),
+                        key=f"lang_{d.key if d is not None else 'none'}",
+                        help="The language pack the target texts are scored with (tenses, gendered pronouns, "
+                             "discourse markers, entity labels, spaCy pipeline); the default is guessed from the "
+                             "reference" + (f": {guess}" if guess else "") + ".")
     with sb.expander("More settings"):
         s = _setting("average")
         avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
@@ -175,16 +185,19 @@ def sidebar_settings() -> ScoreConfig:
                          help=s.help + ". Enters the signature (absent:skip) and the command line (--skip-absent).")
         weights = {}
         for c in CATALOG.categories:
-            w = _weights_input(c, preset)
+            w = _weights_input(c, preset, lang)
             if w is not None:
                 weights[c] = w
     try:
         cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATALOG.categories, weights=weights or None,
                           aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
-                          absent="skip" if skip else "keep")
+                          absent="skip" if skip else "keep", lang=lang)
     except InputError as exc:
         sb.error(str(exc))
-        cfg = ScoreConfig()
+        cfg = ScoreConfig(lang=lang)
+    note = d.language_note(cfg) if d is not None else None
+    if note:
+        sb.warning(md(note[0].upper() + note[1:]) + ".", icon=":material/translate:")
     st.session_state["config"] = cfg
     return cfg
 

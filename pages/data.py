@@ -4,7 +4,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from blonde_core.study import InputError, Study
+from blonde_core.study import CATALOG, InputError, Study
 from pages._shared import SUMMARY_CSS, TED, data, human_mapping, load_sample, md, set_data, summary_table
 from pages._state import server_engine, study_store
 
@@ -181,6 +181,10 @@ if st.session_state.get("annotating_ahead"):
 
 
 def guess_language(docs) -> str:
+    """A target language the core has a pack for (its frequent words), else a rough look at the script."""
+    found = CATALOG.guess_language(s for d in docs[:3] for s in d[:40])["language"]
+    if found:
+        return found
     text = " ".join(s for d in docs[:3] for s in d[:20])
     if not text:
         return "?"
@@ -205,6 +209,13 @@ st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;
         + summary_table(pd.DataFrame(rows), max_height=440)
         + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
         + "</div>")
+target = d.guess_language()
+st.caption(f"Target language: **{md(target['language'] or 'not recognised')}**"
+           + (f" (guessed from the reference: {100 * target['shares'][target['language']]:.0f}% of its words are "
+              "among that language's most frequent)" if target["language"] else
+              " (no language pack's frequent words cover the reference; scored as English unless chosen otherwise)")
+           + ". The sidebar's *Target language* chooses the language pack; "
+           + ", ".join(CATALOG.languages) + " are installed.")
 try:
     c.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",

@@ -40,6 +40,15 @@ LOWER_IS_BETTER = {"Otem": True, "Utem": True, "BlonD-recall": False, "dBlonD-re
                    "dBlonD-dist": True, "RC": False}
 
 
+EARLY = ("BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist")
+
+
+def available(pack) -> tuple:
+    """The companion metrics a language can give: Otem and Utem always; the early BlonD with the pack's
+    `early` weights; RC with its `rc` word lists."""
+    return tuple(m for m in COMPANIONS if (m not in EARLY or pack.early) and (m != "RC" or pack.rc))
+
+
 def language_part(pack, part: str, metric: str) -> dict:
     """The language pack's word lists or weights for a companion metric (pack.json `early`, `rc`)."""
     got = getattr(pack, part)
@@ -108,7 +117,10 @@ class CompanionStats:
         self._early_keyed(0, np.concatenate(e_units), np.concatenate(e_S), np.concatenate(e_R, axis=1)
                           if K else np.zeros((0, 0)), U)
         # dense: tense with the early weights (layout order), pronouns
-        early = language_part(table.pack, "early", "the early BlonD")
+        self.available = available(table.pack)
+        # the early BlonD's tense and pronoun weights are the language's (without them: no early BlonD)
+        early = table.pack.early or {"tense": {f: 0.0 for f in table.pack.tense_tags},
+                                     "pronoun": [0.0] * len(table.pack.pronoun_classes)}
         tense_w = np.array([early["tense"][t] for t in table.pack.tense_tags])
         pron_w = np.array(early["pronoun"], dtype=float)
         dsl = {"tense": lay.cat_slices["tense"], "pronoun": lay.cat_slices["pronoun"]}
@@ -135,7 +147,7 @@ class CompanionStats:
         diff = np.abs(r_lens - c) + r_lens * 1e-9
         closest = r_lens[np.argmin(diff, axis=0), np.arange(U)] if K else np.zeros(U)
         self.length = np.stack([c, closest], axis=1)
-        self.rc = _repetition(result, name, U)
+        self.rc = _repetition(result, name, U) if "RC" in self.available else np.zeros((U, 2))
 
     def _early_keyed(self, ci, unit, S, R, U):
         a = self.alpha
@@ -259,16 +271,21 @@ def companion_scores(result, names=None, metrics=COMPANIONS, per_doc: bool = Fal
     if bad:
         raise InputError(f"unknown metric '{bad[0]}' (companion metrics: {', '.join(COMPANIONS)}; LC needs "
                          "WordNet, which is not installable here)", code=InputError.Codes.SETTING)
+    ok = available(result.table.pack)
+    missing = [m for m in metrics if m not in ok]
+    if missing and metrics is not COMPANIONS:  # asked for by name: say why not
+        part = "early" if missing[0] in EARLY else "rc"
+        language_part(result.table.pack, part, missing[0])
     out = {}
     for name in names or result.names:
         cs = CompanionStats(result, name, alpha)
         allv = scores_from(cs, None, otem_n, utem_n)
-        entry = {m: _clean(allv[m]) for m in metrics}
+        entry = {m: _clean(allv[m]) if m in ok else None for m in metrics}
         if per_doc:
             entry["documents"] = {}
             for di, d in enumerate(result.corpus.doc_ids):
                 v = scores_from(cs, result.unit_doc == di, otem_n, utem_n)
-                entry["documents"][d] = {m: _clean(v[m]) for m in metrics}
+                entry["documents"][d] = {m: _clean(v[m]) if m in ok else None for m in metrics}
         out[name] = entry
     return out
 

@@ -50,9 +50,21 @@ def load_study(a, human=None, **human_kw) -> Study:
 
 
 def evaluate(a, study: Study | None = None):
-    """The scores of the run's settings (an Analysis: the Result and what is asked of it)."""
+    """The scores of the run's settings (an Analysis: the Result and what is asked of it); without --lang,
+    the language guessed from the reference (said on stderr when it is not English), and a warning when
+    the texts look like another language than the one they are scored with."""
     study = study or load_study(a)
-    return study.analysis(config_from_args(a), progress=_progress(sys.stderr))
+    cfg = config_from_args(a)
+    if a.lang is None:
+        guess = study.guess_language()["language"]
+        if guess is not None and guess != cfg.lang:
+            cfg = cfg.with_(lang=guess)
+            a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {guess} (--lang to "
+                                                 "choose another)"]
+    note = study.language_note(cfg)
+    if note:
+        a.notes = getattr(a, "notes", []) + [f"warning: {note} (--lang {study.guess_language()['language']})"]
+    return study.analysis(cfg, progress=_progress(sys.stderr))
 
 
 def _wanted(a) -> list[str]:
@@ -97,6 +109,10 @@ def run_score(a) -> str:
     if std is not None:
         data["metric_signatures"] = std.signatures
         extra = std.to_dict(per_doc=a.per_doc)
+    lacking = [m for m in comp if m not in CATALOG.companions_for(cfg.lang)]
+    if lacking:
+        raise InputError(f"{lacking[0]} is not available for the '{cfg.lang}' language pack (the early BlonD needs its "
+                         "'early' weights, RC its 'rc' word lists)", code=InputError.Codes.LANGUAGE)
     if comp:
         scores = study.companions(cfg, otem_n=a.otem_n, utem_n=a.utem_n, alpha=a.alpha)
         for name, vals in scores.items():

@@ -9,6 +9,10 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     tense.source           "tag" (a token's fine-grained tag is the feature, English) or "morph":
     tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...}}, the
                            first rule whose every key matches the token's morphology (and coarse POS)
+    tense.compound         morph only: {"participle": {morphology a past participle has}, "window": n,
+                           "auxiliaries": {feature: [auxiliary forms]}}: an auxiliary form followed within n
+                           tokens by a participle (no finite verb between) counts once, as its compound
+                           feature, on the auxiliary; the participle is not counted (French passé composé)
     tense.descriptions     {feature: words a reader understands}
     tense.groups           {feature: past | present | modal/future | base form | gerund | ...} (timeline)
     pronoun.features       the pronoun classes; pronoun.words {class: [exact token texts]}
@@ -21,6 +25,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
                            "pronoun": [w per class]}; without it the early BlonD is not offered
     rc                     optional: RC's "content_tag_prefixes" and "function_words"
+    detect                 frequent words of the language, to guess a text's language (guess_language)
 
 Adding a language is adding a folder: nothing outside it changes.  Nothing here
 imports spaCy.
@@ -47,6 +52,7 @@ class LanguagePack:
     tense_tags: tuple[str, ...]  # the tense features (fine-grained tags in English)
     tense_source: str  # "tag" or "morph"
     tense_rules: tuple  # morph: ((feature index, ((key, value), ...)), ...)
+    tense_compound: tuple  # morph: (participle ((key, value), ...), window, {auxiliary form: feature index})
     tense_descriptions: dict
     tense_groups: dict  # feature -> timeline group
     pronoun_classes: tuple[str, ...]
@@ -60,6 +66,7 @@ class LanguagePack:
     weights: dict  # preset -> {category: tuple of weights}
     early: dict | None = None
     rc: dict | None = None
+    detect: tuple = ()
     source: str = ""
     # derived look-ups
     pronoun_of: dict = field(default_factory=dict, compare=False)
@@ -91,20 +98,35 @@ class LanguagePack:
             idx = self.tag_index
             return [(i, idx[t]) for i, t in enumerate(rec["t"]) if t in idx]
         morph, pos = rec.get("m"), rec.get("p")
-        if not morph or not self.tense_rules:
+        if not morph or not (self.tense_rules or self.tense_compound):
             return []
-        out = []
-        for i, m in enumerate(morph):
-            if not m:
+        feats = [dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {} for m in morph]
+        if pos:
+            for f, p in zip(feats, pos):
+                f["POS"] = p
+        out, done = [], set()
+        if self.tense_compound:
+            participle, window, aux = self.tense_compound
+            words = rec["w"]
+            for i, w in enumerate(words):
+                fi = aux.get(w.lower())
+                if fi is None:
+                    continue
+                for j in range(i + 1, min(i + 1 + window, len(words))):
+                    if all(feats[j].get(k) == v for k, v in participle):
+                        out.append((i, fi))
+                        done.update((i, j))
+                        break
+                    if feats[j].get("VerbForm") == "Fin":  # another finite verb first: not this auxiliary's
+                        break
+        for i, f in enumerate(feats):
+            if i in done or not f:
                 continue
-            feats = dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv)
-            if pos:
-                feats["POS"] = pos[i]
             for fi, rule in self.tense_rules:
-                if all(feats.get(k) == v for k, v in rule):
+                if all(f.get(k) == v for k, v in rule):
                     out.append((i, fi))
                     break
-        return out
+        return sorted(out)
 
     def describe(self, category: str, feature) -> str:
         """Words for a feature (tense: its description; others: the feature's own name)."""
@@ -123,6 +145,10 @@ def _build(data: dict, source: str) -> LanguagePack:
         if src not in ("tag", "morph"):
             raise InputError(f"tense.source must be 'tag' or 'morph', not {src!r}", file=source, code=InputError.Codes.LANGUAGE)
         rules = tuple((feats.index(f), tuple(sorted(r.items()))) for f, r in tense.get("rules", {}).items())
+        comp = tense.get("compound")
+        compound = () if not comp else (tuple(sorted(comp["participle"].items())), int(comp.get("window", 3)),
+                                        {w.lower(): feats.index(f) for f, ws in comp["auxiliaries"].items()
+                                         for w in ws})
         pron = {k: tuple(v) for k, v in data["pronoun"]["words"].items()}
         labels = {k: tuple(v) for k, v in data["entity"]["labels"].items()}
         markers = {k: tuple(v) for k, v in data["dm"]["markers"].items()}
@@ -134,6 +160,7 @@ def _build(data: dict, source: str) -> LanguagePack:
             tense_tags=feats,
             tense_source=src,
             tense_rules=rules,
+            tense_compound=compound,
             tense_descriptions=dict(tense.get("descriptions", {})),
             tense_groups=dict(tense.get("groups", {})),
             pronoun_classes=tuple(data["pronoun"]["features"]),
@@ -148,6 +175,7 @@ def _build(data: dict, source: str) -> LanguagePack:
                      for p, ws in data.get("weights", {}).items()},
             early=data.get("early"),
             rc=data.get("rc"),
+            detect=tuple(data.get("detect", ())),
             source=source,
         )
     except (KeyError, TypeError, ValueError) as exc:
@@ -188,3 +216,30 @@ def load_pack(name_or_path: str = "en") -> LanguagePack:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"language pack is not valid JSON ({exc})", file=str(path), code=InputError.Codes.LANGUAGE) from None
     return _build(data, str(path))
+
+
+def available() -> list[str]:
+    """The languages this installation has a pack for (folders of lang/ with a pack.json)."""
+    return sorted(p.name for p in PACK_DIR.iterdir() if (p / "pack.json").is_file())
+
+
+def guess_language(texts, min_share: float = 0.08) -> dict:
+    """Which language pack's frequent words (`detect`) cover the most words of these texts:
+    {"language": name or None (no pack covers min_share of the words), "shares": {name: share},
+    "words": how many words were read}.  Reads at most the first 20,000 words."""
+    import re
+
+    words = []
+    for t in texts:
+        words += re.findall(r"[^\W\d_]+", t.lower())
+        if len(words) >= 20_000:
+            break
+    shares = {}
+    for name in available():
+        detect = set(load_pack(name).detect)
+        if detect and words:
+            shares[name] = sum(w in detect for w in words) / len(words)
+    best = max(shares, key=shares.get) if shares else None
+    if best is not None and shares[best] < min_share:
+        best = None
+    return {"language": best, "shares": shares, "words": len(words)}

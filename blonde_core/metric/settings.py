@@ -162,8 +162,9 @@ class ScoreConfig:
         to_cli=_flag_if("--granularity", lambda v: v != "sentence"),
         sig=lambda cfg: "gran:" + ("sent" if cfg.granularity == "sentence" else "doc"))
     lang: str = _setting(
-        "en", label="Target language", flags=("--lang",), help="language pack: a name (en) or a folder or JSON file",
-        to_cli=_flag_if("--lang", lambda v: v != "en"), sidebar=False)
+        "en", label="Target language", flags=("--lang",), sidebar=True,
+        help="language pack: a name (en, fr) or a folder or JSON file (default: guessed from the reference)",
+        to_cli=_flag_if("--lang", lambda v: v != "en"))
     _extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):

@@ -1,0 +1,145 @@
+"""French through the real pipeline (fr_core_news_sm): worked examples fix each category's counts,
+including compound tenses counted once on the auxiliary and a feminine pronoun chain."""
+import json
+
+import pytest
+
+from blonde_core.annotation.pipeline import doc_to_record, load_pipeline
+from blonde_core.lang import load_pack
+from blonde_core.study import Engine, ScoreConfig, Study
+
+FR = load_pack("fr")
+
+
+def tenses(text: str) -> list[tuple[str, str]]:
+    rec = doc_to_record(load_pipeline(FR)(text))
+    return [(rec["w"][i], FR.tense_tags[f]) for i, f in FR.tense_tokens(rec)]
+
+
+def test_simple_and_compound_tenses_by_hand():
+    # the auxiliary carries the compound tense, the participle is not counted apart
+    assert tenses("elle est partie hier et il a mangé une pomme .") == [("est", "passé composé"),
+                                                                     ("a", "passé composé")]
+    assert tenses("il n'a pas encore mangé .") == [("a", "passé composé")]  # negation between
+    assert tenses("elle avait fini quand ils mangeront demain .") == [("avait", "plus-que-parfait"),
+                                                                      ("mangeront", "futur")]
+    assert tenses("nous aurions aimé qu'elle soit venue .") == [("aurions", "conditionnel passé"),
+                                                               ("soit", "subjonctif passé")]
+    assert tenses("elle sera arrivée , puis il mangera .") == [("sera", "futur antérieur"), ("mangera", "futur")]
+    assert tenses("il mangeait pendant que je lisais .") == [("mangeait", "imparfait"), ("lisais", "imparfait")]
+
+
+def test_a_french_document_scored_by_hand(tmp_path):
+    """Reference and system of two sentences: a passé composé against an imparfait, and a feminine
+    pronoun chain (elle ... elle) the system breaks with il."""
+    ref = ["Marie est partie à Paris parce qu'elle avait peur.", "Ensuite elle a mangé."]
+    sys = ["Marie partait à Paris parce qu'il avait peur.", "Ensuite elle a mangé."]
+    (tmp_path / "ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("\n".join(sys) + "\n", encoding="utf-8")
+    study = Study.from_files([tmp_path / "ref.txt"], [tmp_path / "sys.txt"],
+                             engine=Engine(cache_mode="off", n_process=1))
+    res = study.analysis(ScoreConfig(lang="fr"))
+    cats = res.scores("sys")["categories"]
+    # tense: reference passé composé (est partie, once), imparfait (avait: no participle follows, so not
+    # a plus-que-parfait), passé composé (a mangé); the system: imparfait (partait), imparfait (avait), passé
+    # composé (a mangé) - matched: imparfait 1 (sentence 1) and passé composé 1 (sentence 2)
+    rows = {(r["category"], r["feature"]): r for r in res.feature_breakdown("sys")}
+    assert rows[("tense", "passé composé")]["reference"] == 2 and rows[("tense", "passé composé")]["system"] == 1
+    assert rows[("tense", "imparfait")]["system"] == 2 and rows[("tense", "imparfait")]["matched"] == 1
+    assert cats["tense"]["spans"] == {"reference": 3, "system": 3, "matched": 2}
+    # pronouns: reference elle, elle (feminine); system il (masculine), elle
+    assert rows[("pronoun", "feminine")]["reference"] == 2 and rows[("pronoun", "feminine")]["matched"] == 1
+    assert rows[("pronoun", "masculine")]["system"] == 1 and rows[("pronoun", "masculine")]["matched"] == 0
+    # discourse markers: parce qu' (cause, elided before a vowel), ensuite (asynchronous) on both sides
+    assert cats["dm"]["spans"] == {"reference": 2, "system": 2, "matched": 2}
+    # the entity Marie (PER) and Paris (LOC; NON-PERSON weighs 0 in the package preset)
+    assert rows[("entity", "PERSON")]["matched"] == 1
+    assert "lang:fr" in res.signature and "fr_core_news_sm-3.8.0" in res.signature
+    # the same from the command line
+    from blonde_core.cli import main
+
+    out = tmp_path / "out.json"
+    assert main(["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "sys.txt"), "--lang", "fr",
+                 "--no-cache", "--format", "json", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["systems"]["sys"]["categories"]["tense"]["spans"] == cats["tense"]["spans"]
+
+
+def test_french_weights_per_feature_count():
+    cfg = ScoreConfig(lang="fr")
+    assert len(cfg.resolved_weights["tense"]) == 13 and cfg.resolved_weights["pronoun"] == (0.25,) * 4
+    with pytest.raises(Exception, match="needs 13 weights"):
+        ScoreConfig(lang="fr", weights={"tense": (1.0,) * 7})
+
+
+def test_wmt22_de_fr_on_the_pages(tmp_path):
+    """A slice of WMT22 de-fr (French target) uploaded on the Data page: the target language is guessed as
+    French, the Overview scores it with the French pack (signature lang:fr) through the server's French
+    workers, and the Documents page highlights French spans (a compound tense on its auxiliary)."""
+    from conftest import SHARED
+    from test_app import assert_clean, copyables, new_app
+
+    defr = SHARED / "data" / "wmt22-defr"
+    n = 60
+    head = lambda p: "".join(p.read_text(encoding="utf-8").splitlines(True)[:n]).encode("utf-8")  # noqa: E731
+    at = new_app()
+    at.file_uploader(key="up_refs").set_value([("refA.txt", head(defr / "refs" / "refA.txt"), "text/plain")])
+    at.file_uploader(key="up_sys").set_value([(f"{s}.txt", head(defr / "systems" / f"{s}.txt"), "text/plain")
+                                              for s in ("Online-A", "LT22")])
+    at.file_uploader(key="up_docids").set_value(("docids.txt", head(defr / "docids.txt"), "text/plain"))
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert_clean(at, "de-fr upload")
+    assert any("Target language: **fr**" in c.value for c in at.caption)
+    # the sidebar (app.py) chooses the guessed language; under st.navigation AppTest re-runs the page scripts
+    # only, so the settings it would give are set here (the browser test drives the sidebar itself)
+    from blonde_core.study import ScoreConfig
+
+    assert at.session_state["data"].guess_language()["language"] == "fr"
+    at.session_state["config"] = ScoreConfig(lang="fr")
+    at.switch_page("pages/overview.py").run()
+    assert_clean(at, "overview in French")
+    assert any("lang:fr" in c for c in copyables(at)), "the signature names the French pack"
+    board = at.dataframe[0].value
+    assert set(board["system"]) == {"Online-A", "LT22"}
+    at.switch_page("pages/documents.py").run()
+    assert_clean(at, "documents in French")
+    body = "".join(h.proto.body for h in at.get("html"))
+    assert "bl-g-tense" in body and "passé composé" in body
+
+
+def test_companion_metrics_a_language_cannot_give_are_left_out_or_refused(tmp_path, capsys):
+    """Otem and Utem work in French; the early BlonD needs English's tuned weights and RC English's word
+    lists: the dashboard leaves them empty, the command line refuses them by name with a code."""
+    from blonde_core.cli import main
+    from blonde_core.study import CATALOG
+
+    assert CATALOG.companions_for("fr") == ("Otem", "Utem") and "RC" in CATALOG.companions_for("en")
+    (tmp_path / "ref.txt").write_text("Elle est partie.\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("Il est parti.\n", encoding="utf-8")
+    study = Study.from_files([tmp_path / "ref.txt"], [tmp_path / "sys.txt"], engine=Engine(cache_mode="off"))
+    comp = study.companions(ScoreConfig(lang="fr"))["sys"]
+    assert comp["Otem"] is not None and comp["BlonD-recall"] is None and comp["RC"] is None
+    args = ["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "sys.txt"), "--no-cache", "--lang", "fr"]
+    assert main(args + ["--metrics", "Otem"]) == 0
+    capsys.readouterr()
+    assert main(args + ["--metrics", "RC"]) == 2
+    assert "not available for the 'fr' language pack" in capsys.readouterr().err
+
+
+def test_the_command_line_guesses_french_and_warns_on_a_mismatch(tmp_path, capsys):
+    from blonde_core.cli import main
+    from conftest import SHARED
+
+    defr = SHARED / "data" / "wmt22-defr"
+    for name, src in (("refA", defr / "refs" / "refA.txt"), ("LT22", defr / "systems" / "LT22.txt")):
+        (tmp_path / f"{name}.txt").write_text("".join(src.read_text(encoding="utf-8").splitlines(True)[:30]),
+                                              encoding="utf-8")
+    args = ["score", "-r", str(tmp_path / "refA.txt"), "-s", str(tmp_path / "LT22.txt"), "--no-cache", "--format",
+            "json"]
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert "lang:fr" in json.loads(out.out)["signature"]
+    assert "target language guessed from the reference: fr" in out.err
+    assert main(args + ["--lang", "en"]) == 0
+    out = capsys.readouterr()
+    assert "lang:en" in json.loads(out.out)["signature"]
+    assert "warning: the reference looks like 'fr' but is scored with the 'en' language pack" in out.err
