@@ -1,4 +1,5 @@
-"""Benchmark: score the 13 TED zh-en MT systems and refB against ref, cold and warm.
+"""Benchmark: score the 13 TED zh-en MT systems and refB against ref (or, with --data wmt22-defr, the 6
+WMT22 de-fr systems against refA in French), cold and warm.
 
 Prints wall time, peak memory and sentences per second for
   floor  the spaCy floor: load the pipeline (same components) and annotate the
@@ -7,7 +8,7 @@ Prints wall time, peak memory and sentences per second for
   warm   the same command again (every sentence cached).
 Targets (2-core machine): cold <= 1.15 x floor, warm <= 1 s, peak memory <= 600 MB.
 
-    .venv/bin/python bench/bench_score.py [--repeat N]
+    .venv/bin/python bench/bench_score.py [--repeat N] [--data ted-zhen|wmt22-defr]
 """
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ import sys, time
 t0 = time.perf_counter()
 from blonde_core.annotation.pipeline import find_pipeline, load_pipeline
 from blonde_core.lang.base import load_pack
-pack = load_pack("en")
-files = sys.argv[1:]
+pack = load_pack(sys.argv[1])
+files = sys.argv[2:]
 texts = sorted({l.strip().lower() for f in files for l in open(f, encoding="utf-8").read().splitlines()})
 nlp = load_pipeline(pack)
 n = 0
@@ -82,21 +83,33 @@ def measure(cmd, env) -> dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=1, help="repeat each measurement, report the best")
+    ap.add_argument("--data", choices=("ted-zhen", "wmt22-defr"), default="ted-zhen",
+                    help="ted-zhen (English target) or wmt22-defr (French target, the French pipeline's floor)")
     a = ap.parse_args()
-    systems = sorted(str(p) for p in (TED / "systems").glob("*.txt"))
-    ref, refb = str(TED / "refs" / "ref.txt"), str(TED / "refs" / "refB.txt")
-    all_files = systems + [ref, refb]
-    n_segments = sum(len(open(f, encoding="utf-8").read().splitlines()) for f in all_files)
     py = sys.executable
-    score_cmd = [py, "-m", "blonde_core", "score", "-r", ref, "-s", *systems, refb,
-                 "--docids", str(TED / "docids.txt"), "--format", "json", "--per-doc"]
+    if a.data == "ted-zhen":
+        lang, label = "en", "TED zh-en: 13 systems + refB vs ref"
+        systems = sorted(str(p) for p in (TED / "systems").glob("*.txt"))
+        ref, refb = str(TED / "refs" / "ref.txt"), str(TED / "refs" / "refB.txt")
+        all_files = systems + [ref, refb]
+        score_cmd = [py, "-m", "blonde_core", "score", "-r", ref, "-s", *systems, refb,
+                     "--docids", str(TED / "docids.txt"), "--format", "json", "--per-doc"]
+    else:
+        defr = SHARED / "data" / "wmt22-defr"
+        lang, label = "fr", "WMT22 de-fr (French): 6 systems vs refA"
+        systems = sorted(str(p) for p in (defr / "systems").glob("*.txt"))
+        ref = str(defr / "refs" / "refA.txt")
+        all_files = systems + [ref]
+        score_cmd = [py, "-m", "blonde_core", "score", "-r", ref, "-s", *systems, "--docids", str(defr / "docids.txt"),
+                     "--lang", "fr", "--format", "json", "--per-doc"]
+    n_segments = sum(len(open(f, encoding="utf-8").read().splitlines()) for f in all_files)
     env = dict(os.environ)
 
     def best(fn):
         runs = [fn() for _ in range(a.repeat)]
         return min(runs, key=lambda r: r["wall"])
 
-    floor = best(lambda: measure([py, "-c", FLOOR, *all_files], env))
+    floor = best(lambda: measure([py, "-c", FLOOR, lang, *all_files], env))
     n_distinct = int(floor["out"].split()[0])
 
     def cold():
@@ -109,8 +122,8 @@ def main():
         measure(score_cmd, e)
         warm_r = best(lambda: measure(score_cmd, e))
 
-    print(f"TED zh-en: {len(systems)} systems + refB vs ref, {n_segments} segments in "
-          f"{len(all_files)} files, {n_distinct} distinct (lowercased) sentences; {os.cpu_count()} cores")
+    print(f"{label}, {n_segments} segments in {len(all_files)} files, {n_distinct} distinct (lowercased) "
+          f"sentences; {os.cpu_count()} cores; the floor: the {lang} pipeline alone")
     print(f"{'run':<8}{'wall s':>9}{'peak MB':>10}{'segments/s':>12}{'distinct/s':>12}")
     for name, r in (("floor", floor), ("cold", cold_r), ("warm", warm_r)):
         print(f"{name:<8}{r['wall']:>9.2f}{r['peak_mb']:>10.0f}{n_segments / r['wall']:>12.0f}"

@@ -421,3 +421,37 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
     assert values[0] == values[1] and sum(len(t[0]) for t in values[0]) == 5  # a bar trace per cluster
     for pg in pages:
         pg.context.close()
+
+
+def test_a_french_target_in_the_browser(server, page, tmp_path):
+    """A slice of WMT22 de-fr uploaded: the Data page says the target language is French, the sidebar's
+    Target language chooses French by itself, the Overview scores with the French pack and the Documents
+    page highlights French spans (passé composé on its auxiliary). Screenshots of the French document."""
+    from conftest import SHARED
+
+    defr = SHARED / "data" / "wmt22-defr"
+    files = {}
+    for name, src in (("refA", defr / "refs" / "refA.txt"), ("LT22", defr / "systems" / "LT22.txt"),
+                      ("Online-A", defr / "systems" / "Online-A.txt"), ("docids", defr / "docids.txt")):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text("".join(src.read_text(encoding="utf-8").splitlines(True)[:60]), encoding="utf-8")
+    goto(page, "Data")
+    uploader(page, "References").set_input_files(str(files["refA"]))
+    uploader(page, "System outputs").set_input_files([str(files["LT22"]), str(files["Online-A"])])
+    uploader(page, "Document ids").set_input_files(str(files["docids"]))
+    page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Analyse these files").click()
+    page.get_by_text("2 system(s)").first.wait_for()
+    page.get_by_text("Target language: fr").first.wait_for()
+    wait_value(page, "Target language", "fr")
+    no_exception(page)
+    goto(page, "Overview")
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    page.get_by_text("|lang:fr|").first.wait_for()
+    no_exception(page)
+    goto(page, "Documents")
+    page.locator(".bl-seg").first.wait_for()
+    titles = page.locator(".bl-doc [title]").evaluate_all("els => els.map(e => e.getAttribute('title'))")
+    assert any("verb tense" in t and ("présent" in t or "passé composé" in t) for t in titles), titles[:10]
+    no_exception(page)
+    shot(page, "10-documents-french")

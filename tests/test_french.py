@@ -143,3 +143,22 @@ def test_the_command_line_guesses_french_and_warns_on_a_mismatch(tmp_path, capsy
     out = capsys.readouterr()
     assert "lang:en" in json.loads(out.out)["signature"]
     assert "warning: the reference looks like 'fr' but is scored with the 'en' language pack" in out.err
+
+
+def test_wmt22_de_fr_same_json_from_the_text_files_and_from_the_xml(tmp_path, capsys):
+    """The release's XML alone and the three kinds of text file (reference, systems, document ids) give the
+    same corpus (documents, segments, texts) and the same `score --per-doc` JSON, scored in French."""
+    from blonde_core.cli import main
+    from conftest import SHARED
+
+    defr = SHARED / "data" / "wmt22-defr"
+    files = ["-r", str(defr / "refs" / "refA.txt"), "-s", *map(str, sorted((defr / "systems").glob("*.txt"))),
+             "--docids", str(defr / "docids.txt")]
+    common = ["--per-doc", "--format", "json", "--cache-dir", str(tmp_path)]
+    assert main(["score", *files, *common]) == 0
+    from_text = json.loads(capsys.readouterr().out)
+    assert main(["score", "--input", str(defr / "wmttest2022.de-fr.all.xml"), *common]) == 0
+    from_xml = json.loads(capsys.readouterr().out)
+    assert "lang:fr" in from_text["signature"] and len(from_text["systems"]) == 6
+    assert len(next(iter(from_text["systems"].values()))["documents"]) == 271
+    assert from_xml == from_text
