@@ -450,7 +450,12 @@ def lines_of(text: str) -> list[str]:
 
 def text_config(cfg: ScoreConfig, ref: list[str], cands: dict) -> ScoreConfig:
     """The settings typed text is scored with (the Sandbox, the gallery and their command lines alike):
-    document-level matching when a candidate's line count differs from the reference's."""
+    the language the reference is written in (guessed; custom weights, which are per language, are
+    dropped when it changes), and document-level matching when a candidate's line count differs from
+    the reference's."""
+    guess = CATALOG.guess_language(ref)["language"]
+    if guess is not None and guess != cfg.lang:
+        cfg = cfg.with_(lang=guess, weights=None)
     if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
         return cfg.with_(granularity="document")
     return cfg
@@ -465,10 +470,15 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
     if not ref or not cands:
         return None, "Type a reference and at least one candidate, one sentence per line.", {}
     note = ""
-    if text_config(cfg, ref, cands) != cfg:
-        cfg = text_config(cfg, ref, cands)
-        note = ("The candidates do not have one line per reference line, so sentences are matched within the "
+    fitted = text_config(cfg, ref, cands)
+    if fitted.lang != cfg.lang:
+        note = (f"The reference is written in '{fitted.lang}', so the texts are scored with that language pack (the "
+                f"sidebar's target language, '{cfg.lang}', is for the loaded data). ")
+    if fitted.granularity != cfg.granularity:
+        cfg = fitted
+        note += ("The candidates do not have one line per reference line, so sentences are matched within the "
                 "whole document (document-level matching), and BLEU is computed over the whole text.")
+    cfg = fitted
     if annotation is not None and len(annotation) != len(ref):
         annotation = None
         note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."

@@ -367,6 +367,13 @@ def test_gallery_every_example_loads_and_renders():
     assert ou.loc["A", "Otem ↓"] > ou.loc["B", "Otem ↓"] and ou.loc["B", "Utem ↓"] > ou.loc["A", "Utem ↓"]
     apt = by_id["apt"]
     assert (apt.loc["A", "APT ↑"], apt.loc["B", "APT ↑"]) == (0, 100) and apt.loc["A", "BLEU"] > apt.loc["B", "BLEU"]
+    # the French cards are scored in French (the language of their reference, whatever the sidebar says) and
+    # show what their text says: the broken elle chain, the slip from the passé composé into the present
+    fr_p, fr_t = by_id["fr-pronoun"], by_id["fr-tense"]
+    assert fr_p.loc["A", "pronoun"] == 0 and fr_p.loc["B", "pronoun"] == 100
+    assert fr_t.loc["A", "tense"] == 0 and fr_t.loc["B", "tense"] == 100
+    assert fr_t.loc["A", "tense spans"].startswith("0/4/4")
+    assert "passé composé" in html and any("written in 'fr'" in c.value for c in at.caption)
     # an example opens in the sandbox
     at.button(key="open_tense").click().run()
     at.switch_page("pages/sandbox.py").run()
