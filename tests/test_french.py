@@ -74,7 +74,8 @@ def test_french_weights_per_feature_count():
 def test_wmt22_de_fr_on_the_pages(tmp_path):
     """A slice of WMT22 de-fr (French target) uploaded on the Data page: the target language is guessed as
     French, the Overview scores it with the French pack (signature lang:fr) through the server's French
-    workers, and the Documents page highlights French spans (a compound tense on its auxiliary)."""
+    workers, the Documents page highlights French spans (a compound tense on its auxiliary), and Categories,
+    Significance and Contrast work in French."""
     from conftest import SHARED
     from test_app import assert_clean, copyables, new_app
 
@@ -104,6 +105,14 @@ def test_wmt22_de_fr_on_the_pages(tmp_path):
     assert_clean(at, "documents in French")
     body = "".join(h.proto.body for h in at.get("html"))
     assert "bl-g-tense" in body and "passé composé" in body
+    # the other pages in French: Categories' per-feature table names French tenses; Significance; Contrast
+    at.switch_page("pages/categories.py").run()
+    assert_clean(at, "categories in French")
+    feats = " ".join(str(x) for df in at.dataframe for x in df.value.astype(str).values.ravel())
+    assert "présent" in feats or "passé composé" in feats
+    for page in ("pages/significance.py", "pages/contrast.py"):
+        at.switch_page(page).run()
+        assert_clean(at, f"{page} in French")
 
 
 def test_companion_metrics_a_language_cannot_give_are_left_out_or_refused(tmp_path, capsys):
