@@ -16,7 +16,8 @@ LABELS = {c: CATEGORY_WORDS[c]["name"] for c in COLORS}  # the words of metric/s
 SHORT = {c: CATEGORY_WORDS[c]["short"] for c in COLORS}
 GLYPHS = {"entity": "E", "tense": "T", "pronoun": "P", "dm": "M"}
 LINES = {"entity": "solid", "tense": "dotted", "pronoun": "double", "dm": "dashed"}
-NOTES = {"pronoun": "gendered ones count; neuter and epicene are shown with weight 0 in the package preset"}
+NOTES = {"pronoun": "each class counts with its weight; a class of weight 0 (English neuter and epicene in the "
+                   "package preset) is shown faint"}
 STATUS_HELP = {"matched": "matched", "missed": "missed by the system", "extra": "not in the reference",
                "neutral": ""}
 
