@@ -211,8 +211,10 @@ class Study:
         "words"}); "language" is None when no language pack's frequent words cover enough of it."""
         from .lang import guess_language
 
-        ref = next(iter(self.corpus.references.values()), [])
-        return guess_language(s for d in ref for s in d)
+        if "_guess" not in self.__dict__:  # the texts never change: guessed once per study
+            ref = next(iter(self.corpus.references.values()), [])
+            self.__dict__["_guess"] = guess_language(s for d in ref for s in d)
+        return self.__dict__["_guess"]
 
     def language_note(self, cfg: ScoreConfig) -> str | None:
         """A warning when the texts look like another language than the one they are scored with."""
