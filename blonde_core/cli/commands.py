@@ -71,7 +71,7 @@ def _wanted(a) -> list[str]:
     return [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
 
 
-def _metric_names(a, study: Study) -> tuple[list[str], list[str]]:
+def _metric_names(a) -> tuple[list[str], list[str]]:
     """--metrics split into sacrebleu's and the companion metrics, checked."""
     wanted = _wanted(a)
     bad = [m for m in wanted if m not in CATALOG.standard and m not in CATALOG.companions]
@@ -90,7 +90,7 @@ def run_score(a) -> str:
     if (a.overlap or a.human) and not (a.overlap and a.human):
         raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)", code=InputError.Codes.OPTIONS)
     study = load_study(a, human=a.human)
-    std_names, comp = _metric_names(a, study)
+    std_names, comp = _metric_names(a)
     res = evaluate(a, study)
     cfg = res.config
     data = res.to_dict(per_doc=a.per_doc)

@@ -68,7 +68,6 @@ class Setting:
     cli: dict = field(default_factory=dict)
     to_cli: Callable | None = None
     sig: Callable | None = None
-    sidebar: bool = True
 
 
 def _setting(default, **kw):
@@ -122,7 +121,7 @@ class ScoreConfig:
         None, label="Weights", help="per-feature weights of a category (one per feature of the language)",
         to_cli=_weights_cli, sig=_weights_sig)
     plus_weights: tuple = _setting(
-        (1.0, 1.0), label="BlonD+ weights", help="ambiguity, ellipsis", sidebar=False, to_cli=lambda v, cfg: [])
+        (1.0, 1.0), label="BlonD+ weights", help="ambiguity, ellipsis", to_cli=lambda v, cfg: [])
     lowercase: bool = _setting(
         True, label="Lowercase before annotation", help="the blonde package's command line lowercases by default",
         to_cli=lambda v, cfg: [] if v else ["-lc", "no"], sig=lambda cfg: "case:" + ("lc" if cfg.lowercase else "mixed"))
@@ -135,11 +134,11 @@ class ScoreConfig:
         help="n-gram smoothing", to_cli=_flag_if("-sm", lambda v: v != "exp"), sig=_smooth_sig)
     smooth_value: float | None = _setting(
         None, label="Smoothing value", flags=("-sv", "--smooth-value"), cli=dict(type=float),
-        help="value for floor (default 0.1) and add-k (default 1)", sidebar=False,
+        help="value for floor (default 0.1) and add-k (default 1)",
         to_cli=lambda v, cfg: ["-sv", f"{v:g}"] if v is not None else [])
     # discourse zero matches: floor (package) or delta (paper); None: the preset's
     zero: str | None = _setting(
-        None, label="Zero matches", choices=("floor", "delta"), flags=("--zero",), sidebar=False,
+        None, label="Zero matches", choices=("floor", "delta"), flags=("--zero",),
         help="discourse categories with no match: floor at 1e-5 (package) or delta/total (paper)",
         to_cli=lambda v, cfg: ["--zero", v] if v is not None else [], sig=lambda cfg: f"zero:{cfg.resolved_zero}")
     # categories with no span in the reference or in the system: kept in the unit's mean (the
@@ -162,7 +161,7 @@ class ScoreConfig:
         to_cli=_flag_if("--granularity", lambda v: v != "sentence"),
         sig=lambda cfg: "gran:" + ("sent" if cfg.granularity == "sentence" else "doc"))
     lang: str = _setting(
-        "en", label="Target language", flags=("--lang",), sidebar=True,
+        "en", label="Target language", flags=("--lang",),
         help="language pack: a name (en, fr) or a folder or JSON file (default: guessed from the reference)",
         to_cli=_flag_if("--lang", lambda v: v != "en"))
     _extra: dict = field(default_factory=dict, compare=False, repr=False)
