@@ -55,10 +55,16 @@ page = f3c.number_input(f"Page (of {pages})", 1, pages, key="doc_page")
 focus = st.session_state.get("doc_focus_row")
 on_page = shown[(page - 1) * size: page * size]
 hidden = n_sent - len(shown)
+which = " or ".join(LABELS[c] for c in only)
+names = md(", ".join(systems))
+if len(systems) == 1:
+    gone, every = f"there {names} has no {which} mismatch", f"every sentence has a {which} mismatch for {names}"
+else:
+    gone = f"there none of {names} has a {which} mismatch"
+    every = f"every sentence has a {which} mismatch for at least one of {names}"
 st.caption(f"Sentences {on_page[0] + 1 if on_page else 0}-{on_page[-1] + 1 if on_page else 0} shown "
            f"({len(on_page)} on this page; {len(shown)} of {n_sent} sentences kept"
-           + (f", **{hidden} hidden**: no {' or '.join(LABELS[c] for c in only)} mismatch for "
-              f"{md(', '.join(systems))}" if only else "") + ").")
+           + ((f", **{hidden} hidden**: {gone}" if hidden else f"; none hidden: {every}") if only else "") + ").")
 
 # human (MQM) error spans of the chosen systems in this document, filterable
 human_errors = {}

@@ -684,6 +684,17 @@ def test_click_through_filter_and_contrast_on_sample(core_sample):
         len(next(iter(core_sample.corpus.references.values()))[di])
     cap = [c.value for c in at.caption if "sentences kept" in c.value][0]
     assert f"{len(kept)} of {n} sentences kept" in cap and f"{n - len(kept)} hidden" in cap
+    assert "there pronouns has no pronoun mismatch" in cap  # what the hidden sentences are, said the right way round
+    # every sentence mismatching (the tense system, document "trip"): none hidden, said so - not "0 hidden: no
+    # mismatch", which read backwards
+    at.session_state["pending_doc"] = {"doc_sel": "trip", "doc_systems": ["tense"], "doc_cats": ["tense"],
+                                       "doc_only": ["tense"], "doc_page": 1}
+    at.run()
+    cap2 = [c.value for c in at.caption if "sentences kept" in c.value][0]
+    assert "3 of 3 sentences kept; none hidden: every sentence has a verb tense mismatch for tense" in cap2
+    at.session_state["pending_doc"] = {"doc_sel": doc, "doc_systems": ["pronouns"], "doc_cats": ["pronoun"],
+                                       "doc_only": ["pronoun"], "doc_page": 1}
+    at.run()
     html = "".join(h.proto.body for h in at.get("html"))
     assert html.count("class='bl-row'") == len(kept)
     assert all(f"id='bl-s-{i + 1}'" in html for i in kept)
