@@ -381,10 +381,9 @@ def run_human(a) -> str:
         hs = Study.read_judgments(a.file, a.score_column, not a.lower_is_better)
     else:
         raise InputError("give a judgments file or --mqm FILE", code=InputError.Codes.OPTIONS)
-    data = Study.judgments_summary(hs)
-    if a.by:
-        by = [b.strip() for b in a.by.split(",") if b.strip()]
-        data = Study.judgments_summary(hs, by)
+    by = [b.strip() for b in a.by.split(",") if b.strip()] if a.by else None
+    data = Study.judgments_summary(hs, by)
+    if by:
         rows = data["slices"]
         if a.format != "json":
             lines = ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8}"]

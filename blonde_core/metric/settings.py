@@ -71,11 +71,7 @@ class Setting:
 
 
 def _setting(default, **kw):
-    factory = kw.pop("default_factory", None)
-    meta = {"setting": Setting(**kw)}
-    if factory is not None:
-        return field(default_factory=factory, metadata=meta)
-    return field(default=default, metadata=meta)
+    return field(default=default, metadata={"setting": Setting(**kw)})
 
 
 def _flag_if(flag, when):

@@ -252,12 +252,18 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     w = resample_weights(len(ids0), n_boot, seed)
     systems, resampled, unit_scores, corpus = {}, {}, {}, {}
     need_resamples = system_cis or test == "bootstrap"
+    collapsing = (fn.name in ("BlonDe", "BlonD-d", "BlonD+") and result.config.average == "geometric"
+                  and result.config.absent == "keep" and test == "bootstrap")
+    absent = {}
     for nm in names:
         ids, st = per[nm]
         unit_scores[nm] = fn(st)
         corpus[nm] = float(fn(st.sum(0)))
         if need_resamples:
-            resampled[nm] = fn(_resampled(st, w))
+            rs = _resampled(st, w)  # each resample's summed statistics: scored, and (collapsing) checked for absence
+            resampled[nm] = fn(rs)
+            if collapsing:
+                absent[nm] = absent_in_resamples(result, rs)
         systems[nm] = {"score": _f(corpus[nm]),
                        "ci": percentile_ci(resampled[nm], level) if system_cis else [None, None]}
     pairs = []
@@ -273,10 +279,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
                     pre["resampled"] = (resampled[a], resampled[b])
             pairs.append(paired_test(pin, fn, test, n, seed, w if (same_units and test == "bootstrap") else None,
                                      level, pre))
-    collapsing = (fn.name in ("BlonDe", "BlonD-d", "BlonD+") and result.config.average == "geometric"
-                  and result.config.absent == "keep" and test == "bootstrap")
     if collapsing:
-        absent = {nm: absent_in_resamples(result, per[nm][1], w) for nm in names}
         for q in pairs:
             if q["a"] in absent and q["b"] in absent and len(per[q["a"]][0]) == len(ids0):
                 q["absent"] = {c: float((absent[q["a"]][c] | absent[q["b"]][c]).mean())
@@ -317,14 +320,13 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
 ABSENT_WARN = 0.05  # a category absent on one side in this share of resamples or more: say so
 
 
-def absent_in_resamples(result, unit_stats_of_system: np.ndarray, w: np.ndarray) -> dict:
-    """{discourse category: (B,) bool}: in which resamples (w: multiplicities of units) the category
-    has no weighted span in the system or in the reference."""
+def absent_in_resamples(result, resampled_stats: np.ndarray) -> dict:
+    """{discourse category: (B,) bool}: in which resamples (a system's summed statistics per resample,
+    (B, F, 3)) the category has no weighted span in the system or in the reference."""
     from blonde_core.metric.scoring import category_counts
     from blonde_core.metric.settings import DISCOURSE
 
-    counts = category_counts(_resampled(unit_stats_of_system, w), result.config, result.layout, result.plus,
-                             weighted=True)
+    counts = category_counts(resampled_stats, result.config, result.layout, result.plus, weighted=True)
     return {c: (counts[c][1] == 0) | (counts[c][2] == 0) for c in DISCOURSE if c in counts}
 
 
