@@ -27,11 +27,14 @@ class Engine:
     pool: where spaCy runs (annotation/backends.py): "fork" (the command line: worker
     processes forked per run), "server" (long-lived worker processes shared by all
     sessions' threads), "inline", or a callable (pack, n_process) -> backend.
+    scheduler: the address of a Dask scheduler (tcp://HOST:8786): spaCy runs on its
+    workers (annotation/cluster.py) and `pool` keeps only sacrebleu's statistics; None
+    (the default): Dask is not imported.
     """
 
     def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,
                  pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
-                 disk_mb: int | None = None):
+                 disk_mb: int | None = None, scheduler: str | None = None):
         if cache_mode not in CACHE_MODES:
             raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})", code=InputError.Codes.SETTING)
         from blonde_core.annotation.backends import default_n_process
@@ -40,6 +43,7 @@ class Engine:
         self.cache_dir = cache_dir
         self.n_process = n_process if n_process is not None else default_n_process()
         self.pool = pool
+        self.scheduler = scheduler or None
         self.memo_sentences = 0 if cache_mode == "off" else memo_sentences
         self.disk_bytes = None if disk_mb is None else disk_mb * 2 ** 20
         self.results = Memo(max_entries=512, max_bytes=results_mb * 2 ** 20, name="results")
@@ -72,9 +76,27 @@ class Engine:
             if ann is None:
                 memo = self.memo_sentences if persist else min(self.memo_sentences or 20_000, 20_000)
                 ann = Annotator(load_pack(lang), lowercase, self.disk() if persist else None,
-                                n_process=self.n_process, memo_limit=memo, pool=self.pool)
+                                n_process=self.n_process, memo_limit=memo, pool=self.annotation_pool())
                 self._annotators[key] = ann
             return ann
+
+    def annotation_pool(self):
+        """Where spaCy runs: the Dask scheduler's workers when one is named, else `pool`."""
+        if self.scheduler is None:
+            return self.pool
+        from blonde_core.annotation.cluster import backend_factory
+
+        return backend_factory(self.scheduler)
+
+    def backend_text(self) -> str:
+        """Where spaCy runs, in words (the Data page, the README)."""
+        if self.scheduler is not None:
+            return f"Dask scheduler at {self.scheduler}"
+        if callable(self.pool):
+            return getattr(self.pool, "describe", getattr(self.pool, "__name__", "a custom backend"))
+        return {"server": f"{self.n_process} local worker process(es) of this server",
+                "fork": f"{self.n_process} local process(es) forked per run",
+                "inline": "this process"}.get(self.pool, str(self.pool))
 
     def segstats_runner(self, corpus: Corpus):
         """Where sacrebleu's per-segment statistics are computed: in the server's worker
@@ -119,7 +141,8 @@ class Engine:
     def info(self) -> dict:
         """What is kept where, for the Data page and the README."""
         anns = list(self._annotators.values())
-        out = {"cache_mode": self.cache_mode, "results": self.results.info(),
+        out = {"cache_mode": self.cache_mode, "backend": self.backend_text(), "scheduler": self.scheduler,
+               "results": self.results.info(),
                "memo_limit_sentences": self.memo_sentences,
                "sentences_in_memory": sum(a.memo_size() for a in anns),
                "sentences_annotated": sum(a.stats["annotated"] for a in anns),

@@ -23,6 +23,7 @@ class Codes:
     JUDGMENTS = "E030"  # human judgments cannot be used as given
     LANGUAGE = "E040"  # a language pack is missing or malformed
     PIPELINE = "E041"  # no spaCy pipeline for the language is installed
+    SCHEDULER = "E042"  # a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs
     TOO_LITTLE = "E050"  # not enough data for what was asked
     OUTPUT = "E060"  # the output cannot be written
 
@@ -41,6 +42,7 @@ ERRORS = {
     Codes.JUDGMENTS: "human judgments cannot be used as given",
     Codes.LANGUAGE: "a language pack is missing or malformed",
     Codes.PIPELINE: "no spaCy pipeline for the language is installed",
+    Codes.SCHEDULER: "a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs",
     Codes.TOO_LITTLE: "not enough data for what was asked",
     Codes.OUTPUT: "the output cannot be written",
 }

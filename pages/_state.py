@@ -28,7 +28,8 @@ def server_engine() -> Engine:
     BLONDE_CACHE (disk | memory | off, default disk), BLONDE_CACHE_DIR,
     BLONDE_MEMO_SENTENCES (default 200000), BLONDE_RESULTS_MB (default 1024),
     BLONDE_CACHE_MAX_MB (annotation cache on disk, default 2048; oldest records out first),
-    BLONDE_JOBS (annotation processes, default up to 2)."""
+    BLONDE_JOBS (annotation processes, default up to 2),
+    BLONDE_SCHEDULER (a Dask scheduler's address, tcp://HOST:8786: spaCy runs on its workers)."""
     global _SERVER
     with _SERVER_LOCK:
         if _SERVER is None:
@@ -37,7 +38,8 @@ def server_engine() -> Engine:
                              n_process=_env_int("BLONDE_JOBS", 0) or None, pool="server",
                              memo_sentences=_env_int("BLONDE_MEMO_SENTENCES", 200_000),
                              results_mb=_env_int("BLONDE_RESULTS_MB", 1024),
-                             disk_mb=_env_int("BLONDE_CACHE_MAX_MB", 2048))
+                             disk_mb=_env_int("BLONDE_CACHE_MAX_MB", 2048),
+                             scheduler=os.environ.get("BLONDE_SCHEDULER", "").strip() or None)
         return _SERVER
 
 

@@ -30,6 +30,9 @@ def privacy_note() -> str:
                  f"{info['memo_limit_sentences']:,} sentences, least recently used out; gone when it restarts). ")
     else:
         kept += "spaCy's annotations are not kept after each computation (annotation cache off). "
+    if info.get("scheduler"):
+        kept += (f"Sentences to annotate are sent to the workers of the Dask scheduler at {info['scheduler']}, "
+                 "which keep nothing; their annotations come back to this server. ")
     kept += (f"Computed scores are kept in memory (at most {info['results']['max_bytes'] // 2 ** 20} MB over all "
              "users, least recently used out). **Clear loaded data** removes your data and everything computed "
              "from it, including its sentences in the annotation cache.")
@@ -39,6 +42,8 @@ def privacy_note() -> str:
 st.caption(privacy_note() + f" Upload limit: {limit} MB per file.")
 with st.expander("This server's annotation work"):
     info = server_engine().info()
+    st.write(f"spaCy runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
+             "the server to annotate on a Dask cluster)" if not info.get("scheduler") else "") + ".")
     st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with spaCy "
              f"and read **{info['sentences_from_disk']:,}** from the annotation cache; "
              f"{info['sentences_in_memory']:,} are in memory; computed results use "

@@ -29,7 +29,7 @@ def load_study(a, human=None, **human_kw) -> Study:
     if a.annotation and not a.plus:
         raise InputError("-an is given without -p/--plus; add -p to compute BlonD+", code=InputError.Codes.OPTIONS)
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
-                    pool="fork")
+                    pool="fork", scheduler=a.scheduler)
     if a.input:
         if files or a.system:
             raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)", code=InputError.Codes.OPTIONS)

@@ -80,6 +80,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     rg.add_argument("--cache-dir", metavar="DIR", help="annotation cache directory (default $BLONDE_CACHE_DIR "
                                                         "or the user cache directory)")
     rg.add_argument("-j", "--jobs", type=int, default=None, help="annotation processes (default: up to 2)")
+    rg.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="annotate on the workers of this Dask scheduler (tcp://HOST:8786) instead of local "
+                         "processes; the cache stays local")
 
 
 def config_from_args(a) -> ScoreConfig:
