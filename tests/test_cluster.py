@@ -201,3 +201,23 @@ def test_the_dashboard_server_takes_its_scheduler_from_the_environment(monkeypat
     monkeypatch.setattr(_state, "_SERVER", None)
     assert _state.server_engine().scheduler is None
     assert "local worker process" in _state.server_engine().info()["backend"]
+
+
+def test_the_data_page_says_where_spacy_runs(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from pages import _state
+
+    for scheduler, expected in (("tcp://scheduler.example:8786", "Dask scheduler at tcp://scheduler.example:8786"),
+                                (None, "local worker process")):
+        if scheduler:
+            monkeypatch.setenv("BLONDE_SCHEDULER", scheduler)
+        else:
+            monkeypatch.delenv("BLONDE_SCHEDULER", raising=False)
+        monkeypatch.setattr(_state, "_SERVER", None)
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        assert not at.exception
+        said = [m.value for m in at.markdown if m.value.startswith("spaCy runs on")]
+        assert said and expected in said[0], said
+        privacy = " ".join(c.value for c in at.caption)
+        assert ("workers of the Dask scheduler at " + scheduler in privacy) if scheduler else "Dask" not in privacy

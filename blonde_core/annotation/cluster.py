@@ -154,6 +154,7 @@ class Dask(Backend):
         self.address = address
         self.timeout = timeout
         self._ready: set = set()  # worker addresses checked (and given the plugin)
+        self._check_lock = threading.Lock()  # the server's sessions share one backend
 
     def describe(self) -> str:
         return f"Dask scheduler at {self.address}"
@@ -161,8 +162,7 @@ class Dask(Backend):
     def _check_workers(self, client) -> int:
         """Every worker's pipeline id is the client's, or InputError naming the first that is not;
         the plugin that loads the pipeline registered once. Returns the number of worker threads."""
-        info = client.scheduler_info(n_workers=-1)["workers"] if _takes_n_workers(client) else \
-            client.scheduler_info()["workers"]
+        info = client.scheduler_info(n_workers=-1)["workers"]
         if not info:
             raise InputError(f"the Dask scheduler at {self.address} has no workers; start some with "
                              f"`dask worker {self.address}`", code=InputError.Codes.SCHEDULER)
@@ -180,7 +180,8 @@ class Dask(Backend):
 
     def run(self, texts, on_batch, on_late=None) -> None:
         client = client_for(self.address, self.timeout)
-        threads = self._check_workers(client)
+        with self._check_lock:
+            threads = self._check_workers(client)
         self.loaded_pipeline = True
         queue = batches_of(texts)
         queue.reverse()  # pop() from the end: first batches first
@@ -204,10 +205,10 @@ class Dask(Backend):
                 except PipelineMismatch as exc:
                     raise InputError(_mismatch_text(self.address, *_split_mismatch(str(exc)), self.pipeline_id),
                                      code=InputError.Codes.SCHEDULER) from None
-                except (OSError, TimeoutError) as exc:
-                    raise InputError(f"the Dask scheduler at {self.address} was lost during the run "
-                                     f"({_first_line(exc)}); what was finished is kept",
-                                     code=InputError.Codes.SCHEDULER) from None
+                except Exception as exc:  # noqa: BLE001 - the scheduler lost, a batch failed too often, ...
+                    raise InputError(f"annotation on the Dask scheduler at {self.address} failed "
+                                     f"({type(exc).__name__}: {_first_line(exc)}); the batches finished before "
+                                     "are kept", code=InputError.Codes.SCHEDULER) from None
                 f.release()
                 on_batch(b, recs)
                 if queue:
@@ -218,12 +219,6 @@ class Dask(Backend):
                     client.cancel(list(pending))
                 except Exception:  # noqa: BLE001 - the scheduler may be gone already
                     pass
-
-
-def _takes_n_workers(client) -> bool:
-    import inspect
-
-    return "n_workers" in inspect.signature(client.scheduler_info).parameters
 
 
 def _split_mismatch(text: str) -> tuple[str, str]:
