@@ -57,6 +57,9 @@ d = data()
 if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
+    if st.session_state.get("shared_copy"):
+        st.sidebar.caption("Opened from a shared link: this is your own copy. Loading or clearing data here "
+                           "leaves the sender's data as it was.")
     try:
         # plain escaped text, not st.code: the code block's highlighter is the heaviest thing a
         # browser loads after Analyse (~0.3 s of CPU per tab), and the pages' signature boxes

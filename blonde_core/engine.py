@@ -151,10 +151,15 @@ class Engine:
             out["cache_file"] = str(self.disk().path)
         return out
 
+    def release(self, study) -> int:
+        """Drop the results computed from this study (memory only; its sentences stay cached).
+        Returns how many were dropped."""
+        return self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
+
     def forget(self, study) -> None:
         """Drop everything computed from this study: results, its sentences in memory
         and in the disk caches."""
-        self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
+        self.release(study)
         for (lc, _lang, _persist), ann in list(self._annotators.items()):
             ann.forget(study.distinct_texts(lc))
         if self.cache_mode == "disk":

@@ -144,6 +144,11 @@ class Memo:
                 self.bytes -= self._data.pop(k)[1]
         return len(gone)
 
+    def values(self) -> list:
+        """A snapshot of the values, least recently used first (use does not change)."""
+        with self._lock:
+            return [v for v, _ in self._data.values()]
+
     def discard(self, keys) -> None:
         """Remove these keys (those present)."""
         with self._lock:

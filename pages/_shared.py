@@ -46,16 +46,47 @@ LoadedData = Study  # everything one user loaded (blonde_core.study)
 TOKEN_PARAM = "s"  # the URL parameter that brings a session's data back after a reload
 
 
+def browser_id() -> str | None:
+    """Who loaded the data, as far as the server can tell: a hash of the secret in Streamlit's
+    XSRF cookie. That cookie lives as long as the browser session and is never in the address
+    bar, so a reload of the same tab (or another tab of the same browser) has it and a link
+    opened in another browser has not. Its value is masked anew in every response
+    ("2|mask|masked secret|time"); the secret under the mask stays. None when the browser sends
+    no such cookie (XSRF protection off; AppTest): then every holder of a token is its owner."""
+    import hashlib
+
+    try:
+        raw = st.context.cookies.get("_streamlit_xsrf")
+    except Exception:  # noqa: BLE001 - no request context (AppTest)
+        return None
+    if not isinstance(raw, str) or not raw:
+        return None
+    secret = raw.encode()
+    parts = raw.split("|")
+    if len(parts) == 4 and parts[0] == "2":
+        try:
+            mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+            secret = bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked)) if mask else masked
+        except ValueError:
+            pass
+    return hashlib.sha256(b"blonde-studio-owner|" + secret).hexdigest()
+
+
 def data() -> Study | None:
     """This session's data; after a browser reload, restored from the server's store
-    through the unguessable token in the URL."""
+    through the unguessable token in the URL. A token that another browser loaded opens a
+    copy under a new token of this session's own: whatever this session then loads or
+    clears leaves the other browser's data as it was."""
     d = st.session_state.get("data")
     if d is None:
         token = st.query_params.get(TOKEN_PARAM)
-        d = study_store().get(token)
+        d, mine, shared = study_store().open(token, browser_id())
         if d is not None:
             st.session_state["data"] = d
-            st.session_state["data_token"] = token
+            st.session_state["data_token"] = mine
+            st.session_state["shared_copy"] = shared
+            if mine != token:
+                st.query_params[TOKEN_PARAM] = mine
     return d
 
 
@@ -79,13 +110,15 @@ def _annotate_ahead(study: Study) -> None:
 def set_data(study: Study | None) -> None:
     """Make study this session's data (None clears it, and what was computed from it)."""
     old, token = st.session_state.get("data"), st.session_state.get("data_token")
+    store, me = study_store(), browser_id()
     ahead = st.session_state.pop("annotate_ahead_stop", None)
     if ahead is not None:
         ahead.set()  # the previous data's background annotation sends nothing more
-    if old is not None and study is None:
-        study_store().drop(token)
-        server_engine().forget(old)
+    st.session_state.pop("shared_copy", None)
     if study is None:
+        store.drop(token, me)
+        if old is not None and not store.holds(old):  # another session's copy keeps what it uses
+            server_engine().forget(old)
         st.session_state.pop("data", None)
         st.session_state.pop("data_token", None)
         st.query_params.pop(TOKEN_PARAM, None)
@@ -93,8 +126,10 @@ def set_data(study: Study | None) -> None:
     if study.engine is not server_engine():  # every study of this server computes through its one engine
         study = study.with_engine(server_engine())
     st.session_state["data"] = study
-    st.session_state["data_token"] = study_store().put(study, token)
+    st.session_state["data_token"] = store.put(study, token, me)
     st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
+    if old is not None and old.key != study.key and not store.holds(old):
+        server_engine().release(old)  # replaced: its computed results go (its cached sentences stay)
     _annotate_ahead(study)
 
 

@@ -46,32 +46,64 @@ def server_engine() -> Engine:
 
 
 class StudyStore:
-    """token -> Study, in this server's memory only, for at most `ttl` seconds after
+    """token -> (Study, owner), in this server's memory only, for at most `ttl` seconds after
     the last use and at most `max_items` studies (least recently used out; the core's Memo).
-    Tokens are unguessable (128 random bits)."""
+    Tokens are unguessable (128 random bits). The owner is the browser that loaded the
+    data (`browser_id` in pages/_shared.py; None where the browser sends no identity):
+    only its token-holder in that browser may replace or clear the entry; anyone else
+    who opens the token gets a copy under a token of their own (`open`)."""
 
     def __init__(self, ttl: float = 12 * 3600, max_items: int = 64):
         self.ttl, self.max_items = ttl, max_items
-        self._memo = Memo(max_entries=max_items, max_bytes=None, name="sessions")  # token -> (study, last use)
+        self._memo = Memo(max_entries=max_items, max_bytes=None, name="sessions")  # token -> (study, last use, owner)
 
-    def put(self, study: Study, token: str | None = None) -> str:
-        token = token or secrets.token_urlsafe(16)
+    def put(self, study: Study, token: str | None = None, owner: str | None = None) -> str:
+        """Store study under token (a new one when None, or when token belongs to another owner)."""
         self._expire()
-        self._memo.put(token, (study, time.time()), size=0)
+        old = self._memo.peek(token) if token else None
+        if token is None or (old is not None and old[2] != owner):
+            token = secrets.token_urlsafe(16)
+        self._memo.put(token, (study, time.time(), owner), size=0)
         return token
 
     def get(self, token: str | None) -> Study | None:
+        hit = self._entry(token)
+        return None if hit is None else hit[0]
+
+    def open(self, token: str | None, owner: str | None) -> tuple[Study | None, str | None, bool]:
+        """(study, the token to use, shared): the owner's own token as it is; another owner's
+        token gives a copy under a new token of the visitor's (shared=True); (None, None, False)
+        when the token is unknown or expired."""
+        hit = self._entry(token)
+        if hit is None:
+            return None, None, False
+        study, _, who = hit
+        if who == owner:
+            return study, token, False
+        return study, self.put(study, None, owner), True
+
+    def drop(self, token: str | None, owner: str | None = None) -> bool:
+        """Drop the token's entry if this owner holds it; True when dropped."""
+        hit = self._memo.peek(token or "")
+        if hit is None or hit[2] != owner:
+            return False
+        self._memo.discard([token])
+        return True
+
+    def holds(self, study: Study) -> bool:
+        """Does any entry still hold a study with this study's content key?"""
+        self._expire()
+        return any(v[0].key == study.key for v in self._memo.values())
+
+    def _entry(self, token: str | None):
         if not token:
             return None
         self._expire()
         hit = self._memo.peek(token)
         if hit is None:
             return None
-        self._memo.put(token, (hit[0], time.time()), size=0)
-        return hit[0]
-
-    def drop(self, token: str | None) -> None:
-        self._memo.discard([token or ""])
+        self._memo.put(token, (hit[0], time.time(), hit[2]), size=0)
+        return hit
 
     def _expire(self) -> None:
         now = time.time()

@@ -285,3 +285,66 @@ def test_a_first_visitor_on_a_page_address_gets_the_app_not_the_legacy_pages(bro
         second.context.close()
     finally:
         stop(proc)
+
+
+def test_a_shared_link_gives_a_copy_that_cannot_replace_or_clear_the_senders_data(browser, tmp_path):
+    """Browser B opens browser A's address (token and all): B gets a copy under a token of its own;
+    what B then uploads or clears leaves A's data, and A's reload, as they were (issue 38)."""
+    from conftest import SAMPLE
+
+    proc, url = start_server(tmp_path / "cache", tmp_path / "server.log")
+    sample_loaded = "Loaded: bundled sample data (sample_data/) - 5 systems"
+
+    def sidebar(pg):
+        return pg.locator('[data-testid="stSidebar"]').inner_text()
+
+    def a_still_has_its_data():
+        a.reload()
+        a.get_by_text("Loaded: bundled sample data").first.wait_for()
+        assert sample_loaded in sidebar(a) and "shared link" not in sidebar(a)
+        assert a.url.split("s=")[1] == link.split("s=")[1]
+
+    try:
+        a = new_page(browser, url)
+        a.get_by_role("button", name="Load sample data").click()
+        a.get_by_text("Loaded: bundled sample data").first.wait_for()
+        a.wait_for_function("location.search.includes('s=')")
+        link = a.url
+        b = new_page(browser, link)  # another browser: its own cookies
+        b.get_by_text("Opened from a shared link").wait_for()
+        assert sample_loaded in sidebar(b)
+        b.wait_for_function(f"!location.search.includes({link.split('s=')[1]!r})")
+        # B uploads its own files and analyses them
+        uploader(b, "References").set_input_files(str(SAMPLE / "reference.txt"))
+        uploader(b, "System outputs").set_input_files(str(SAMPLE / "names.txt"))
+        b.wait_for_timeout(1000)
+        b.get_by_role("button", name="Analyse these files").click()
+        b.get_by_text("1 system(s)").wait_for()
+        assert "Loaded: uploaded files" in sidebar(b)
+        a_still_has_its_data()
+        # B clears its copy
+        b.get_by_role("button", name="Clear loaded data").click()
+        b.get_by_text("Nothing loaded yet").wait_for()
+        a_still_has_its_data()
+        # B opens the link again and clears at once
+        b.goto(link)
+        b.get_by_text("Opened from a shared link").wait_for()
+        b.get_by_role("button", name="Clear loaded data").click()
+        b.get_by_text("Nothing loaded yet").wait_for()
+        a_still_has_its_data()
+        nav(a, "Overview")
+        a.get_by_text("Leaderboard").first.wait_for()
+        no_exception(a)
+        a.screenshot(path=str(ARTIFACTS / "server-shared-link-sender.png"))
+        # the sender itself can clear: its old address then restores nothing
+        nav(a, "Data")
+        a.get_by_role("button", name="Clear loaded data").click()
+        a.get_by_text("Nothing loaded yet").wait_for()
+        a.goto(link)
+        a.get_by_text("Nothing loaded yet").first.wait_for()
+        assert "Loaded:" not in sidebar(a)
+        for pg in (a, b):
+            pg.context.close()
+    finally:
+        stop(proc)
+    assert "Traceback" not in (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")

@@ -566,6 +566,32 @@ def test_store_tokens_are_unguessable_and_expire():
     assert len(store) == 2 and store.get(a) is None
 
 
+def test_a_token_opened_by_another_owner_is_a_copy_it_cannot_overwrite_or_drop():
+    store = StudyStore()
+    mine, other = Study(sample_corpus(), "x"), Study(plain_corpus([SAMPLE / "reference.txt"],
+                                                                  [str(SAMPLE / "names.txt")]), "y")
+    t = store.put(mine, owner="A")
+    assert store.open(t, "A") == (mine, t, False)  # the owner's reload
+    study, copy, shared = store.open(t, "B")  # someone else's link
+    assert study is mine and shared and copy != t
+    assert store.put(other, copy, "B") == copy and store.get(t) is mine  # B replaces its copy only
+    assert store.put(other, t, "B") != t and store.get(t) is mine  # B cannot write under A's token
+    assert not store.drop(t, "B") and store.get(t) is mine  # nor drop it
+    assert store.holds(mine) and store.drop(t, "A") and not store.holds(mine)
+    # without an identity (no cookie), every holder is the owner, as before
+    t2 = store.put(mine)
+    assert store.open(t2, None) == (mine, t2, False)
+
+
+def test_release_drops_a_studys_results_and_keeps_its_sentences(tmp_path):
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
+    study = Study(sample_corpus(), "x", engine=engine)
+    study.result(ScoreConfig())
+    n = AnnotationCache(tmp_path).count()
+    assert len(engine.results) == 1 and engine.release(study) == 1 and len(engine.results) == 0
+    assert AnnotationCache(tmp_path).count() == n
+
+
 def test_forget_removes_results_and_cached_sentences(tmp_path):
     engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
     study = Study(sample_corpus(), "x", engine=engine)
