@@ -67,7 +67,7 @@ if d is not None:
         st.sidebar.html('<div style="font-size:.8rem;opacity:.8">Signature</div><code style="font-size:.72rem;'
                         f'word-break:break-all;white-space:normal;line-height:1.4">{esc(d.signature(config()))}</code>')
     except InputError as exc:
-        st.sidebar.warning(md(str(exc)))
+        st.sidebar.warning(md(exc.for_page()))
 # Plotly's library (4.7 MB of JavaScript; ~1 s of a browser's CPU to load, measured in Chromium)
 # is fetched the first time a page draws a chart, and the data grid's scripts (DataFrame, Arrow,
 # the Styler's formatting: ~1.7 MB) the first time it draws a table. A hidden empty chart and a

@@ -57,15 +57,23 @@ class InputError(ValueError):
 
     Codes = Codes
 
-    def __init__(self, message: str, file: str | None = None, line: int | None = None, code: str = Codes.OTHER):
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, code: str = Codes.OTHER,
+                 page: str | None = None):
         self.file = file
         self.line = line
         self.problem = message
         self.code = code
+        self.page_problem = page  # the same problem in the dashboard's words (its controls, not flags)
         where = ""
         if file is not None:
             where = f"{file}"
             if line is not None:
                 where += f", line {line}"
             where += ": "
+        self.where = where
         super().__init__(where + message)
+
+    def for_page(self) -> str:
+        """The message as a page shows it: what to do in the dashboard where the command line's
+        message names a flag."""
+        return self.where + (self.page_problem or self.problem)

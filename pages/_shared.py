@@ -228,7 +228,7 @@ def sidebar_settings() -> ScoreConfig:
                           aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
                           absent="skip" if skip else "keep", lang=lang)
     except InputError as exc:
-        sb.error(str(exc))
+        sb.error(exc.for_page())
         cfg = ScoreConfig(lang=lang)
     note = d.language_note(cfg) if d is not None else None
     if note:
@@ -279,7 +279,7 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
     try:
         return d.analysis(cfg, progress=bar)
     except InputError as exc:
-        st.error(md(str(exc)))
+        st.error(md(exc.for_page()))
         if exc.code == InputError.Codes.SENTENCE_COUNTS:
             st.info("Set **Matching** to *document* in the sidebar to score systems that split or merge sentences.")
         return None
@@ -578,7 +578,7 @@ def human_mapping(human, study: Study | None = None) -> None:
                        for k, v in sorted(hm.items())])
     if study is None:
         st.dataframe(df, hide_index=True)
-        st.caption("A wrong match? Correct it on the Data page, or use the command line's --map FILE_NAME=NAME.")
+        st.caption("A wrong match? Correct it in the table on the Data page.")
         return
     loaded = list(study.corpus.references) + list(study.corpus.systems)
     edited = st.data_editor(df, hide_index=True, key=f"human_map_{study.key}", disabled=["name in the file",
@@ -592,7 +592,7 @@ def human_mapping(human, study: Study | None = None) -> None:
             try:
                 set_data(study.with_human_mapping(wanted))
             except InputError as exc:
-                st.error(md(str(exc)))
+                st.error(md(exc.for_page()))
             else:
                 st.rerun()
         st.caption("Changed, not applied yet.")

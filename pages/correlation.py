@@ -38,7 +38,7 @@ spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "sys
 try:
     d = d0.scored_against(ref)
 except InputError as exc:
-    st.error(md(str(exc)))
+    st.error(md(exc.for_page()))
     st.stop()
 former_refs = [n for n in d0.corpus.references if n != ref]
 judged = [n for n in d.corpus.systems if n in d0.human.system_scores]
@@ -63,7 +63,7 @@ try:
                                              exclude=tuple(exclude), spa=spa)
         all_names = list(out["metrics"])
 except InputError as exc:
-    st.error(md(str(exc)))
+    st.error(md(exc.for_page()))
     st.stop()
 cell = "(system, segment)" if level == "segment" else "(system, document)"
 rated = f"{out['cells_rated']} of {out['cells']} {cell} cells have a human score"

@@ -30,6 +30,11 @@ def privacy_note() -> str:
                  f"{info['memo_limit_sentences']:,} sentences, least recently used out; gone when it restarts). ")
     else:
         kept += "spaCy's annotations are not kept after each computation (annotation cache off). "
+    import tempfile
+
+    kept += (f"With *Add APT* (Overview), the word aligner (eflomal) writes the source and system texts to temporary files "
+             f"in {tempfile.gettempdir()} while it aligns (readable by this server's user only) and deletes them "
+             "when the alignment ends, whatever the cache mode. ")
     if info.get("scheduler"):
         kept += (f"Sentences to annotate are sent to the workers of the Dask scheduler at {info['scheduler']}, "
                  "which keep nothing; their annotations come back to this server. ")
@@ -117,7 +122,7 @@ def analyse_files() -> None:
                                   ner=nb(ner) if ner is not None else None, origin="uploaded files",
                                   engine=server_engine()))
     except InputError as exc:
-        upload_errors.setdefault(owner(exc, uploads), []).append(str(exc))
+        upload_errors.setdefault(owner(exc, uploads), []).append(exc.for_page())
 
 
 def analyse_structured() -> None:
@@ -130,7 +135,7 @@ def analyse_structured() -> None:
         names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
         set_data(Study.from_structured(nb(sf), names, engine=server_engine()))
     except InputError as exc:
-        upload_errors.setdefault("struct", []).append(str(exc))
+        upload_errors.setdefault("struct", []).append(exc.for_page())
 
 
 with tab_files:

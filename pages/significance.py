@@ -49,7 +49,7 @@ try:
         standard(d, cfg, std_metrics)
     out = compare(d, cfg, res, full, test, unit, n, std_metrics=std_metrics)
 except InputError as exc:
-    st.error(md(str(exc)))
+    st.error(md(exc.for_page()))
     st.stop()
 names = list(out["systems"])
 scale = CATALOG.points_factor(metric)  # every number here in points (0-100), as on every page

@@ -74,11 +74,15 @@ def test_apt_command_with_given_alignments(tmp_path, capsys):
     assert "a.sys, line 1" in err and "'1-x'" in err
 
 
-def test_apt_command_aligns_automatically_with_eflomal(ted, capsys):
+def test_apt_command_aligns_automatically_with_eflomal(ted, capsys, tmp_path, monkeypatch):
+    import tempfile
+
     src = ted / "source.zh.txt"
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the aligner's temporary files land here ...
     assert main(["apt", "--source", str(src), "-r", str(ted / "refs" / "ref.txt"), "-s",
                  str(ted / "refs" / "refB.txt"), "--pair", "zh-en", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
+    assert list(tmp_path.iterdir()) == []  # ... and are gone when it returns (the texts are users')
     v = d["systems"]["refB"]
     n = sum(v["cases"].values())
     # every occurrence of the six source pronouns in the TED source is one APT item

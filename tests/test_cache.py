@@ -47,6 +47,8 @@ def test_corrupt_cache_file_is_rebuilt(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "corrupt" in again.stderr and "Traceback" not in again.stderr
     assert json.loads(again.stdout) == json.loads(first.stdout)
+    # the corrupt file (users' text) is deleted, not kept aside
+    assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name or p.name.endswith(".old")) == []
     # and the rebuilt cache is used by the next run
     third = run(tmp_path, probe=True)
     assert "SPACY_LOADED=False" in third.stderr
@@ -153,3 +155,26 @@ def test_records_of_an_older_schema_are_annotated_again_not_misread(tmp_path, mo
     assert AnnotationCache(tmp_path).count() == 2
     again = Annotator(pack, True, AnnotationCache(tmp_path), n_process=1)
     assert again.annotate([text])[text] == rec and again.stats["cached"] == 1 and not again.loaded_pipeline
+
+
+def test_a_one_megabyte_cap_holds_scoring_ted_and_wmt22(tmp_path, ted):
+    """BLONDE_CACHE_MAX_MB=1 (the server's setting; the command line honours it too): TED with
+    sacrebleu's statistics, then WMT22 zh-en, leave a cache file of at most 1.5 MB (issue 38)."""
+    from conftest import WMT
+
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(tmp_path), BLONDE_CACHE_MAX_MB="1")
+    ted_cmd = [sys.executable, "-m", "blonde_core", "score", "-r", str(ted / "refs" / "ref.txt"),
+               "-s", *[str(p) for p in sorted((ted / "systems").glob("*.txt"))[:4]], "--docids",
+               str(ted / "docids.txt"), "--metrics", "BLEU,chrF", "--format", "json"]
+    wmt_cmd = [sys.executable, "-m", "blonde_core", "score", "-r", str(WMT / "refs" / "refA.txt"),
+               "-s", str(WMT / "systems" / "Online-W.txt"), str(WMT / "refs" / "refB.txt"),
+               "--docids", str(WMT / "docids.blk10.txt"), "--format", "json"]
+    sizes = []
+    for cmd in (ted_cmd, wmt_cmd):
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+        assert p.returncode == 0, p.stderr
+        sizes.append(sum(f.stat().st_size for f in tmp_path.iterdir()))
+    assert max(sizes) <= 1.5 * 2 ** 20, sizes
+    con = sqlite3.connect(tmp_path / "annotations.sqlite3")
+    assert con.execute("SELECT count(*) FROM ann").fetchone()[0] > 0  # the newest records are kept
+    con.close()

@@ -437,6 +437,41 @@ def test_the_fuzz_checks_catch_a_reader_that_returns_nothing_or_a_broken_corpus(
             _check_value(bad)
 
 
+def test_a_message_that_names_a_flag_has_words_for_the_pages(tmp_path):
+    """The core's messages name the command line's flags; each such raise outside cli/ also says what to
+    do in the dashboard (InputError(page=...)), and the pages show that (for_page) - issue 38."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "blonde_core"
+    flagged = 0
+    for p in root.rglob("*.py"):
+        if "cli" in p.parts:
+            continue
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                    getattr(node.exc.func, "id", None) == "InputError" and node.exc.args:
+                text = re.sub(r"`[^`]*`", "", ast.unparse(node.exc.args[0]))  # `pip install -r ...` is no flag of ours
+                if re.search(r"(^|[\s(])--?[a-z]", text):
+                    flagged += 1
+                    page = [k for k in node.exc.keywords if k.arg == "page"]
+                    assert page, (p.name, node.lineno, text[:80])
+                    assert not re.search(r"(^|[\s(])--[a-z]", ast.unparse(page[0].value)), (p.name, node.lineno)
+    assert flagged >= 8
+    from blonde_core.io.human import read_human
+
+    table = tmp_path / "two-score-columns.tsv"
+    table.write_text("system\tdoc_id\tscore\tother\nnames\td1\t1\t2\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_human(table)
+    assert "--score-column" in str(e.value) and "--" not in e.value.for_page()
+    assert e.value.for_page().startswith(str(table)) and "leave one score column" in e.value.for_page()
+    pages = " ".join((root.parent / "pages" / n).read_text(encoding="utf-8") for n in
+                     ("_shared.py", "data.py", "significance.py", "correlation.py"))
+    assert "md(str(exc))" not in pages and "append(str(exc))" not in pages
+
+
 def test_every_input_error_has_a_known_code():
     """Every `raise InputError(...)` in the core names its kind (blonde_core/errors.py), and the kinds the
     pages and the command line branch on come out as said."""

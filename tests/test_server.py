@@ -647,10 +647,34 @@ def test_disk_cache_is_bounded_oldest_out(tmp_path):
     rec = {"w": ["x"] * 20, "i": list(range(20)), "t": ["NN"] * 20, "e": []}
     for i in range(30):
         cache.put_many([(b"k%05d" % (100 * i + j), rec) for j in range(100)])
-    cache.trim()
     n = cache.count()
     assert 0 < n < 3000
     assert cache.get_many([b"k00000"]) == {} and cache.get_many([b"k02999"])  # the oldest went first
+
+
+def test_the_disk_cap_holds_for_every_table_together_after_every_write_and_across_restarts(tmp_path):
+    cap = 200_000
+    rec = {"w": ["word"] * 30, "i": list(range(30)), "t": ["NN"] * 30, "e": []}
+    batch = len(json.dumps([rec] * 128).encode())  # what one batch of annotations adds
+
+    def on_disk() -> int:
+        return sum(p.stat().st_size for p in tmp_path.iterdir() if p.name.startswith("annotations.sqlite3"))
+
+    sizes = []
+    for restart in range(3):  # a new process each time: nothing counted in memory carries over
+        ann = AnnotationCache(tmp_path, max_bytes=cap)
+        seg = AnnotationCache(tmp_path, table="segstats", validate=lambda v: json.loads(bytes(v)), max_bytes=cap)
+        for i in range(12):
+            ann.put_many([(b"a%d-%d-%d" % (restart, i, j), rec) for j in range(128)])
+            seg.put_many([(b"s%d-%d-%d" % (restart, i, j), [1.5] * 40) for j in range(128)])
+            sizes.append(on_disk())
+        ann.close()
+        seg.close()
+    assert max(sizes) <= cap + 2 * batch, (max(sizes), cap, batch)
+    assert sizes[-1] <= cap + batch
+    newest = AnnotationCache(tmp_path)
+    assert newest.get_many([b"a2-11-127"]) and not newest.get_many([b"a0-0-0"])
+    assert AnnotationCache(tmp_path, table="segstats", validate=lambda v: json.loads(bytes(v))).get_many([b"s2-11-127"])
 
 
 def test_sandbox_text_never_reaches_the_disk(tmp_path):

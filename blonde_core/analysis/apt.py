@@ -177,23 +177,24 @@ def auto_align(source_tokens: list[list[str]], target_tokens: list[list[str]]) -
         import eflomal
     except ImportError:
         raise InputError("word alignments are required: give --align-ref / --align-system files (Pharaoh "
-                         "'i-j' links) or install eflomal (pip install eflomal) for automatic alignment", code=InputError.Codes.OPTIONS) from None
+                         "'i-j' links) or install eflomal (pip install eflomal) for automatic alignment", code=InputError.Codes.OPTIONS,
+                         page="word alignments are required: this server needs eflomal (pip install eflomal) to align "
+                              "the texts automatically") from None
     import os
     import tempfile
 
     if not source_tokens:
         return []
-    fd, fwd = tempfile.mkstemp(prefix="blonde-apt-", suffix=".links")
-    os.close(fd)
-    try:
+    # eflomal writes the texts to temporary files of its own (mode 600, deleted when align returns)
+    # and its links to ours, in a private folder removed with everything in it at once
+    with tempfile.TemporaryDirectory(prefix="blonde-apt-") as tmp:
+        fwd = os.path.join(tmp, "links")
         aligner = eflomal.Aligner()
         src_lines = [" ".join(t) if t else "_" for t in source_tokens]
         trg_lines = [" ".join(t) if t else "_" for t in target_tokens]
         aligner.align(src_lines, trg_lines, links_filename_fwd=fwd, quiet=True)
         with open(fwd, encoding="utf-8") as f:
             lines = f.read().splitlines()
-    finally:
-        os.unlink(fwd)
     lines += [""] * (len(source_tokens) - len(lines))
     return [parse_links(line) for line in lines]
 
@@ -258,7 +259,8 @@ def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WE
     p = PAIRS[pair]
     bad = [c for c in discard if c not in range(1, 7)]
     if bad:
-        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}", code=InputError.Codes.SETTING)
+        raise InputError(f"--discard takes case numbers 1-6, not {bad[0]}", code=InputError.Codes.SETTING,
+                         page=f"the APT cases to leave out are numbered 1-6, not {bad[0]}")
     src = read_lines(source)
     ref = read_lines(reference)
     if len(ref) != len(src):
@@ -266,9 +268,11 @@ def apt_of_files(source, reference, systems: list, pair: str, weights=DEFAULT_WE
     given = align_ref is not None
     if given != bool(align_systems):
         raise InputError("give both --align-ref and --align-system (one per system), or neither for automatic "
-                         "alignment", code=InputError.Codes.OPTIONS)
+                         "alignment", code=InputError.Codes.OPTIONS,
+                         page="give alignments for the reference and for every system, or none (automatic alignment)")
     if given and len(align_systems) != len(systems):
-        raise InputError(f"{len(align_systems)} --align-system files for {len(systems)} systems", code=InputError.Codes.COUNTS)
+        raise InputError(f"{len(align_systems)} --align-system files for {len(systems)} systems", code=InputError.Codes.COUNTS,
+                         page=f"{len(align_systems)} alignment files for {len(systems)} systems")
     if given:  # the links refer to whitespace tokens
         tok_src = [tokenize(x, "whitespace") for x in src]
         tok_ref = [tokenize(x, "whitespace") for x in ref]

@@ -4,8 +4,16 @@ Keyed by (spaCy pipeline name and version, spaCy version, lowercase flag,
 sentence text).  Safe for several processes at once (SQLite locking, WAL
 journal) and for several threads of one process (each thread opens its own
 connection: the dashboard's server runs every script run in its own thread);
-a corrupt or truncated file is detected, moved aside and rebuilt; any other
-cache failure degrades to "no cache" with a warning, never a crash.
+a corrupt or truncated file is detected, deleted (it holds users' text) and
+rebuilt; any other cache failure degrades to "no cache" with a warning, never a crash.
+
+A cap (`max_bytes`, the server's BLONDE_CACHE_MAX_MB, the command line's too) bounds the
+whole file, every table together (annotations and sacrebleu's statistics): after each
+write the file's pages in use and its write-ahead log are measured (SQLite keeps the
+counts: no scan), and past the cap the oldest rows go, a quarter of the largest table at
+a time, and the freed pages are given back to the file system (incremental vacuum, a
+truncating checkpoint). So the file exceeds its cap by at most the batch just written,
+whatever happened before a restart.
 """
 from __future__ import annotations
 
@@ -64,7 +72,6 @@ class AnnotationCache:
         self.table = table
         self.validate = validate or _decode
         self.max_bytes = max_bytes  # None: unbounded; else the oldest records go first past this size
-        self._writes = 0
 
     # -- connection management -------------------------------------------
     def _open(self) -> sqlite3.Connection | None:
@@ -77,8 +84,14 @@ class AnnotationCache:
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+                if self.max_bytes is not None:
+                    _reclaimable(conn)
                 _wal(conn)
                 conn.execute("PRAGMA synchronous=NORMAL")
+                if self.max_bytes is not None:  # the log, too, stays small next to the cap
+                    limit = max(64 * 1024, self.max_bytes // 4)
+                    conn.execute(f"PRAGMA journal_size_limit={limit}")
+                    conn.execute(f"PRAGMA wal_autocheckpoint={max(16, limit // 4096)}")
                 conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
                 conn.execute(f"SELECT count(*) FROM (SELECT k FROM {self.table} LIMIT 1)").fetchone()
                 self._local.conn = conn
@@ -86,7 +99,7 @@ class AnnotationCache:
             except sqlite3.DatabaseError as exc:
                 if attempt == 0 and _looks_corrupt(exc):
                     _warn(f"annotation cache {self.path} is corrupt ({exc}); rebuilding it")
-                    self._move_aside()
+                    self._delete_file()
                     continue
                 _warn(f"annotation cache {self.path} unusable ({exc}); continuing without it")
                 self.disabled = True
@@ -97,17 +110,13 @@ class AnnotationCache:
                 return None
         return None
 
-    def _move_aside(self) -> None:
-        stamp = f"{int(time.time())}.{os.getpid()}"
+    def _delete_file(self) -> None:
+        """Delete a corrupt file and its log (users' text: never kept aside)."""
         for suffix in ("", "-wal", "-shm"):
-            p = Path(str(self.path) + suffix)
-            if p.exists():
-                try:
-                    p.replace(Path(str(p) + f".corrupt-{stamp}") if suffix == "" else p.with_name(p.name + ".old"))
-                    if suffix:
-                        Path(str(p.with_name(p.name + ".old"))).unlink(missing_ok=True)
-                except OSError:
-                    pass
+            try:
+                Path(str(self.path) + suffix).unlink(missing_ok=True)
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
@@ -137,7 +146,7 @@ class AnnotationCache:
             if _looks_corrupt(exc):
                 _warn(f"annotation cache {self.path} is corrupt ({exc}); rebuilding it")
                 self.close()
-                self._move_aside()
+                self._delete_file()
             else:
                 _warn(f"annotation cache read failed ({exc}); annotating again")
             return out
@@ -154,9 +163,7 @@ class AnnotationCache:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(f"INSERT OR REPLACE INTO {self.table} (k, v) VALUES (?, ?)", rows)
             conn.execute("COMMIT")
-            self._writes += len(rows)
-            if self.max_bytes is not None and self._writes >= 2000:
-                self._writes = 0
+            if self.max_bytes is not None and self.file_bytes(conn) > self.max_bytes:
                 self.trim()
         except sqlite3.Error as exc:
             try:
@@ -187,25 +194,62 @@ class AnnotationCache:
             _warn(f"annotation cache delete failed ({exc})")
         return n
 
+    def file_bytes(self, conn: sqlite3.Connection | None = None) -> int:
+        """The file's pages in use plus its write-ahead log, in bytes (no scan)."""
+        conn = conn or self._open()
+        if conn is None:
+            return 0
+        pages = conn.execute("PRAGMA page_count").fetchone()[0] - conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size = pages * conn.execute("PRAGMA page_size").fetchone()[0]
+        try:
+            size += os.path.getsize(str(self.path) + "-wal")
+        except OSError:
+            pass
+        return size
+
     def trim(self) -> int:
-        """Past max_bytes of records, delete the oldest written (a quarter of them at a time)."""
+        """Past max_bytes, delete the oldest rows (a quarter of the largest table at a time, every
+        table of the file counted) and give the space back; returns how many rows went."""
         conn = self._open()
         if conn is None or self.max_bytes is None:
             return 0
         gone = 0
         try:
-            while True:
-                n, size = conn.execute(f"SELECT count(*), coalesce(sum(length(v)) + 40 * count(*), 0) "
-                                       f"FROM {self.table}").fetchone()
-                if size <= self.max_bytes or n == 0:
-                    return gone
-                k = max(1, n // 4)
-                conn.execute(f"DELETE FROM {self.table} WHERE rowid IN "
-                             f"(SELECT rowid FROM {self.table} ORDER BY rowid LIMIT ?)", (k,))
+            self._checkpoint(conn)
+            while self._used_bytes(conn) > self.max_bytes:
+                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+                counts = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+                counts = {t: n for t, n in counts.items() if n}
+                if not counts:
+                    break
+                t = max(counts, key=lambda name: (self._table_bytes(conn, name), name))
+                k = max(1, counts[t] // 4)
+                conn.execute(f"DELETE FROM {t} WHERE rowid IN (SELECT rowid FROM {t} ORDER BY rowid LIMIT ?)", (k,))
                 gone += k
+            conn.executescript("PRAGMA incremental_vacuum;")  # sqlite3_exec steps it to the end (execute frees one page)
+            self._checkpoint(conn)
         except sqlite3.Error as exc:
             _warn(f"annotation cache trim failed ({exc})")
-            return gone
+        return gone
+
+    @staticmethod
+    def _used_bytes(conn) -> int:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0] - conn.execute("PRAGMA freelist_count").fetchone()[0]
+        return pages * conn.execute("PRAGMA page_size").fetchone()[0]
+
+    @staticmethod
+    def _table_bytes(conn, table: str) -> int:
+        try:  # the dbstat table, where SQLite has it
+            return int(conn.execute("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name=?", (table,)).fetchone()[0])
+        except sqlite3.Error:
+            return int(conn.execute(f"SELECT coalesce(sum(length(v)) + 40 * count(*), 0) FROM {table}").fetchone()[0])
+
+    @staticmethod
+    def _checkpoint(conn) -> None:
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            pass
 
     def count(self) -> int:
         conn = self._open()
@@ -215,6 +259,18 @@ class AnnotationCache:
             return int(conn.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0])
         except sqlite3.Error:
             return 0
+
+
+def _reclaimable(conn: sqlite3.Connection) -> None:
+    """A capped file gives freed pages back (incremental auto-vacuum). The mode is set when the
+    file is made; a file made without it is converted once (VACUUM: a copy of its size)."""
+    try:
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            if conn.execute("PRAGMA page_count").fetchone()[0] > 1:
+                conn.execute("VACUUM")
+    except sqlite3.OperationalError:  # another connection holds the file: it converts it, or a later start does
+        pass
 
 
 def _wal(conn: sqlite3.Connection, patience: float = BUSY_SECONDS) -> None:

@@ -5,6 +5,7 @@ too: the same caches, workers and policies; this module reads arguments and writ
 from __future__ import annotations
 
 import copy
+import os
 import sys
 
 from blonde_core.study import CATALOG, Engine, InputError, Study
@@ -28,8 +29,9 @@ def load_study(a, human=None, **human_kw) -> Study:
         raise InputError("-p/--plus needs an annotation file (-an FILE)", code=InputError.Codes.OPTIONS)
     if a.annotation and not a.plus:
         raise InputError("-an is given without -p/--plus; add -p to compute BlonD+", code=InputError.Codes.OPTIONS)
+    cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
-                    pool="fork", scheduler=a.scheduler)
+                    pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None)
     if a.input:
         if files or a.system:
             raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)", code=InputError.Codes.OPTIONS)

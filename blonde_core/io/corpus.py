@@ -73,4 +73,7 @@ class Corpus:
                         raise InputError(
                             f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
                             f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts "
-                            f"(document-level matching is available: --granularity document)", file=where, code=InputError.Codes.SENTENCE_COUNTS)
+                            f"(document-level matching is available: --granularity document)", file=where, code=InputError.Codes.SENTENCE_COUNTS,
+                            page=f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
+                                 f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts (set "
+                                 f"*Matching* to *document* in the sidebar)")

@@ -189,7 +189,9 @@ def mqm_corpus(m: MqmFile, reference_systems: list[str], path: str = "MQM file")
         raise InputError(f"reference system '{unknown[0]}' is not in the file (systems: "
                          f"{', '.join(m.corpus_docs)})", file=path, code=InputError.Codes.NAMES)
     if not reference_systems:
-        raise InputError("say which systems are human references (--reference-systems NAME ...)", file=path, code=InputError.Codes.NAMES)
+        raise InputError("say which systems are human references (--reference-systems NAME ...)", file=path, code=InputError.Codes.NAMES,
+                         page="say which systems of the file are human references (the box *Systems of the file that "
+                              "are human references*)")
     refs = {r: m.corpus_docs[r] for r in reference_systems}
     syss = {s: d for s, d in m.corpus_docs.items() if s not in refs}
     return Corpus(doc_ids=list(m.doc_ids), references=refs, systems=syss, source=m.source_docs,
@@ -233,7 +235,9 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
         rest = [i for i in range(len(header)) if i not in used]
         if len(rest) != 1:
             raise InputError(f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
-                             "name it (--score-column)", file=str(path), line=1, code=InputError.Codes.MALFORMED)
+                             "name it (--score-column)", file=str(path), line=1, code=InputError.Codes.MALFORMED,
+                             page=f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
+                                  "leave one score column besides system, doc_id and seg_id in the table")
         ci_score = rest[0]
     name = header[ci_score]
     hs = HumanScores(name, higher_is_better, kind=f"judgments table (score column {name})")

@@ -149,7 +149,8 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     A file's name (stem) is its system or reference name.
     """
     if not references:
-        raise InputError("at least one reference file is needed (-r)", code=InputError.Codes.OPTIONS)
+        raise InputError("at least one reference file is needed (-r)", code=InputError.Codes.OPTIONS,
+                         page="upload at least one reference")
     names: dict[str, tuple[str, str]] = {}  # name -> (role, file)
 
     def name_of(path, role):
