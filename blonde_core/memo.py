@@ -13,32 +13,61 @@ from __future__ import annotations
 
 import sys
 import threading
+import types
 from collections import OrderedDict
 from typing import Callable
 
 
-def approx_size(obj, _depth: int = 0) -> int:
-    """A rough size in bytes (numpy arrays by nbytes, containers walked a few levels)."""
+_ATOMS = (str, bytes, bytearray, int, float, complex, bool, type(None), range, slice)
+
+
+def approx_size(obj) -> int:
+    """The bytes a value holds: every object reachable from it counted once (containers,
+    strings, numbers, objects' attributes and slots; numpy arrays with their buffers, a view
+    through the array it views). Not counted: classes, modules, functions, and the
+    attributes a class names in `_memo_shared` (what others own and keep anyway: a Result's
+    corpus belongs to its Study, a feature table's annotation records to the annotator).
+    tests/test_server.py compares it with what tracemalloc sees a computed result keep."""
     np = sys.modules.get("numpy")  # no array can exist before numpy is loaded: importing the memo loads nothing
-    if np is not None and isinstance(obj, np.ndarray):
-        return int(obj.nbytes) + 112
-    if _depth > 4:
-        return 64
-    if isinstance(obj, dict):
-        return sys.getsizeof(obj) + sum(approx_size(k, _depth + 1) + approx_size(v, _depth + 1)
-                                        for k, v in obj.items())
-    if isinstance(obj, (list, tuple, set, frozenset)):
-        items = list(obj)
-        if len(items) > 200:  # sample long lists
-            step = len(items) // 200
-            return sys.getsizeof(obj) + step * sum(approx_size(x, _depth + 1) for x in items[::step])
-        return sys.getsizeof(obj) + sum(approx_size(x, _depth + 1) for x in items)
-    size_fn = getattr(obj, "approx_bytes", None)
-    if callable(size_fn):
-        return int(size_fn())
-    if hasattr(obj, "__dict__") and not isinstance(obj, type):
-        return sys.getsizeof(obj) + approx_size(vars(obj), _depth + 1)
-    return sys.getsizeof(obj)
+    ndarray = np.ndarray if np is not None else ()
+    seen: set[int] = set()
+    stack = [obj]
+    total = 0
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        if isinstance(o, _ATOMS):
+            total += sys.getsizeof(o)
+            continue
+        if isinstance(o, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+            continue
+        if ndarray and isinstance(o, ndarray):
+            total += sys.getsizeof(o)  # with the buffer when the array owns it
+            if o.base is not None:
+                stack.append(o.base)
+            if o.dtype.hasobject:
+                stack.extend(o.ravel().tolist())
+            continue
+        total += sys.getsizeof(o)
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            stack.extend(o)
+        else:
+            shared = getattr(type(o), "_memo_shared", ())
+            d = getattr(o, "__dict__", None)
+            if isinstance(d, dict):
+                total += sys.getsizeof(d)
+                seen.add(id(d))
+                stack.extend(v for k, v in d.items() if k not in shared)
+            for cls in type(o).__mro__:
+                for slot in getattr(cls, "__slots__", ()):
+                    if slot not in shared and slot not in ("__dict__", "__weakref__") and hasattr(o, slot):
+                        stack.append(getattr(o, slot))
+    return total
 
 
 class _Flight:

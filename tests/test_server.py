@@ -583,6 +583,38 @@ def test_a_token_opened_by_another_owner_is_a_copy_it_cannot_overwrite_or_drop()
     assert store.open(t2, None) == (mine, t2, False)
 
 
+def test_results_are_sized_by_what_they_hold_as_tracemalloc_sees_it(ted, ted_systems):
+    """The memo's byte count of computed results is what they keep alive (within 25% of tracemalloc's
+    count of the memory computing them left allocated): issue 38 found a WMT22 result of 163.8 MB
+    counted as 25.3 MB by a sizer that stopped four levels deep and sampled long lists."""
+    import gc
+    import tracemalloc
+
+    from blonde_core.memo import approx_size
+
+    corpus = plain_corpus([ted / "refs" / "ref.txt"], [str(p) for p in ted_systems], docids=ted / "docids.txt")
+    engine = Engine(cache_mode="memory", pool="fork")
+    study = Study(corpus, "ted", engine=engine)
+    cfg = ScoreConfig()
+    study.board(cfg, n=100)
+    study.compare(cfg)  # annotated, every library imported: what follows allocates only results
+    for what in ("result", "all"):
+        engine.results.clear()
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        res = study.result(cfg)
+        if what == "all":
+            study.board(cfg, n=100)
+            study.compare(cfg)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        counted = approx_size(res) if what == "result" else engine.results.bytes
+        assert kept > 5_000_000 and abs(counted - kept) <= 0.25 * kept, (what, counted, kept)
+        assert engine.info()["results"]["bytes"] == engine.results.bytes
+
+
 def test_release_drops_a_studys_results_and_keeps_its_sentences(tmp_path):
     engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
     study = Study(sample_corpus(), "x", engine=engine)

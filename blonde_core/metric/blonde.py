@@ -29,6 +29,8 @@ from .sufficient import literal_items, system_stats
 
 @dataclass
 class Result:
+    _memo_shared = ("corpus",)  # the Study's, kept with it (memo.approx_size)
+
     config: ScoreConfig
     signature: Signature
     layout: Layout

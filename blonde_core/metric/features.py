@@ -190,6 +190,8 @@ def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray) -> Csr:
 class FeatureTable:
     """Features of every distinct (prepared) sentence text of a run."""
 
+    _memo_shared = ("records", "pack")  # the annotator's records (its memo keeps them) and the language pack
+
     def __init__(self, texts: list[str], records: dict[str, dict], pack: LanguagePack):
         self.pack = pack
         self.layout = make_layout(pack)
