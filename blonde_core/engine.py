@@ -100,7 +100,8 @@ class Engine:
 
     def segstats_runner(self, corpus: Corpus):
         """Where sacrebleu's per-segment statistics are computed: in the server's worker
-        processes, after any annotation waiting there (priority 2); for the command line
+        processes, as a run that already sent 2,000 texts (backends.SEGSTATS_PRIORITY: after a
+        session's first batches, before a long upload's later ones); for the command line
         (pool "fork") in processes forked once per run and shared by every metric, one share
         of each chunk per process; elsewhere in this process (None)."""
         split = lambda hyps, refs, k: [(hyps[i:i + k], [r[i:i + k] for r in refs])  # noqa: E731
@@ -117,7 +118,7 @@ class Engine:
             return run_forked
         if self.pool != "server":
             return None
-        from blonde_core.annotation.backends import server_pool
+        from blonde_core.annotation.backends import SEGSTATS_PRIORITY, server_pool
 
         lang = "en"
 
@@ -125,7 +126,8 @@ class Engine:
             pool = server_pool(lang, self.n_process)
             k = max(1, -(-len(hyps) // self.n_process))  # one share per worker, in parallel
             futs = [pool.submit({"call": "blonde_core.analysis.standard:segment_statistics",
-                                 "args": [metric, h, r], "rows": len(h)}, 2) for h, r in split(hyps, refs, k)]
+                                 "args": [metric, h, r], "rows": len(h)}, SEGSTATS_PRIORITY)
+                    for h, r in split(hyps, refs, k)]
             return [row for f in futs for row in f.result()]
         return run
 

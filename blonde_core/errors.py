@@ -25,6 +25,7 @@ class Codes:
     PIPELINE = "E041"  # no spaCy pipeline for the language is installed
     SCHEDULER = "E042"  # a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs
     TOO_LITTLE = "E050"  # not enough data for what was asked
+    TOO_MUCH = "E051"  # more than this server takes at once (its limits per upload)
     OUTPUT = "E060"  # the output cannot be written
 
 
@@ -44,6 +45,7 @@ ERRORS = {
     Codes.PIPELINE: "no spaCy pipeline for the language is installed",
     Codes.SCHEDULER: "a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs",
     Codes.TOO_LITTLE: "not enough data for what was asked",
+    Codes.TOO_MUCH: "more data than this server takes at once (its limits per upload)",
     Codes.OUTPUT: "the output cannot be written",
 }
 

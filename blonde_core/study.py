@@ -206,6 +206,10 @@ class Study:
         return {prepare(s, lowercase) for g in (c.references, c.systems) for docs in g.values()
                 for d in docs for s in d}
 
+    def check_limits(self, max_line_chars: int, max_segments: int) -> None:
+        """InputError naming the file and line past a server's limits per upload (io/corpus.py)."""
+        self.corpus.check_limits(max_line_chars, max_segments)
+
     def guess_language(self) -> dict:
         """The target language guessed from the first reference (lang.guess_language: {"language", "shares",
         "words"}); "language" is None when no language pack's frequent words cover enough of it."""

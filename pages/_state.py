@@ -113,6 +113,15 @@ class StudyStore:
         return len(self._memo)
 
 
+def upload_limits() -> tuple[int, int]:
+    """(characters per line, segments per upload) this server takes: BLONDE_MAX_LINE_CHARS
+    (default 10,000; the longest segment of the shared TED and WMT22 data has 1,676) and
+    BLONDE_MAX_SEGMENTS (default 500,000 over all texts of one upload; WMT22 zh-en's 13 texts
+    and source have 26,250 + 1,875). Past them an upload is refused before any work starts,
+    so that no upload holds the annotation workers for long while others wait."""
+    return _env_int("BLONDE_MAX_LINE_CHARS", 10_000), _env_int("BLONDE_MAX_SEGMENTS", 500_000)
+
+
 _STORE: StudyStore | None = None
 
 

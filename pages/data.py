@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
 from pages._shared import SUMMARY_CSS, TED, data, human_mapping, load_sample, md, set_data, summary_table
-from pages._state import server_engine, study_store
+from pages._state import server_engine, study_store, upload_limits
 
 st.title("Data")
 limit = st.get_option("server.maxUploadSize")
@@ -44,7 +44,9 @@ def privacy_note() -> str:
     return kept
 
 
-st.caption(privacy_note() + f" Upload limit: {limit} MB per file.")
+max_line, max_segments = upload_limits()
+st.caption(privacy_note() + f" Upload limits: {limit} MB per file, {max_line:,} characters per line, "
+           f"{max_segments:,} segments per upload (all files together).")
 with st.expander("This server's annotation work"):
     info = server_engine().info()
     st.write(f"spaCy runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
@@ -99,6 +101,12 @@ def owner(exc: InputError, uploads: dict) -> str:
     return "_form"
 
 
+def within_limits(study: Study) -> Study:
+    """The study, or InputError naming the file and line past this server's limits per upload."""
+    study.check_limits(*upload_limits())
+    return study
+
+
 def analyse_files() -> None:
     """The plain-text form's callback (the uploads are in session state by now)."""
     ss = st.session_state
@@ -113,14 +121,14 @@ def analyse_files() -> None:
         if not syss:
             raise InputError("upload at least one system output")
         # the readers take (name, bytes) exactly like files on disk
-        set_data(Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
+        set_data(within_limits(Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                                   docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
                                   source=nb(source) if source is not None else None,
                                   human=nb(human) if human is not None else None,
                                   human_higher_is_better=not ss.get("up_lower"),
                                   annotation=nb(plus) if plus is not None else None,
                                   ner=nb(ner) if ner is not None else None, origin="uploaded files",
-                                  engine=server_engine()))
+                                  engine=server_engine())))
     except InputError as exc:
         upload_errors.setdefault(owner(exc, uploads), []).append(exc.for_page())
 
@@ -133,7 +141,7 @@ def analyse_structured() -> None:
         if sf is None:
             raise InputError("upload a file first")
         names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
-        set_data(Study.from_structured(nb(sf), names, engine=server_engine()))
+        set_data(within_limits(Study.from_structured(nb(sf), names, engine=server_engine())))
     except InputError as exc:
         upload_errors.setdefault("struct", []).append(exc.for_page())
 

@@ -472,6 +472,24 @@ def test_a_message_that_names_a_flag_has_words_for_the_pages(tmp_path):
     assert "md(str(exc))" not in pages and "append(str(exc))" not in pages
 
 
+def test_limits_per_upload_name_the_file_and_line():
+    from blonde_core.io.readers import NamedBytes
+
+    ref = b"One.\nTwo.\nThree.\n\nFour.\nFive.\n"
+    sys_ = b"One.\nTwo.\nThree.\n\nFour.\n" + b"x" * 300 + b"\n"
+    for blank, line in ((True, 6), (False, None)):
+        c = plain_corpus([NamedBytes("ref.txt", ref)], [NamedBytes("sys.txt", sys_)], boundaries="blank-lines") \
+            if blank else plain_corpus([NamedBytes("ref.txt", ref.replace(b"\n\n", b"\n"))],
+                                       [NamedBytes("sys.txt", sys_.replace(b"\n\n", b"\n"))])
+        c.check_limits(300, 100)
+        with pytest.raises(InputError) as e:
+            c.check_limits(299, 100)
+        assert e.value.code == InputError.Codes.TOO_MUCH and e.value.file == "sys.txt"
+        assert e.value.line == (line or 5) and "300 characters" in str(e.value)
+        with pytest.raises(InputError, match="10 segments in all"):
+            c.check_limits(1000, 9)
+
+
 def test_every_input_error_has_a_known_code():
     """Every `raise InputError(...)` in the core names its kind (blonde_core/errors.py), and the kinds the
     pages and the command line branch on come out as said."""

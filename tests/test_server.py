@@ -473,26 +473,36 @@ def test_loaded_data_is_annotated_ahead_and_the_scores_page_waits_for_it(ted, tm
     assert study.with_engine(Engine(cache_mode="off", pool="server")).prefetch(cfg, lambda: True) is None
 
 
+def _background_run(ted, tmp_path, n_systems=None):
+    """A study of TED on the server's pool with a disk cache, a go flag and the texts sent counted."""
+    systems = sorted((ted / "systems").glob("*.txt"))[:n_systems]
+    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
+    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted", engine=engine)
+    go = threading.Event()
+    go.set()
+    sent = []
+    return engine, study, ScoreConfig(), go, sent, _counting_pool(sent)
+
+
+def _started(engine, study, cfg, go, n: int):
+    """The study's background annotation, once n sentences are back."""
+    ahead = study.prefetch(cfg, go.is_set)
+    ann = engine.annotator(cfg.lowercase, cfg.lang)
+    for _ in range(600):
+        if ann.stats["annotated"] >= n:
+            break
+        threading.Event().wait(0.05)
+    return ahead, ann
+
+
 def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, tmp_path):
     """A session that clears its data (or leaves) while its data is being annotated in the
     background: the work stops (nothing more is sent to the workers), and what was still
     in the workers does not come back into the memo or the disk cache after the clear."""
-    systems = sorted((ted / "systems").glob("*.txt"))
-    engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="server")
-    study = Study(plain_corpus([ted / "refs" / "ref.txt"], systems, docids=ted / "docids.txt"), "ted", engine=engine)
-    cfg = ScoreConfig()
+    engine, study, cfg, go, sent, undo = _background_run(ted, tmp_path)
     distinct = study.n_distinct(cfg)
-    go = threading.Event()
-    go.set()
-    sent = []
-    undo = _counting_pool(sent)
     try:
-        ahead = study.prefetch(cfg, go.is_set)
-        ann = engine.annotator(cfg.lowercase, cfg.lang)
-        for _ in range(600):  # until the first batches are back
-            if ann.stats["annotated"] >= 256:
-                break
-            threading.Event().wait(0.05)
+        ahead, ann = _started(engine, study, cfg, go, 256)
         go.clear()  # Clear loaded data: the background work is told to stop, then the data forgotten
         engine.forget(study)
         ahead.join(60)
@@ -502,6 +512,31 @@ def test_background_annotation_stops_when_told_and_clear_keeps_none_of_it(ted, t
     assert 256 <= len(sent) < distinct  # it stopped long before the end
     assert AnnotationCache(tmp_path).count() == 0
     assert ann.known(study.distinct_texts(cfg.lowercase)) == 0
+
+
+def test_what_the_workers_finish_after_a_clear_that_did_not_wait_is_never_kept(ted, tmp_path):
+    """Clear returned before the workers finished (its wait ran out): their batches still come
+    back, and none of their sentences reaches the memo or the disk cache; the batches no worker
+    had started are cancelled (issue 38)."""
+    engine, study, cfg, go, sent, undo = _background_run(ted, tmp_path, 4)
+    try:
+        ahead, ann = _started(engine, study, cfg, go, 128)
+        go.clear()
+        texts = sorted(study.distinct_texts(cfg.lowercase))
+        ann.forget(texts, timeout=0)  # returns at once, batches still in the workers
+        ahead.join(60)
+        for _ in range(600):  # until every batch handed to the workers is back
+            with ann._lock:
+                if not ann._inflight:
+                    break
+            threading.Event().wait(0.05)
+    finally:
+        undo()
+    assert not ann._inflight and len(sent) < len(texts)
+    assert AnnotationCache(tmp_path).count() == 0
+    assert ann.known(texts) == 0
+    # asked for again, the same sentences are annotated and kept as usual
+    assert len(ann.annotate(texts[:50])) == 50 and ann.known(texts[:50]) == 50
 
 
 def test_memory_is_bounded(ted):

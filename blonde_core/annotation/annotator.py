@@ -63,6 +63,7 @@ class Annotator:
         self.stats = {"distinct": 0, "cached": 0, "annotated": 0}
         self._memo = Memo(max_entries=memo_limit, max_bytes=None, name="sentences")  # text -> record
         self._inflight: dict[str, threading.Event] = {}
+        self._forgotten: set[str] = set()  # texts cleared while a worker still held them: never kept
         self._lock = threading.Lock()
 
     def prepare(self, text: str) -> str:
@@ -82,11 +83,13 @@ class Annotator:
     def forget(self, texts, timeout: float = 30.0) -> None:
         """Drop these prepared texts from memory and from the disk cache. Texts being
         annotated right now (a background annotation, a page that stopped) are waited
-        for first (up to `timeout` seconds), so that they do not come back into the
-        memo and the disk cache after they were dropped."""
+        for first (up to `timeout` seconds); whatever of them comes back later is
+        dropped, never remembered or cached (until a caller asks for the text again)."""
         import time
 
         texts = list(texts)
+        with self._lock:
+            self._forgotten.update(t for t in texts if t in self._inflight)
         end = time.monotonic() + timeout
         while True:
             with self._lock:
@@ -129,6 +132,7 @@ class Annotator:
                         theirs[t] = self._inflight[t]
                     else:
                         self._inflight[t] = threading.Event()
+                        self._forgotten.discard(t)  # asked for again: kept again
                         mine.append(t)
             if mine:
                 self._annotate_mine(sorted(mine), out, report, total)
@@ -169,10 +173,13 @@ class Annotator:
 
             def on_batch(batch: list[str], recs: list[dict]) -> None:
                 pairs = list(zip(batch, recs))
+                out.update(pairs)
+                if self._forgotten:  # cleared while this caller still ran: returned, never kept
+                    with self._lock:
+                        pairs = [(t, r) for t, r in pairs if t not in self._forgotten]
                 self._remember(pairs)
                 if self.cache is not None:
                     self.cache.put_many((keys[t], r) for t, r in pairs)
-                out.update(pairs)
                 if shared:
                     self._release(batch)
                 with self._lock:
@@ -198,10 +205,12 @@ class Annotator:
         try:
             if fut.cancelled() or fut.exception() is not None:
                 return
-            recs = fut.result()
-            self._remember(zip(batch, recs))
+            with self._lock:
+                pairs = [(t, r) for t, r in zip(batch, fut.result()) if t not in self._forgotten]
+                self._forgotten.difference_update(batch)
+            self._remember(pairs)
             if self.cache is not None:
-                self.cache.put_many((cache_key(self.pipeline_id, self.lowercase, t), r) for t, r in zip(batch, recs))
+                self.cache.put_many((cache_key(self.pipeline_id, self.lowercase, t), r) for t, r in pairs)
             with self._lock:
                 self.stats["annotated"] += len(batch)
         finally:

@@ -23,12 +23,29 @@ from blonde_core.lang.base import LanguagePack
 
 from .pipeline import doc_to_record, load_pipeline, pipeline_id
 
-CHUNK = 128  # texts per batch
+CHUNK = 128  # texts per batch at most
+CHUNK_CHARS = 32_000  # characters per batch at most (a longer text alone): no batch holds a worker for long
 SMALL = 64  # jobs up to this many texts: in the calling process (CLI), first in the workers' queue (server)
+ATTAINED_SCALE = 1e6  # server: a batch's priority is 1 + texts its run sent before / this (least attained first)
+SEGSTATS_PRIORITY = 1 + 2000 / ATTAINED_SCALE  # sacrebleu's chunks: as a run that sent 2,000 texts
 
 
 def batches_of(texts: list[str]) -> list[list[str]]:
-    return [texts[i:i + CHUNK] for i in range(0, len(texts), CHUNK)]
+    """Consecutive batches of at most CHUNK texts and CHUNK_CHARS characters (WMT22 zh-en's
+    sentences, 150 characters on average, make batches of 128; a batch of very long lines
+    is cut short, so that a batch - what another user's work may wait for - stays short)."""
+    out: list[list[str]] = []
+    cur: list[str] = []
+    chars = 0
+    for t in texts:
+        if cur and (len(cur) >= CHUNK or chars + len(t) > CHUNK_CHARS):
+            out.append(cur)
+            cur, chars = [], 0
+        cur.append(t)
+        chars += len(t)
+    if cur:
+        out.append(cur)
+    return out
 
 
 class Backend:
@@ -103,29 +120,34 @@ class Server(Backend):
     def run(self, texts, on_batch, on_late=None) -> None:
         """At most n_process batches of this caller in the shared pool at a time, so
         that several sessions' batches interleave; a caller that stops (its session
-        left, or its user opened another page) submits nothing more, and what it had
-        submitted stays in flight: handed to on_late, so that it is remembered and
-        cached when the workers finish it and the next caller (the page the user
-        opened) waits for those texts instead of annotating them a second time."""
+        left, loaded other data or cleared it, or its user opened another page) submits
+        nothing more, its batches still queued are cancelled, and the batch a worker is
+        running (at most CHUNK_CHARS characters) is handed to on_late, so that it is
+        remembered and cached when it ends - unless its texts were forgotten meanwhile
+        (Annotator.forget) - and the next caller waits for those texts instead of
+        annotating them a second time."""
         from concurrent.futures import FIRST_COMPLETED, wait
 
         self.loaded_pipeline = True
-        priority = 0 if len(texts) <= SMALL else 1
+        small = len(texts) <= SMALL
         pool = server_pool(self.pack.name, self.n_process)
         pending: dict = {}
         queue = batches_of(texts)
-        try:
+        attained = 0  # texts this run sent: a run that sent fewer goes first (another user's first
+        try:          # batches pass a long upload's later ones instead of waiting behind them)
             while queue or pending:
                 while queue and len(pending) < self.n_process:
                     b = queue.pop(0)
+                    priority = 0 if small else 1 + min(attained, ATTAINED_SCALE - 1) / ATTAINED_SCALE
+                    attained += len(b)
                     pending[pool.submit(b, priority)] = b
                 done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
                 for f in done:
                     b = pending.pop(f)
                     on_batch(b, f.result())
         finally:
-            for f, b in pending.items():  # left early: keep what the pool finishes anyway
-                if on_late is not None:
+            for f, b in pending.items():  # left early: what no worker started is cancelled; what one
+                if not f.cancel() and on_late is not None:  # runs (one batch each) is kept when it ends
                     on_late(b, f)
 
 

@@ -305,10 +305,11 @@ class WorkerPool:
                 raise
             return self._fork_or_spawn(lang, retry=False)
 
-    def submit(self, batch, priority: int = 1) -> Future:
+    def submit(self, batch, priority: float = 1) -> Future:
         """batch: texts to annotate, or a segstats job.  Lower priorities go first
-        (0: small annotation jobs, 1: annotation batches, 2: sacrebleu chunks);
-        equal priorities in order of submission."""
+        (0: small annotation jobs; 1 up to 2: annotation batches, by how many texts their
+        run had sent before - least attained first; sacrebleu chunks as a run that sent
+        2,000); equal priorities in order of submission."""
         fut: Future = Future()
         self._jobs.put((priority, next(self._seq), batch, fut))
         return fut

@@ -19,6 +19,30 @@ class Corpus:
     files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
     docids_file: str | None = None  # the document-id file, when one was used
 
+    def check_limits(self, max_line_chars: int, max_segments: int) -> None:
+        """InputError (TOO_MUCH) naming the file and line of the first segment longer than
+        max_line_chars, or the number of segments when all texts together have more than
+        max_segments (a server's limits per upload: work that would starve other users)."""
+        texts = [*self.references.items(), *self.systems.items()] + \
+            ([("source", self.source)] if self.source is not None else [])
+        total = sum(len(seg) for _, docs in texts for seg in docs)
+        if total > max_segments:
+            raise InputError(f"{total:,} segments in all ({len(texts)} texts); this server takes at most "
+                             f"{max_segments:,} per upload", code=InputError.Codes.TOO_MUCH)
+        for name, docs in texts:
+            line = 0
+            for k, doc in enumerate(docs):
+                if self.boundaries == "blank-lines" and k:
+                    line += 1  # the blank line before the document
+                for seg in doc:
+                    line += 1
+                    if len(seg) > max_line_chars:
+                        where = self.files.get(name, name)
+                        raise InputError(f"a segment of {len(seg):,} characters; this server takes at most "
+                                         f"{max_line_chars:,} per line", file=str(where),
+                                         line=None if self.boundaries == "structured" else line,
+                                         code=InputError.Codes.TOO_MUCH)
+
     @property
     def n_segments(self) -> int:
         first = next(iter(self.references.values()))
