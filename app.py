@@ -19,7 +19,10 @@ PagesManager.uses_pages_directory = False
 
 from blonde_core.study import InputError  # noqa: E402
 
-from pages._shared import config, data, esc, keep_token, load_sample, md, sidebar_settings
+from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: E402
+
+from pages._shared import config, data, esc, keep_token, load_sample, md, sidebar_settings  # noqa: E402
+from pages._state import presence  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
@@ -54,6 +57,8 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
         load_sample()
 sidebar_settings()
 d = data()
+_ctx = get_script_run_ctx()
+presence().hold(_ctx.session_id if _ctx is not None else None, d)  # what this live session holds (pages/_state.py)
 if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")

@@ -153,10 +153,16 @@ class Engine:
             out["cache_file"] = str(self.disk().path)
         return out
 
-    def release(self, study) -> int:
-        """Drop the results computed from this study (memory only; its sentences stay cached).
-        Returns how many were dropped."""
-        return self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
+    def release(self, study, keep=()) -> int:
+        """Drop the results computed from this study from memory; with `keep` (the studies still
+        in use), also its sentences from the annotation memos unless one of those has them too
+        (the disk cache keeps them). Returns how many results were dropped."""
+        n = self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
+        if keep != ():
+            for (lc, _lang, _persist), ann in list(self._annotators.items()):
+                kept = set().union(*(s.distinct_texts(lc) for s in keep)) if keep else set()
+                ann.drop_from_memo(study.distinct_texts(lc) - kept)
+        return n
 
     def forget(self, study) -> None:
         """Drop everything computed from this study: results, its sentences in memory

@@ -113,6 +113,101 @@ class StudyStore:
         return len(self._memo)
 
 
+class Presence:
+    """Which live browser sessions hold which data: every script run says (hold), and a sweep
+    takes the sessions that have been disconnected for `grace` seconds (a tab closed; a short
+    network break resumes within it) and releases what only they held - the results computed
+    from it and its sentences in the annotation memo (the disk cache keeps them; the reload
+    store keeps the data itself, so a reload recomputes from the disk cache) -, closes their
+    Streamlit sessions (their state and uploaded files: Streamlit would keep a disconnected
+    session until some later visit expires it) and asks the C allocator to give freed memory
+    back to the system. Without it the server kept every closed session's results until the
+    memo's bound pushed them out (issue 38: 1,306 MB still 160 s after five sessions closed)."""
+
+    def __init__(self):
+        self._held: dict[str, Study | None] = {}
+        self._since: dict[str, float] = {}  # session id -> when it was first seen disconnected
+        self._lock = threading.Lock()
+
+    def hold(self, session_id: str | None, study: Study | None) -> None:
+        if session_id:
+            with self._lock:
+                self._held[session_id] = study
+                self._since.pop(session_id, None)
+
+    def sweep(self, is_active, engine: Engine, close=None, grace: float = 45.0, now: float | None = None) -> int:
+        """Release what only the sessions disconnected for `grace` seconds held and close them
+        (close(session id)); returns how many studies were released."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            for sid in list(self._held):
+                if is_active(sid):
+                    self._since.pop(sid, None)
+                else:
+                    self._since.setdefault(sid, now)
+            gone = [sid for sid, t in self._since.items() if now - t >= grace]
+            if not gone:
+                return 0
+            left = [self._held.pop(sid) for sid in gone]
+            for sid in gone:
+                self._since.pop(sid)
+            live = [s for s in self._held.values() if s is not None]
+        live_keys = {s.key for s in live}
+        orphans = {s.key: s for s in left if s is not None and s.key not in live_keys}
+        for study in orphans.values():
+            engine.release(study, live)
+        for sid in gone if close is not None else ():
+            close(sid)
+        _give_back_memory()
+        return len(orphans)
+
+
+def _give_back_memory() -> None:
+    """glibc keeps freed memory for reuse; malloc_trim(0) returns what it can (Linux only)."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+_PRESENCE = Presence()
+
+
+def presence() -> Presence:
+    """The server's registry of live sessions' data, swept every SWEEP_SECONDS by a thread of its
+    own (sessions close without telling) and whenever a session is seen gone."""
+    global _SWEEPER
+    with _SERVER_LOCK:
+        if _SWEEPER is None:
+            _SWEEPER = threading.Thread(target=_sweep_forever, name="blonde-presence", daemon=True)
+            _SWEEPER.start()
+    return _PRESENCE
+
+
+SWEEP_SECONDS = 15
+_SWEEPER: threading.Thread | None = None
+
+
+def _sweep_forever() -> None:
+    from streamlit.runtime import Runtime
+
+    while True:
+        time.sleep(SWEEP_SECONDS)
+        if Runtime.exists():
+            try:
+                rt = Runtime.instance()
+                # clear_user_info_for_session: Streamlit's thread-safe way to close a stored
+                # (disconnected) session on its event loop, so that it cannot be resumed
+                _PRESENCE.sweep(rt.is_active_session, server_engine(), close=rt.clear_user_info_for_session)
+            except Exception:  # noqa: BLE001 - a sweep that failed is tried again next time
+                pass
+
+
 def upload_limits() -> tuple[int, int]:
     """(characters per line, segments per upload) this server takes: BLONDE_MAX_LINE_CHARS
     (default 10,000; the longest segment of the shared TED and WMT22 data has 1,676) and

@@ -650,6 +650,35 @@ def test_results_are_sized_by_what_they_hold_as_tracemalloc_sees_it(ted, ted_sys
         assert engine.info()["results"]["bytes"] == engine.results.bytes
 
 
+def test_a_sweep_releases_what_only_closed_sessions_held():
+    from pages._state import Presence
+
+    engine = Engine(cache_mode="memory", pool="fork")
+    a = Study(sample_corpus(), "a", engine=engine)
+    b = Study(plain_corpus([SAMPLE / "reference.txt"], [str(SAMPLE / "names.txt")]), "b", engine=engine)
+    cfg = ScoreConfig()
+    a.result(cfg)
+    b.result(cfg)
+    ann = engine.annotator(cfg.lowercase, cfg.lang)
+    only_a = a.distinct_texts(cfg.lowercase) - b.distinct_texts(cfg.lowercase)
+    assert only_a and ann.known(a.distinct_texts(cfg.lowercase)) == len(a.distinct_texts(cfg.lowercase))
+    p = Presence()
+    p.hold("s1", a)
+    p.hold("s2", b)
+    p.hold("s3", a)
+    closed = []
+    assert p.sweep(lambda sid: True, engine, closed.append, now=0) == 0 and len(engine.results) == 2
+    assert p.sweep(lambda sid: sid != "s1", engine, closed.append, now=10) == 0 and len(engine.results) == 2
+    assert closed == []  # s1 disconnected 0 s ago: it may still come back
+    assert p.sweep(lambda sid: sid != "s1", engine, closed.append, now=100) == 0  # s3 still holds a
+    assert closed == ["s1"] and len(engine.results) == 2
+    p.hold("s3", a)  # a script run of s3: it is live
+    assert p.sweep(lambda sid: sid == "s2", engine, closed.append, now=200) == 0
+    assert p.sweep(lambda sid: sid == "s2", engine, closed.append, now=300) == 1 and closed == ["s1", "s3"]
+    assert len(engine.results) == 1 and ann.known(only_a) == 0
+    assert ann.known(b.distinct_texts(cfg.lowercase)) == len(b.distinct_texts(cfg.lowercase))  # b's, shared ones too
+
+
 def test_release_drops_a_studys_results_and_keeps_its_sentences(tmp_path):
     engine = Engine(cache_mode="disk", cache_dir=tmp_path, pool="fork")
     study = Study(sample_corpus(), "x", engine=engine)

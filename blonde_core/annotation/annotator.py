@@ -102,6 +102,10 @@ class Annotator:
         if self.cache is not None:
             self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
 
+    def drop_from_memo(self, texts) -> None:
+        """Drop these prepared texts from memory only (the disk cache keeps them)."""
+        self._memo.discard(list(texts))
+
     @property
     def loaded_pipeline(self) -> bool:
         """Did this annotator ever run spaCy (a fully cached run never does)."""
