@@ -9,6 +9,9 @@ from pages._shared import SUMMARY_CSS, TED, data, human_mapping, load_sample, md
 from pages._state import server_engine, study_store, upload_limits
 
 st.title("Data")
+if data() is not None and st.session_state.get("shared_copy"):
+    st.info("You opened a link someone shared: this is your own copy of their data. Loading or clearing data "
+            "here leaves theirs as it was.", icon=":material/share:")
 limit = st.get_option("server.maxUploadSize")
 
 

@@ -314,18 +314,8 @@ def test_a_shared_link_gives_a_copy_that_cannot_replace_or_clear_the_senders_dat
         b.get_by_text("Opened from a shared link").wait_for()
         assert sample_loaded in sidebar(b)
         b.wait_for_function(f"!location.search.includes({link.split('s=')[1]!r})")
-        # B uploads a file with a line past the server's limit: refused, naming the file and line
-        long_file = tmp_path / "long.txt"
-        lines = (SAMPLE / "names.txt").read_text(encoding="utf-8").splitlines()
-        lines[2] = "word " * 4000
-        long_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        uploader(b, "References").set_input_files(str(SAMPLE / "reference.txt"))
-        uploader(b, "System outputs").set_input_files(str(long_file))
-        b.wait_for_timeout(1000)
-        b.get_by_role("button", name="Analyse these files").click()
-        b.get_by_text("long.txt, line 3: a segment of 20,000 characters").wait_for()
-        assert "10,000 characters per line" in b.content()
         # B uploads its own files and analyses them
+        uploader(b, "References").set_input_files(str(SAMPLE / "reference.txt"))
         uploader(b, "System outputs").set_input_files(str(SAMPLE / "names.txt"))
         b.wait_for_timeout(1000)
         b.get_by_role("button", name="Analyse these files").click()
@@ -353,7 +343,19 @@ def test_a_shared_link_gives_a_copy_that_cannot_replace_or_clear_the_senders_dat
         a.goto(link)
         a.get_by_text("Nothing loaded yet").first.wait_for()
         assert "Loaded:" not in sidebar(a)
-        for pg in (a, b):
+        # an upload with a line past the server's limit is refused, naming the file and line
+        c = new_page(browser, url)
+        long_file = tmp_path / "long.txt"
+        lines = (SAMPLE / "names.txt").read_text(encoding="utf-8").splitlines()
+        lines[2] = "word " * 4000
+        long_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        uploader(c, "References").set_input_files(str(SAMPLE / "reference.txt"))
+        uploader(c, "System outputs").set_input_files(str(long_file))
+        c.wait_for_timeout(1000)
+        c.get_by_role("button", name="Analyse these files").click()
+        c.get_by_text("long.txt, line 3: a segment of 20,000 characters").wait_for()
+        assert "10,000 characters per line" in c.content() and "Loaded:" not in sidebar(c)
+        for pg in (a, b, c):
             pg.context.close()
     finally:
         stop(proc)
