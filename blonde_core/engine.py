@@ -153,15 +153,17 @@ class Engine:
             out["cache_file"] = str(self.disk().path)
         return out
 
-    def release(self, study, keep=()) -> int:
-        """Drop the results computed from this study from memory; with `keep` (the studies still
-        in use), also its sentences from the annotation memos unless one of those has them too
-        (the disk cache keeps them). Returns how many results were dropped."""
+    def release(self, study, keep=None) -> int:
+        """Drop the results computed from this study from memory; given `keep` (the studies still
+        in use, perhaps none), also its sentences from the annotation memos unless one of those
+        has them too (the disk cache keeps them). Returns how many results were dropped."""
         n = self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
-        if keep != ():
-            for (lc, _lang, _persist), ann in list(self._annotators.items()):
-                kept = set().union(*(s.distinct_texts(lc) for s in keep)) if keep else set()
-                ann.drop_from_memo(study.distinct_texts(lc) - kept)
+        if keep is not None:
+            anns = list(self._annotators.items())
+            gone = {lc: study.distinct_texts(lc).difference(*(s.distinct_texts(lc) for s in keep))
+                    for lc in {key[0] for key, _ in anns}}  # lowercase flag -> texts no kept study has
+            for (lc, _lang, _persist), ann in anns:
+                ann.drop_from_memo(gone[lc])
         return n
 
     def forget(self, study) -> None:

@@ -98,7 +98,7 @@ class Annotator:
                 break
             for ev in busy:
                 ev.wait(max(0.0, end - time.monotonic()))
-        self._memo.discard(texts)
+        self.drop_from_memo(texts)
         if self.cache is not None:
             self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
 

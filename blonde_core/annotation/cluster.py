@@ -42,7 +42,8 @@ WINDOW_PER_THREAD = 4  # batches in flight per worker thread: enough to keep wor
 
 
 class PipelineMismatch(RuntimeError):
-    """Raised on a worker whose pipeline is not the client's (never retried: the batch is refused)."""
+    """Raised on a worker whose pipeline is not the client's (never retried: the batch is refused);
+    args: (the worker's address, its pipeline id)."""
 
 
 # -- the worker side ----------------------------------------------------------
@@ -87,15 +88,15 @@ def annotate_batch(pack: LanguagePack, expected: str, batch: list[str]) -> list[
     """One task: the records of a batch of texts, or PipelineMismatch."""
     got = worker_pipeline_id(pack)
     if got != expected:
-        raise PipelineMismatch(f"{_worker_address()} has {got}, the client has {expected}")
+        raise PipelineMismatch(_worker_address(), got)
     return _worker_pool(pack).submit(batch).result()
 
 
 def _worker_address() -> str:
     try:
-        return f"worker {get_worker().address}"
+        return get_worker().address
     except ValueError:
-        return "this worker"
+        return "(not a Dask worker)"
 
 
 class PipelinePlugin(WorkerPlugin):
@@ -114,6 +115,7 @@ class PipelinePlugin(WorkerPlugin):
 
 # -- the client side ----------------------------------------------------------
 _CLIENTS: dict[str, object] = {}
+_PLUGINS: set[tuple[str, str]] = set()  # (scheduler address, plugin name) registered by this process
 _CLIENTS_LOCK = threading.Lock()
 
 
@@ -144,6 +146,7 @@ def close_clients() -> None:
         for c in _CLIENTS.values():
             c.close()
         _CLIENTS.clear()
+        _PLUGINS.clear()
 
 
 class Dask(Backend):
@@ -155,9 +158,6 @@ class Dask(Backend):
         self.timeout = timeout
         self._ready: set = set()  # worker addresses checked (and given the plugin)
         self._check_lock = threading.Lock()  # the server's sessions share one backend
-
-    def describe(self) -> str:
-        return f"Dask scheduler at {self.address}"
 
     def _check_workers(self, client) -> int:
         """Every worker's pipeline id is the client's, or InputError naming the first that is not;
@@ -173,8 +173,11 @@ class Dask(Backend):
             if bad:
                 raise InputError(_mismatch_text(self.address, bad[0][0], bad[0][1], self.pipeline_id),
                                  code=InputError.Codes.SCHEDULER)
-            if not self._ready:
-                client.register_plugin(PipelinePlugin(self.pack, self.pipeline_id))
+            plugin = PipelinePlugin(self.pack, self.pipeline_id)
+            with _CLIENTS_LOCK:  # once per scheduler and process (every annotator has a backend of its own)
+                if (self.address, plugin.name) not in _PLUGINS:
+                    client.register_plugin(plugin)
+                    _PLUGINS.add((self.address, plugin.name))
             self._ready |= new
         return sum(int(w.get("nthreads", 1)) for w in info.values())
 
@@ -203,7 +206,7 @@ class Dask(Backend):
                 try:
                     recs = f.result()
                 except PipelineMismatch as exc:
-                    raise InputError(_mismatch_text(self.address, *_split_mismatch(str(exc)), self.pipeline_id),
+                    raise InputError(_mismatch_text(self.address, *exc.args, self.pipeline_id),
                                      code=InputError.Codes.SCHEDULER) from None
                 except Exception as exc:  # noqa: BLE001 - the scheduler lost, a batch failed too often, ...
                     raise InputError(f"annotation on the Dask scheduler at {self.address} failed "
@@ -219,11 +222,6 @@ class Dask(Backend):
                     client.cancel(list(pending))
                 except Exception:  # noqa: BLE001 - the scheduler may be gone already
                     pass
-
-
-def _split_mismatch(text: str) -> tuple[str, str]:
-    who, _, rest = text.partition(" has ")
-    return who.removeprefix("worker "), rest.partition(", the client has ")[0]
 
 
 def _mismatch_text(address: str, worker: str, theirs: str, ours: str) -> str:

@@ -199,8 +199,7 @@ class AnnotationCache:
         conn = conn or self._open()
         if conn is None:
             return 0
-        pages = conn.execute("PRAGMA page_count").fetchone()[0] - conn.execute("PRAGMA freelist_count").fetchone()[0]
-        size = pages * conn.execute("PRAGMA page_size").fetchone()[0]
+        size = self._used_bytes(conn)
         try:
             size += os.path.getsize(str(self.path) + "-wal")
         except OSError:

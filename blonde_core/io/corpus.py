@@ -94,10 +94,9 @@ class Corpus:
                     continue
                 for doc_id, d, r in zip(self.doc_ids, docs, ref0):
                     if len(d) != len(r):
+                        what = (f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
+                                f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts")
                         raise InputError(
-                            f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
-                            f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts "
-                            f"(document-level matching is available: --granularity document)", file=where, code=InputError.Codes.SENTENCE_COUNTS,
-                            page=f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
-                                 f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts (set "
-                                 f"*Matching* to *document* in the sidebar)")
+                            f"{what} (document-level matching is available: --granularity document)", file=where,
+                            code=InputError.Codes.SENTENCE_COUNTS,
+                            page=f"{what} (set *Matching* to *document* in the sidebar)")

@@ -152,11 +152,9 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
         d, seg = where[sid - 1]
         vals[(name, d, seg)].append(v)
     if not vals:
-        raise InputError(f"no system of the file matches a loaded text (file: {', '.join(sorted(names))}; loaded: "
-                         f"{', '.join(loaded)}); map them with --map FILE_NAME=LOADED_NAME", file=table.path, code=InputError.Codes.NAMES,
-                         page=f"no system of the file matches a loaded text (file: {', '.join(sorted(names))}; loaded: "
-                              f"{', '.join(loaded)}); name the uploaded system files after the file's systems "
-                              "(NAME.txt) and analyse again")
+        what = f"no system of the file matches a loaded text (file: {', '.join(sorted(names))}; loaded: {', '.join(loaded)})"
+        raise InputError(f"{what}; map them with --map FILE_NAME=LOADED_NAME", file=table.path, code=InputError.Codes.NAMES,
+                         page=f"{what}; name the uploaded system files after the file's systems (NAME.txt) and analyse again")
     per_doc = defaultdict(lambda: defaultdict(list))
     for (s, d, seg), vs in vals.items():
         hs.segments[(s, d, seg)] = sum(vs) / len(vs)

@@ -234,10 +234,9 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     else:
         rest = [i for i in range(len(header)) if i not in used]
         if len(rest) != 1:
-            raise InputError(f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
-                             "name it (--score-column)", file=str(path), line=1, code=InputError.Codes.MALFORMED,
-                             page=f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}; "
-                                  "leave one score column besides system, doc_id and seg_id in the table")
+            what = f"cannot tell the score column among {', '.join(header[i] for i in rest) or 'none'}"
+            raise InputError(f"{what}; name it (--score-column)", file=str(path), line=1, code=InputError.Codes.MALFORMED,
+                             page=f"{what}; leave one score column besides system, doc_id and seg_id in the table")
         ci_score = rest[0]
     name = header[ci_score]
     hs = HumanScores(name, higher_is_better, kind=f"judgments table (score column {name})")
