@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import distributed  # pinned in requirements.txt: a missing install fails here, it is never skipped
 import pytest
 
 from blonde_core.annotation.annotator import Annotator
@@ -23,7 +24,6 @@ from blonde_core.lang.base import load_pack
 from blonde_core.study import Engine
 from conftest import ROOT, SHARED
 
-distributed = pytest.importorskip("distributed")
 TED = SHARED / "data" / "ted-zhen"
 PACK = load_pack("en")
 
