@@ -46,6 +46,12 @@ log = logging.getLogger(__name__)
 TER_MAX_SEGMENTS = 20_000  # TER by default only up to this many system segments (minutes beyond it)
 
 
+def _none(x):
+    from .numbers import nan_to_none
+
+    return nan_to_none(x)
+
+
 def _canon(obj):
     """A JSON-able, order-stable form of nested data (tuple keys included)."""
     if isinstance(obj, dict):
@@ -79,6 +85,11 @@ class Study:
     key: str = ""
     human_file: str = "judgments.tsv"  # the judgments' file name, for the command lines
     engine: Engine | None = field(default=None, compare=False, repr=False)  # None: one of its own, made when needed
+    # metrics computed elsewhere (COMET, MetricX, a WMT submission): {name: io.metric_scores.ExternalMetric}
+    external: dict = field(default_factory=dict)
+    metric_files: tuple = ()  # the files they came from, for the command lines
+    domains: dict | None = None  # document id -> domain (a WMT folder's documents file)
+    wmt: tuple | None = None  # (folder, language pair, human score used): a study read from a WMT folder
 
     def __post_init__(self):
         self.corpus.check_names()
@@ -92,6 +103,10 @@ class Study:
         for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
                      c.docids_file, self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
+        add(self.domains)
+        add(self.wmt)
+        add(list(self.metric_files))
+        add({k: m.fingerprint() for k, m in sorted(self.external.items())})
         hs = self.human
         if hs is None:
             add(None)
@@ -138,6 +153,33 @@ class Study:
         corpus = Corpus([origin], {"reference": [list(reference)]}, {k: [list(v)] for k, v in candidates.items()},
                         boundaries="single")
         return cls(corpus, origin, annotation=annotation, engine=engine)
+
+    @classmethod
+    def from_wmt(cls, source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
+                 origin: str | None = None, engine: Engine | None = None) -> "Study":
+        """A whole WMT evaluation folder (the mt-metrics-eval layout; a path to the folder or to a zip of it,
+        or an uploaded zip as (name, bytes)): documents with their domains, source, references, systems, the
+        human scores (`gold`, default the first of mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw) and every
+        metric's scores (io/wmt.py)."""
+        from .io.wmt import read_wmt
+
+        f = _named(source)
+        w = read_wmt(f, lp, gold, tuple(lower_is_better))
+        study = cls(w.corpus, origin or f"WMT folder {f}", human=w.human, human_file=str(f), engine=engine,
+                    external=w.metrics, domains=w.domains, wmt=(str(f), w.lp, w.gold))
+        study.messages["wmt"] = w.understood()
+        return study
+
+    def with_metric_files(self, files, lower_is_better=()) -> "Study":
+        """The same texts with the scores of metrics computed elsewhere read from these files (WMT-layout
+        NAME.LEVEL.score, a table, COMET's JSON; paths or (name, bytes)), each checked against the texts."""
+        from .io.metric_scores import merge, read_metric_file
+
+        files = [_named(f) for f in files or ()]
+        if not files:
+            return self
+        got = merge(self.external, *[read_metric_file(f, self.corpus, tuple(lower_is_better)) for f in files])
+        return dataclasses.replace(self, external=got, metric_files=tuple(self.metric_files) + tuple(str(f) for f in files))
 
     @staticmethod
     def read_judgments(path, score_column: str | None = None, higher_is_better: bool = True, mqm: bool = False):
@@ -359,9 +401,12 @@ class Study:
 
         res = self.result(cfg)
         std = self.standards(cfg.granularity, std_metrics)
+        names = None
+        if metric in self.external:  # the systems the metric scored (a file may leave some out)
+            names = [s for s in res.names if s in self.external[metric].systems] or None
         return self._get(("compare", repr(cfg), metric, test, unit, n, seed, tuple(std_metrics), cis),
-                         lambda: compare(res, metric=metric, test=test, unit=unit, n=n, seed=seed, standard=std,
-                                         system_cis=cis))
+                         lambda: compare(res, names=names, metric=metric, test=test, unit=unit, n=n, seed=seed,
+                                         standard=std, system_cis=cis, external=self.external))
 
     def bootstrap_cis(self, cfg: ScoreConfig, metrics, n: int = 1000, unit: str = "doc"):
         from .analysis.stats import bootstrap_cis
@@ -382,6 +427,42 @@ class Study:
         tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n)
         cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, unit=unit)
         return self._get(("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
+
+    # -- metrics computed elsewhere -------------------------------------------------
+    def external_board(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345) -> dict:
+        """{metric: {"level", "direction", "unit", "intervals": {system: {score, ci}}, "clusters": {system: k},
+        "cluster_rule"}} for every metric computed elsewhere: intervals over the significance policy's unit
+        (documents for metrics with document scores only), clusters under the same policy as BlonDe's ranked by
+        that metric; a metric with system scores only has its scores, no interval and no cluster."""
+        from .analysis.stats import policy, significance_clusters
+
+        out = {}
+        res = self.result(cfg)
+        unit = self.significance_unit(cfg)["unit"]
+        for name, m in self.external.items():
+            entry = {"level": m.level, "direction": "higher is better" if m.higher_is_better else "lower is better",
+                     "files": list(m.files)}
+            scored = [s for s in res.names if s in m.systems]
+            if not m.resamplable() or len(scored) < 2:
+                entry.update(unit=None, intervals={s: {"score": _none(m.score(s)), "ci": [None, None]} for s in scored},
+                             clusters={}, cluster_rule="system scores only: no interval, no test")
+                out[name] = entry
+                continue
+            tested = self.compare(cfg, name, policy.TEST, unit if m.seg and cfg.granularity == "sentence" else "doc", n,
+                                  seed)
+            sign = 1 if m.higher_is_better else -1
+            best_first = sorted(scored, key=lambda s: -1e18 if tested["systems"][s]["score"] is None
+                                else -sign * tested["systems"][s]["score"])
+            ints = {s: dict(tested["systems"][s]) for s in scored}
+            for s in scored:  # the file's own system score where it gave one (the interval: its units' mean)
+                if s in m.sys:
+                    ints[s]["score"] = _none(m.sys[s])
+            entry.update(unit=tested["unit"], n_units=tested["n_units"], intervals=ints,
+                         clusters=significance_clusters(best_first, tested["pairs"], policy.ALPHA, policy.CORRECTION),
+                         cluster_rule=policy.describe(policy.TEST, tested["unit"], tested["n_units"]),
+                         signature=tested["signature"])
+            out[name] = entry
+        return out
 
     def significance_unit(self, cfg: ScoreConfig) -> dict:
         """The policy's unit for these documents (stats.policy.corpus_unit)."""
@@ -430,7 +511,84 @@ class Study:
         if companions is not None:
             comp = {s: {m: v for m, v in vals.items() if m in companions or m == "documents"}
                     for s, vals in comp.items()} if companions else None
-        return oriented_tables(level, res.names, std, comp, apt)
+        out = oriented_tables(level, res.names, std, comp, apt)
+        out.update(self.external_tables(level, res.names))
+        return out
+
+    def external_scores(self, names, per_doc: bool = False) -> dict:
+        """The metrics computed elsewhere for `score`'s output and the Overview: {"systems": {system: {metric:
+        value, "documents": {doc: {metric: value}}}}, "metrics": {metric: what was read}, "directions"}; every
+        system has every metric (None: missing); {} without any."""
+        if not self.external:
+            return {}
+        out: dict = {"systems": {s: {} for s in names}, "metrics": {}, "directions": {}}
+        for name, m in self.external.items():
+            out["metrics"][name] = m.describe()
+            out["directions"][name] = "higher is better" if m.higher_is_better else "lower is better"
+            for s in names:
+                out["systems"][s][name] = _none(m.score(s)) if s in m.systems else None
+                if per_doc:
+                    v = m.doc_scores(s) if s in m.systems else None
+                    docs = out["systems"][s].setdefault("documents", {d: {} for d in self.corpus.doc_ids})
+                    for i, d in enumerate(self.corpus.doc_ids):
+                        docs[d][name] = None if v is None else _none(float(v[i]))
+        return out
+
+    def human_column(self, names) -> dict | None:
+        """The leaderboard's human column: every scored system's human score at system level as the
+        judgments define it, with the number of segments rated and the rank by humans (None: no judgments)."""
+        hs = self.human
+        if hs is None:
+            return None
+        rows = {s: {"score": _none(hs.system_scores.get(s)), "segments": hs.n_segments.get(s, 0) if s in
+                    hs.system_scores else 0} for s in names}
+        rated = sorted((s for s in names if rows[s]["score"] is not None),
+                       key=lambda s: -hs.oriented(rows[s]["score"]))
+        for k, s in enumerate(rated, 1):
+            rows[s]["rank"] = k
+        return {"name": hs.name, "direction": "higher is better" if hs.higher_is_better else "lower is better",
+                "kind": hs.kind, "systems": rows}
+
+    def external_sentences(self, doc_index: int, system: str) -> dict:
+        """{metric: [score of each segment of the document]} of the metrics computed elsewhere that give this
+        system segment scores (None: missing), for the Documents page's sentences."""
+        ref0 = next(iter(self.corpus.references.values()))
+        start = sum(len(x) for x in ref0[:doc_index])
+        n = len(ref0[doc_index])
+        return {k: [_none(float(v)) for v in m.seg[system][start:start + n]]
+                for k, m in self.external.items() if system in m.seg}
+
+    def disagreement(self, cfg: ScoreConfig, a: str, b: str, metric: str) -> dict:
+        """Where BlonDe and a metric computed elsewhere disagree most about systems A and B (Contrast):
+        documents (and, with segment scores under sentence-level matching, sentences) ranked by how strongly
+        the two differences A - B point opposite ways (analysis.contrast.disagreement)."""
+        from .analysis.contrast import disagreement
+
+        if metric not in self.external:
+            raise InputError(f"no metric computed elsewhere is named '{metric}' (loaded: "
+                             f"{', '.join(self.external) or 'none'})", code=InputError.Codes.NAMES)
+        res = self.result(cfg)
+        return self._get(("disagreement", repr(cfg), a, b, metric),
+                         lambda: disagreement(res, self.external[metric], a, b))
+
+    def external_tables(self, level: str, names) -> dict:
+        """The metrics computed elsewhere as `oriented_tables` gives the others: higher is better (a
+        lower-is-better one negated and named with a minus), per system or per document (NaN: missing)."""
+        out = {}
+        doc_ids = list(self.corpus.doc_ids)
+        for name, m in self.external.items():
+            sign, key = (1.0, name) if m.higher_is_better else (-1.0, f"-{name}")
+            if level == "system":
+                out[key] = {s: sign * m.score(s) for s in names if s in m.systems}
+            elif level == "document":
+                per = {}
+                for s in names:
+                    v = m.doc_scores(s) if s in m.systems else None
+                    if v is not None:
+                        per[s] = {d: sign * float(x) for d, x in zip(doc_ids, v)}
+                if per:
+                    out[key] = per
+        return out
 
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
                   grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,
@@ -444,18 +602,30 @@ class Study:
             raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
         res = self.result(cfg)
         comp = tuple(companions) if companions is not None else None
-        if level == "segment":  # the BlonDe family, segment by segment: no other metric has per-segment values here
+        if level == "segment":  # the BlonDe family and metrics computed elsewhere, segment by segment
             std_metrics, apt_pair, comp, spa = (), None, (), False
-        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp)
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp) if level != "segment" else {}
         extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp) if spa or compare else None
+        segs = self.external_segments(res.names) if level == "segment" else None
         exclude = tuple(exclude)
         names = list(metrics) if metrics is not None else None
         return self._get(("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
                           spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp),
                          lambda: (correlate(res, self.human, level, names, extra=extra or None, grouping=grouping,
                                             exclude=exclude, spa=spa, permutations=permutations, seed=seed,
-                                            compare=compare, extra_docs=extra_docs, bootstrap=bootstrap),
-                                  metric_table(res, self.human, level, extra=extra, exclude=exclude)))
+                                            compare=compare, extra_docs=extra_docs, bootstrap=bootstrap,
+                                            extra_segments=segs),
+                                  metric_table(res, self.human, level, extra=extra, exclude=exclude,
+                                               extra_segments=segs)))
+
+    def external_segments(self, names) -> dict:
+        """Per-segment values of the metrics computed elsewhere that have them, oriented higher-is-better."""
+        out = {}
+        for name, m in self.external.items():
+            if m.seg:
+                sign, key = (1.0, name) if m.higher_is_better else (-1.0, f"-{name}")
+                out[key] = {s: sign * v for s, v in m.seg.items() if s in names}
+        return out
 
     def compare_pair(self, cfg: ScoreConfig, pair: tuple, level: str = "system", std_metrics=(),
                      apt_pair: str | None = None, grouping: str = "none", exclude=(),
@@ -491,7 +661,8 @@ class Study:
         keep = name == first
         return Study(c.scored_against(name), self.origin, self.human, self.annotation if keep else None,
                      self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages),
-                     human_file=self.human_file, engine=self.engine)
+                     human_file=self.human_file, engine=self.engine, external=self.external,
+                     metric_files=self.metric_files, domains=self.domains, wmt=self.wmt)
 
     def guess_pair(self) -> str | None:
         """The APT language pair from the texts: Chinese source and English target, or English to French."""
@@ -516,12 +687,22 @@ class Study:
         c = self.corpus
         if c.boundaries == "single" and self.origin == "sandbox":
             return None
-        files = ["-r"] + [c.files.get(n, f"{n}.txt") for n in c.references] + \
-            ["-s"] + [c.files.get(n, f"{n}.txt") for n in c.systems]
-        if c.boundaries == "docids":
-            files += ["--docids", c.docids_file or "docids.txt"]
-        elif c.boundaries == "blank-lines":
-            files += ["--blank-line-docs"]
+        if self.wmt:  # a WMT folder: the folder, its language pair and human score; -r NAME: the one reference
+            files = ["--wmt-dir", self.wmt[0], "--lp", self.wmt[1]] + (["--gold", self.wmt[2]] if self.wmt[2] else [])
+            if len(c.references) == 1:
+                files += ["-r", next(iter(c.references))]
+        else:
+            files = ["-r"] + [c.files.get(n, f"{n}.txt") for n in c.references] + \
+                ["-s"] + [c.files.get(n, f"{n}.txt") for n in c.systems]
+            if c.boundaries == "docids":
+                files += ["--docids", c.docids_file or "docids.txt"]
+            elif c.boundaries == "blank-lines":
+                files += ["--blank-line-docs"]
+        if self.metric_files:
+            files += ["--metric-scores", *self.metric_files]
+        lower = [k for k, m in self.external.items() if not m.higher_is_better]
+        if lower:
+            files += ["--metric-lower-is-better", *lower]
         if self.annotation is not None:
             files += ["-p", "-an", self.annotation_file]
         if self.ner is not None:

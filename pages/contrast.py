@@ -72,6 +72,33 @@ with right:
 st.caption("Select a row to show that document below. errors A - B > 0: A makes more errors there. "
            "The downloads hold every category.")
 
+disagree = None
+if d.external:  # metrics computed elsewhere: where they and BlonDe disagree about A and B
+    st.subheader("Where BlonDe and another metric disagree about A and B")
+    disagree = st.selectbox("Metric computed elsewhere", [m for m, e in d.external.items() if e.resamplable()],
+                            key="ct_disagree")
+    if disagree:
+        dis = d.disagreement(cfg, a, b, disagree)
+        st.caption(f"A - B per unit: BlonDe in points, {md(disagree)} on its own scale ({md(dis['direction'])}). "
+                   "Rows where the two differences point opposite ways come first, ranked by disagreement = "
+                   "-(z_BlonDe x z_metric), each difference divided by its standard deviation over the units.")
+        dl, dr = st.columns(2)
+        for col, unit in ((dl, "documents"), (dr, "sentences")):
+            with col:
+                part = dis.get(unit)
+                st.markdown(f"**{unit.capitalize()}**" + (f": {part['opposite']} of {len(part['rows'])} point "
+                                                          "opposite ways" if part and part["rows"] else ""))
+                if part is None:
+                    st.write("No per-sentence scores (document scores only, or document-level matching).")
+                elif not part["rows"]:
+                    st.write(md(part.get("note", "no unit has a value on both sides")))
+                else:
+                    df_dis = pd.DataFrame(part["rows"])
+                    st.dataframe(styled(df_dis), hide_index=True, key=f"ct_dis_{unit}",
+                                 on_select=partial(pick_doc, f"ct_dis_{unit}", list(df_dis["document"])),
+                                 selection_mode="single-row", height=min(300, 38 + 35 * len(df_dis)))
+                    downloads(df_dis, f"disagreement_{unit}_{disagree}_{a}_vs_{b}", key=f"ctdis{unit}")
+
 docs = res.corpus.doc_ids
 if st.session_state.get("ct_doc") not in docs:
     st.session_state["ct_doc"] = docs_df["document"].iloc[0] if not docs_df.empty else docs[0]
@@ -110,4 +137,5 @@ if out["sentence_level"]:
     st.html("".join(html))
     st.caption("Reference spans without status; in A and B, filled spans match the reference and hatched ones are "
                "extra. missed/extra: the sentence's counts of the category as the score counts them.")
-signature_box(out["signature"], command=("contrast", ["--pair", a, b, "--document", doc]))
+signature_box(out["signature"], command=("contrast", ["--pair", a, b, "--document", doc]
+                                         + (["--disagree", disagree] if disagree else [])))

@@ -71,7 +71,8 @@ st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Sco
            f"{out['n_systems']} systems take part" + (f" ({md(', '.join(exclude))} left out)" if exclude else "")
            + f"; {rated}; only rated cells take part. n = {out['n']} "
            f"{'systems' if level == 'system' else cell + ' cells'}"
-           + (" (segment level: the BlonDe family only, each segment scored on its own)" if level == "segment" else "")
+           + (" (segment level: the BlonDe family, each segment scored on its own, and the metrics computed "
+              "elsewhere that give segment scores)" if level == "segment" else "")
            + ". BlonDe-family scores are in points "
            "(0-100), as on every page; lower-is-better metrics are negated (-TER, -Otem, ...) so that higher is "
            "better everywhere.")

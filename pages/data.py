@@ -85,7 +85,7 @@ def nb(f) -> tuple[str, bytes]:
     return f.name, f.getvalue()
 
 
-tab_files, tab_struct = st.tabs(["Plain-text files", "One structured file"])
+tab_files, tab_struct, tab_wmt = st.tabs(["Plain-text files", "One structured file", "A WMT folder"])
 upload_errors: dict = st.session_state.setdefault("upload_errors", {})
 
 
@@ -149,6 +149,58 @@ def analyse_structured() -> None:
         upload_errors.setdefault("struct", []).append(exc.for_page())
 
 
+def wmt_roots() -> list:
+    """Folders of this server whose WMT-layout folders a user may load by path (BLONDE_WMT_ROOTS, separated
+    by the system's path separator; default the shared data folder): a path elsewhere is refused."""
+    import os
+    from pathlib import Path
+
+    given = os.environ.get("BLONDE_WMT_ROOTS", "")
+    roots = [Path(p) for p in given.split(os.pathsep) if p.strip()] if given.strip() else [TED.parent]
+    return [p.resolve() for p in roots if p.exists()]
+
+
+def analyse_wmt() -> None:
+    """The WMT form's callback: an uploaded zip, or a folder under one of wmt_roots()."""
+    from pathlib import Path
+
+    ss = st.session_state
+    upload_errors.clear()
+    z, folder = ss.get("up_wmt_zip"), (ss.get("up_wmt_dir") or "").strip()
+    lp, gold = (ss.get("up_wmt_lp") or "").strip() or None, (ss.get("up_wmt_gold") or "").strip() or None
+    lower = [x.strip() for x in (ss.get("up_wmt_lower") or "").split(",") if x.strip()]
+    try:
+        if z is not None and folder:
+            raise InputError("give either a zip or a folder, not both")
+        if z is not None:
+            src = nb(z)
+        elif folder:
+            p = Path(folder).expanduser().resolve()
+            if not any(p == r or r in p.parents for r in wmt_roots()):
+                raise InputError(f"this server loads folders under {', '.join(map(str, wmt_roots())) or 'no folder'} "
+                                 "only (BLONDE_WMT_ROOTS); upload a zip of the folder instead", file=folder)
+            src = p
+        else:
+            raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
+        set_data(within_limits(Study.from_wmt(src, lp, gold, lower, engine=server_engine())))
+    except InputError as exc:
+        upload_errors.setdefault("wmt", []).append(exc.for_page())
+
+
+def add_metric_scores() -> None:
+    """Scores of metrics computed elsewhere, added to the loaded data (a new study: a new key)."""
+    ss = st.session_state
+    files = ss.get("up_metrics") or []
+    lower = [x.strip() for x in (ss.get("up_metrics_lower") or "").split(",") if x.strip()]
+    upload_errors.pop("metrics", None)
+    try:
+        if not files:
+            raise InputError("upload one or more metric-score files first")
+        set_data(data().with_metric_files([nb(f) for f in files], lower))
+    except InputError as exc:
+        upload_errors.setdefault("metrics", []).append(exc.for_page())
+
+
 with tab_files:
     with st.form("files"):
         a, b = st.columns(2)
@@ -181,6 +233,24 @@ with tab_struct:
                       help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
         show_errors("struct")
         st.form_submit_button("Analyse this file", type="primary", on_click=analyse_structured)
+with tab_wmt:
+    with st.form("wmt"):
+        st.caption("The WMT metrics task's layout (mt-metrics-eval): documents/LP.docs (domain and document per "
+                   "segment), sources/LP.txt, references/LP.NAME.txt, system-outputs/LP/NAME.txt, "
+                   "human-scores/LP.NAME.LEVEL.score and metric-scores/LP/NAME-REF.LEVEL.score (LEVEL sys, doc or "
+                   "seg). Everything in it is loaded: texts, document ids with their domains, the human scores and "
+                   "every metric's scores.")
+        a, b = st.columns(2)
+        a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
+        b.text_input("or the folder's path on this server", key="up_wmt_dir",
+                     help="under " + (", ".join(map(str, wmt_roots())) or "no folder (set BLONDE_WMT_ROOTS)"))
+        a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en")
+        b.text_input("Human scores to use (default: mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw, first found)",
+                     key="up_wmt_gold")
+        a.text_input("Metrics whose lower scores are better (comma-separated; the layout's convention is higher)",
+                     key="up_wmt_lower")
+        show_errors("wmt")
+        st.form_submit_button("Load this folder", type="primary", on_click=analyse_wmt)
 
 d = data()
 st.divider()
@@ -272,4 +342,32 @@ if d.ner is not None:
     extras.append(f"refined named entities ({len(d.ner)} lines)")
 if extras:
     st.write("Also loaded: " + "; ".join(extras) + ".")
+if d.wmt:
+    u = d.messages.get("wmt", {})
+    st.markdown(f"**WMT folder understood as:** language pair {md(d.wmt[1])}; {len(c.doc_ids)} documents in "
+                f"{len(u.get('domains', {}))} domains ("
+                + md(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "
+                + md(", ".join(f"{k} ({'/'.join(v)})" for k, v in u.get("human scores", {}).items()) or "none")
+                + (f", used: **{md(d.wmt[2])}**" if d.wmt[2] else "") + ".")
+    for line in u.get("not used", []):
+        st.caption("Read, not used: " + md(line))
+if d.external:
+    st.markdown("**Metrics computed elsewhere** (columns on the Overview, Significance, Human correlation, "
+                "Contrast and Documents):")
+    st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
+        {"metric": k, "levels": ", ".join(m.describe()["levels"]), "systems": len(m.systems),
+         "direction": m.describe()["direction"],
+         "missing segment scores": sum(m.describe()["missing"].values()),
+         "file": ", ".join(f.rsplit("/", 1)[-1] for f in m.files)} for k, m in d.external.items()]), max_height=300))
+with st.expander("Add scores of metrics computed elsewhere (COMET, MetricX, BLEURT, ...)", expanded=bool(
+        upload_errors.get("metrics"))):
+    with st.form("metrics"):
+        st.caption("WMT-layout score files NAME.LEVEL.score (lines 'SYSTEM SCORE', None for missing), a table "
+                   "(system, optional doc and seg columns, one column per metric; seg: the test set's line, or the "
+                   "segment within its document when a doc column is there) or COMET's --to_json output. Each "
+                   "file's systems and segment count must match the loaded texts.")
+        st.file_uploader("Metric-score files", accept_multiple_files=True, key="up_metrics")
+        st.text_input("Metrics whose lower scores are better (comma-separated)", key="up_metrics_lower")
+        show_errors("metrics")
+        st.form_submit_button("Add these scores", on_click=add_metric_scores)
 st.page_link("pages/overview.py", label="See the leaderboard", icon=":material/leaderboard:")

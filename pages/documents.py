@@ -1,5 +1,6 @@
 """Documents: one document sentence by sentence, spans highlighted as in the paper's Figure 3,
 filtered to the sentences where a category mismatches, a page of sentences at a time."""
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -118,6 +119,9 @@ for n in systems:
     for c, v in per["categories"].items():
         row[f"{category_label(c)} F1"] = shown_f1(v) * 100
         row[f"{category_label(c)} spans"] = spans_text(v)
+    for m, vals in (d.external_scores([n], per_doc=True).get("systems", {}).get(n, {}).get("documents", {})
+                    .get(doc, {}).items()):
+        row[m] = np.nan if vals is None else vals  # metrics computed elsewhere, this document
     rows.append(row)
 if rows:
     st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
@@ -135,7 +139,19 @@ TABS = ["Highlighted spans", "Entity threads", "Pronoun threads", "Tense timelin
 src = res.corpus.source[di] if res.corpus.source else None
 
 
-def cell(rows, i, errors=None):
+ext_sent = {s: d.external_sentences(di, s) for s in systems} if d.external else {}
+
+
+def ext_line(name: str, i: int) -> str:
+    """The sentence's scores from metrics computed elsewhere (COMET, ...), beside BlonDe's counts."""
+    got = ext_sent.get(name) or {}
+    if not got:
+        return ""
+    return '<div class="bl-counts">' + " · ".join(
+        f"{esc(m)} {'-' if v[i] is None else format(v[i], '.3g')}" for m, v in got.items() if i < len(v)) + "</div>"
+
+
+def cell(rows, i, errors=None, name=None):
     if i >= len(rows):
         return ""
     r = rows[i]
@@ -143,7 +159,7 @@ def cell(rows, i, errors=None):
     if errors is not None and i < len(errors) and errors[i]:
         mqm = f'<div class="bl-mqm-line">{render_errors(r["text"], errors[i])}</div>'
     return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
-            f'{counts_line(r["counts"], cats)}')
+            f'{counts_line(r["counts"], cats)}{ext_line(name, i) if name else ""}')
 
 
 def highlighted() -> str:
@@ -155,7 +171,7 @@ def highlighted() -> str:
         tds = [f"<td>{esc(src[i]) if i < len(src) else ''}</td>"] if src else []
         tds.append(f"<td>{cell(view['rows'][ref], i)}</td>")
         for s in systems:
-            tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s))}</td>")
+            tds.append(f"<td>{cell(view['rows'][s], i, human_errors.get(s), s)}</td>")
         mark = ";background:rgba(255,220,0,.18);border-left:4px solid #b58900" if focus == i + 1 else ""
         html.append(f"<tr id='bl-s-{i + 1}' class='bl-row' style='border-top:1px solid #ddd;vertical-align:top"
                     f"{mark}'><td>{i + 1}{' &#9664;' if focus == i + 1 else ''}</td>{''.join(tds)}</tr>")

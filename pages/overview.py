@@ -23,6 +23,21 @@ tops = res.leaderboard_tops()
 with st.spinner("Bootstrapping confidence intervals and testing every pair of systems..."):
     b = d.board(cfg, n_boot)
 ci, clusters = b["intervals"], b["clusters"]
+# metrics computed elsewhere (COMET, MetricX, a WMT folder's metric-scores): intervals over the same unit and
+# clusters under the same policy, ranked by each metric; and the human column when judgments are loaded
+if d.external:
+    with st.spinner("Intervals and clusters of the metrics computed elsewhere..."):
+        ext = d.external_board(cfg, n_boot)
+else:
+    ext = {}
+hum = d.human_column(res.names)
+HUMAN = f"human ({hum['name']})" if hum else None
+
+
+def ext_digits(m: str) -> int:
+    """Decimals for a metric computed elsewhere: 3 on a 0-1 scale (COMET), 2 on a 0-100 one."""
+    vals = [abs(v["score"]) for v in ext[m]["intervals"].values() if v["score"] is not None]
+    return 3 if vals and max(vals) <= 1.5 else 2
 
 
 def blonde_rows() -> list[dict]:
@@ -38,6 +53,23 @@ def blonde_rows() -> list[dict]:
             if t == "BlonDe":
                 row["BlonDe R"] = 100 * s["BlonDe"]["R"] if s["BlonDe"]["R"] is not None else np.nan
                 row["BlonDe P"] = 100 * s["BlonDe"]["P"] if s["BlonDe"]["P"] is not None else np.nan
+        for c in res.discourse_categories():  # per-category F1 and span counts: what the compact table shows
+            v = s["categories"][c]
+            row[f"{SHORT[c]} F1"] = 100 * shown_f1(v)
+            sp = v.get("spans") or {}
+            row[f"{SHORT[c]} spans matched/sys/ref"] = (f"{sp.get('matched', '-')}/{sp.get('system', '-')}/"
+                                                        f"{sp.get('reference', '-')}")
+        if hum:
+            h = hum["systems"][name]
+            row[HUMAN] = np.nan if h["score"] is None else h["score"]
+            row["human rated segments"] = h["segments"]
+            row["human rank"] = h.get("rank", np.nan)
+        for m, e in ext.items():
+            v = e["intervals"].get(name)
+            row[m] = np.nan if v is None or v["score"] is None else v["score"]
+            lo, hi = (None, None) if v is None else v["ci"]
+            row[f"{m} CI low"], row[f"{m} CI high"] = (np.nan if x is None else x for x in (lo, hi))
+            row[f"{m} cluster"] = e["clusters"].get(name, np.nan)
         rows.append(row)
     return rows
 
@@ -51,8 +83,21 @@ def add_standard(rows: list[dict], metrics) -> None:
             row[f"{m} CI low"], row[f"{m} CI high"] = (np.nan if x is None else x for x in v["ci"])
 
 
+RANKS = ["BlonDe"] + (["humans"] if hum else []) + list(ext)
+rank_by = c1.segmented_control("Rank by", RANKS, default="BlonDe", key="rank_by",
+                               help="The order of the rows and of the chart's bars: BlonDe F1, the human score "
+                                    "(when judgments are loaded) or a metric computed elsewhere. The cluster column "
+                                    "stays BlonDe's; each other metric has its own cluster column.") or "BlonDe"
+
+
 def frame(rows: list[dict]) -> pd.DataFrame:
-    df = pd.DataFrame(rows).sort_values("BlonDe F1", ascending=False).reset_index(drop=True)
+    if rank_by == "humans":
+        col, up = HUMAN, not hum["direction"].startswith("higher")
+    elif rank_by in ext:
+        col, up = rank_by, not ext[rank_by]["direction"].startswith("higher")
+    else:
+        col, up = "BlonDe F1", False
+    df = pd.DataFrame(rows).sort_values(col, ascending=up, na_position="last", kind="stable").reset_index(drop=True)
     df.insert(1, "cluster", [clusters[s] for s in df["system"]])
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     return df
@@ -74,11 +119,18 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     out["BlonDe [95% CI]"] = with_ci("BlonDe", "BlonDe F1")
     for t in tops[1:]:
         out[t] = df[f"{t} F1"]
-    per = {n: res.scores(n)["categories"] for n in df["system"]}
     for c in res.discourse_categories():
-        out[SHORT[c]] = [100 * shown_f1(per[n][c]) for n in df["system"]]
+        out[SHORT[c]] = df[f"{SHORT[c]} F1"]
     if "BLEU" in df:
         out["BLEU"] = df["BLEU"]
+    for m in ext:
+        k = ext_digits(m)
+        out[f"{m} [95% CI]" if ext[m]["unit"] else f"{m} (system level)"] = [
+            ("-" if np.isnan(v) else f"{v:.{k}f}") + ("" if np.isnan(lo) else f" [{lo:.{k}f}, {hi:.{k}f}]")
+            for v, lo, hi in zip(df[m], df[f"{m} CI low"], df[f"{m} CI high"])]
+    if hum:
+        out[HUMAN] = df[HUMAN]
+        out["rated"] = df["human rated segments"]
     return out
 
 
@@ -174,24 +226,43 @@ if b.get("absent_warning"):
                "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
                "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
 
-metric = c2.segmented_control("Chart", tops + std.metrics, default="BlonDe")
+metric = c2.segmented_control("Chart", tops + std.metrics + list(ext) + ([HUMAN] if hum else []), default="BlonDe")
 metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
-order = df.sort_values(col, ascending=not CATALOG.higher_is_better(metric))
+if metric in ext:
+    higher, unit = ext[metric]["direction"].startswith("higher"), "its own scale"
+elif metric == HUMAN:
+    higher, unit = hum["direction"].startswith("higher"), f"{hum['name']}, system level"
+else:
+    higher = CATALOG.higher_is_better(metric)
+    unit = "points, F1 x 100" if metric in tops else "sacrebleu, 0-100" if metric in std.metrics else "0-100"
+ccol = f"{metric} cluster" if metric in ext and ext[metric]["clusters"] else "cluster"
+order = df.sort_values(col, ascending=not higher, na_position="last", kind="stable")
 OKABE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 fig = go.Figure()
-for k in sorted(order["cluster"].unique()):  # one trace per cluster: a legend, a colour and a pattern each
-    sub = order[order["cluster"] == k]
+has_ci = f"{metric} CI high" in order
+for k in sorted(order[ccol].dropna().unique()):  # one trace per cluster: a legend, a colour and a pattern each
+    k = int(k)
+    sub = order[order[ccol] == k]
     fig.add_bar(x=[label(x) for x in sub["system"]], y=sub[col], name=f"cluster {k}",
                 error_y=dict(type="data", symmetric=False, array=sub[f"{metric} CI high"] - sub[col],
-                             arrayminus=sub[col] - sub[f"{metric} CI low"]),
+                             arrayminus=sub[col] - sub[f"{metric} CI low"]) if has_ci else None,
                 marker=dict(color=OKABE[(k - 1) % len(OKABE)], pattern_shape=PATTERNS[(k - 1) % len(PATTERNS)]),
-                text=[f"c{k}"] * len(sub), textposition="inside",
-                hovertemplate="%{x}: %{y:.2f}<extra>cluster " + str(k) + "</extra>")
-fig.update_layout(yaxis_title=metric + (" (lower is better)" if metric == "TER" else ""), height=420,
-                  margin=dict(t=30, b=10), xaxis_tickangle=-35, legend_title_text="significance cluster",
-                  xaxis=dict(categoryorder="array", categoryarray=[label(x) for x in order["system"]]))
-st.plotly_chart(fig, width="stretch")
+                text=[f"c{k}"] * len(sub), textposition="inside", insidetextanchor="start",  # at the foot of the bar,
+                hovertemplate="%{x}: %{y:.3f}<extra>cluster " + str(k) + "</extra>")  # clear of the error bar
+which = "BlonDe's clusters" if ccol == "cluster" else f"{metric}'s own clusters"
+fig.update_layout(
+    title=dict(text=label(f"{metric} by system, {which}" + (", 95% bootstrap intervals" if has_ci else "")),
+               x=0, xanchor="left", font=dict(size=15)),
+    yaxis_title=label(f"{metric} ({unit}; {'higher' if higher else 'lower'} is better)"), height=460,
+    margin=dict(t=90, b=10, l=70, r=20), xaxis_tickangle=-35, legend_title_text=label(which),
+    legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1),
+    xaxis=dict(categoryorder="array", categoryarray=[label(x) for x in order["system"]], automargin=True),
+    yaxis=dict(automargin=True))
+# the PNG export (the camera icon): the title, axis and legend as shown, at twice the resolution, wide
+# enough that no system name is cut
+st.plotly_chart(fig, width="stretch", config={"toImageButtonOptions": {
+    "format": "png", "filename": f"leaderboard-{metric}", "scale": 2, "width": 1200, "height": 560}})
 if d.human is None:
     st.caption("Upload human judgments on the Data page to see metric-human correlation.")
 # the command: every column of the full table (BlonDe family, sacrebleu, companion metrics), intervals, clusters

@@ -16,8 +16,13 @@ if len(res.names) < 2:
     st.stop()
 metrics = res.metric_names()
 c1, c2, c3, c4 = st.columns(4)
-metric = c1.selectbox("Metric", metrics + list(CATALOG.companions) + ["BLEU", "chrF", "TER"], key="sig_metric",
-                      help="Otem, Utem, BlonD-dist: lower is better. BLEU, chrF, TER: document units only.")
+external = [m for m, e in d.external.items() if e.resamplable()]  # metrics computed elsewhere with unit scores
+metric = c1.selectbox("Metric", metrics + list(CATALOG.companions) + ["BLEU", "chrF", "TER"] + external,
+                      key="sig_metric",
+                      help="Otem, Utem, BlonD-dist: lower is better. BLEU, chrF, TER: document units only. "
+                           + ("Metrics computed elsewhere (" + ", ".join(external) + "): their segment scores "
+                              "averaged per unit (document scores only: document units). " if external else "")
+                           + "A metric given at system level only has no units to test.")
 part = c1.radio("Measure", ["F1", "R", "P"], horizontal=True, key="sig_part",
                 disabled=metric not in metrics)
 if metric not in metrics:
@@ -36,6 +41,9 @@ if cfg.granularity == "document":
     unit = "doc"
 if metric in ("BLEU", "chrF", "TER") and unit != "doc":
     st.caption(f"{metric} is tested over documents.")
+    unit = "doc"
+if metric in d.external and not d.external[metric].seg and unit != "doc":
+    st.caption(f"{md(metric)} has document scores only: it is tested over documents.")
     unit = "doc"
 n = c4.select_slider("Resamples / trials", [200, 500, 1000, 2000, 5000, 10000],
                      value=1000 if test != "ar" else 2000, key="sig_n", disabled=test in ("ttest", "wilcoxon"))

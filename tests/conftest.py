@@ -65,3 +65,67 @@ def wmt22_subset(folder: Path, n: int = 80) -> dict:
     out["da"] = folder / "ad-seg-scores-zh-en.csv"
     out["da"].write_text("\n".join([lines[0]] + [" ".join(r) for r in out["rows"]]) + "\n")
     return out
+
+
+def wmt22_layout(folder: Path, n: int = 80, systems=WMT_SUBSET_SYSTEMS, lp: str = "zh-en") -> dict:
+    """The first n segments of WMT22 zh-en written in the WMT metrics-task layout (mt-metrics-eval):
+    documents (the blocks of ten, domain "news" for even blocks, "social" for odd), source, refA and
+    refB, the systems (and refB again as a human system output), human-scores from the real DA rows
+    (seg level: mean RAW.SCR per system and line, None where unrated; sys level: the release's
+    system scores), and metric-scores of chrF against refA computed here with sacrebleu (seg: sentence
+    chrF per segment; sys: corpus chrF).  Returns {"root", "seg": {system: [chrF]}, "sys": {system: chrF},
+    "da_seg": {system: {line: mean}}, "da_sys": {system: score}}."""
+    from sacrebleu.metrics import CHRF
+
+    def head(p):
+        return p.read_text(encoding="utf-8").splitlines()[:n]
+
+    root = folder / "wmt22"
+    for sub in ("documents", "sources", "references", f"system-outputs/{lp}", "human-scores", f"metric-scores/{lp}"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    ids = head(WMT / "docids.blk10.txt")
+    (root / "documents" / f"{lp}.docs").write_text(
+        "".join(f"{'news' if int(d[5:]) % 2 == 0 else 'social'} {d}\n" for d in ids))
+    (root / "sources" / f"{lp}.txt").write_text("\n".join(head(WMT / "source.zh.txt")) + "\n", encoding="utf-8")
+    texts = {"refA": head(WMT / "refs" / "refA.txt"), "refB": head(WMT / "refs" / "refB.txt")}
+    for r in ("refA", "refB"):
+        (root / "references" / f"{lp}.{r}.txt").write_text("\n".join(texts[r]) + "\n", encoding="utf-8")
+    for s in systems:
+        texts[s] = head(WMT / "systems" / f"{s}.txt")
+    for s in [*systems, "refB"]:
+        (root / "system-outputs" / lp / f"{s}.txt").write_text("\n".join(texts[s]) + "\n", encoding="utf-8")
+    # human scores: the real DA rows of these lines
+    da_seg: dict = {}
+    for line in (WMT / "human" / "ad-seg-scores-zh-en.csv").read_text().splitlines()[1:]:
+        f = line.split()
+        if len(f) < 3:
+            continue
+        name = "refB" if f[0].startswith("HUMAN-B") else f[0].rsplit(".", 1)[0]
+        sid = int(f[1])
+        if name in texts and name != "refA" and sid <= n:
+            da_seg.setdefault(name, {}).setdefault(sid, []).append(float(f[2]))
+    da_seg = {s: {k: sum(v) / len(v) for k, v in d.items()} for s, d in da_seg.items()}
+    with open(root / "human-scores" / f"{lp}.wmt-raw.seg.score", "w") as out:
+        for s in [*systems, "refB"]:
+            for k in range(1, n + 1):
+                v = da_seg.get(s, {}).get(k)
+                out.write(f"{s}\t{'None' if v is None else repr(v)}\n")
+    da_sys = {}
+    for line in (WMT / "human" / "ad-sys-scores-zh-en.csv").read_text().splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 4:
+            name = "refB" if f[3].startswith("HUMAN-B") else f[3].rsplit(".", 1)[0]
+            if name in texts and name != "refA":
+                da_sys[name] = float(f[0])
+    (root / "human-scores" / f"{lp}.wmt-raw.sys.score").write_text("".join(f"{s} {v!r}\n" for s, v in da_sys.items()))
+    # a metric computed here: chrF against refA, per segment and per system
+    chrf = CHRF()
+    seg, sysv = {}, {}
+    for s in [*systems, "refB"]:
+        seg[s] = [chrf.sentence_score(h, [r]).score for h, r in zip(texts[s], texts["refA"])]
+        sysv[s] = chrf.corpus_score(texts[s], [texts["refA"]]).score
+    with open(root / "metric-scores" / lp / "chrF-refA.seg.score", "w") as out:
+        for s in seg:
+            out.writelines(f"{s} {v!r}\n" for v in seg[s])
+    (root / "metric-scores" / lp / "chrF-refA.sys.score").write_text("".join(f"{s} {v!r}\n" for s, v in sysv.items()))
+    return {"root": root, "seg": seg, "sys": sysv, "da_seg": da_seg, "da_sys": da_sys, "ids": ids}

@@ -283,6 +283,10 @@ def test_score_input_mqm(ted, capsys):
     via_mqm = json.loads(capsys.readouterr().out)
     assert main(["score", *_ted_args(ted, ["SMU"]), "--format", "json"]) == 0
     plain = json.loads(capsys.readouterr().out)
+    # the MQM file carries judgments: the human column (the system's MQM and its rated segments) comes along
+    hum = {k: via_mqm["systems"]["SMU"].pop(k) for k in ("human:MQM", "human segments")}
+    assert hum["human:MQM"] == pytest.approx(via_mqm["human"]["systems"]["SMU"]["score"]) and hum["human segments"] > 0
+    via_mqm["systems"]["refB"].pop("human:MQM"), via_mqm["systems"]["refB"].pop("human segments")
     assert via_mqm["systems"]["SMU"] == plain["systems"]["SMU"]
     assert via_mqm["systems"]["refB"] == plain["systems"]["refB"]
     assert main(["score", "--input", str(ted / "raw" / "mqm_ted_zhen.tsv")]) == 2

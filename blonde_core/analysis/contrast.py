@@ -140,3 +140,62 @@ def contrast(result, a: str, b: str, top: int | None = None) -> dict:
     srows.sort(key=lambda r: (-abs(r["errors A - B"]), r["document"], r["sentence"], r["category"]))
     out["sentences"] = srows[:top] if top else srows
     return out
+
+
+def disagreement(result, ext, a: str, b: str) -> dict:
+    """Where BlonDe and a metric computed elsewhere (io.metric_scores.ExternalMetric) disagree most about
+    systems A and B.  Per document (and per sentence, when the metric has segment scores and matching is per
+    sentence): d_BlonDe = BlonDe(A) - BlonDe(B) in points, d_metric = metric(A) - metric(B) oriented so that
+    positive means A is better; each difference divided by its standard deviation over the units; disagreement
+    = -(z_BlonDe x z_metric), positive when they point opposite ways.  Rows with opposite signs first, by
+    disagreement; units missing a value on either side are left out (and counted)."""
+    from blonde_core.analysis.stats.units import metric_fn, unit_stats
+
+    for n in (a, b):
+        if n not in ext.systems:
+            raise_missing(ext, n)
+    fn = metric_fn(result, "BlonDe")
+    sign = 1.0 if ext.higher_is_better else -1.0
+    doc_ids = list(result.corpus.doc_ids)
+    bd = 100 * (fn(result.doc_stats(a)) - fn(result.doc_stats(b)))
+    ma, mb = ext.doc_scores(a), ext.doc_scores(b)
+    md = sign * (np.asarray(ma, float) - np.asarray(mb, float)) if ma is not None and mb is not None else None
+    out = {"a": a, "b": b, "metric": ext.name, "direction": "higher is better" if ext.higher_is_better else
+           "lower is better (oriented: positive = A better)",
+           "documents": _ranked(bd, md, [{"document": d} for d in doc_ids], ext.name)}
+    if ext.seg and a in ext.seg and b in ext.seg and sentence_level(result):
+        ud = result.unit_doc
+        starts = np.searchsorted(ud, np.arange(len(doc_ids)))
+        pos = np.arange(len(ud)) - starts[ud]
+        sa, sb = unit_stats(result, a, "segment")[1], unit_stats(result, b, "segment")[1]
+        bs = 100 * (fn(sa) - fn(sb))
+        ms = sign * (ext.seg[a] - ext.seg[b])
+        out["sentences"] = _ranked(bs, ms, [{"document": doc_ids[d], "sentence": int(p) + 1}
+                                            for d, p in zip(ud, pos)], ext.name)
+    return out
+
+
+def raise_missing(ext, name):
+    from blonde_core.errors import InputError
+
+    raise InputError(f"{ext.name} has no scores for '{name}' (it has: {', '.join(ext.systems)})",
+                     code=InputError.Codes.NAMES)
+
+
+def _ranked(bd: np.ndarray, md, keys: list[dict], name: str) -> dict:
+    if md is None:
+        return {"rows": [], "left_out": len(keys), "note": f"{name} has no per-unit scores for both systems"}
+    bd, md = np.asarray(bd, float), np.asarray(md, float)
+    ok = ~(np.isnan(bd) | np.isnan(md))
+    sb = float(np.std(bd[ok])) if ok.sum() > 1 else 0.0
+    sm = float(np.std(md[ok])) if ok.sum() > 1 else 0.0
+    zb = bd / sb if sb > 0 else np.zeros_like(bd)
+    zm = md / sm if sm > 0 else np.zeros_like(md)
+    dis = -(zb * zm)
+    rows = []
+    for i in np.nonzero(ok)[0]:
+        opposite = bool(np.sign(bd[i]) * np.sign(md[i]) < 0)
+        rows.append({**keys[i], "BlonDe A - B": nan_to_none(float(bd[i])), f"{name} A - B": nan_to_none(float(md[i])),
+                     "opposite": opposite, "disagreement": nan_to_none(float(dis[i]))})
+    rows.sort(key=lambda r: (not r["opposite"], -(r["disagreement"] or 0.0)))
+    return {"rows": rows, "left_out": int((~ok).sum()), "opposite": sum(r["opposite"] for r in rows)}

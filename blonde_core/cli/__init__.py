@@ -76,13 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_args(k)
     k.add_argument("--pair", nargs=2, required=True, metavar=("A", "B"), help="the two systems (file stems)")
     k.add_argument("--document", metavar="DOC", help="also A and B on this document, category by category")
+    k.add_argument("--disagree", metavar="METRIC", help="also the documents and sentences where BlonDe and this "
+                                                        "metric computed elsewhere disagree most about A and B")
     k.add_argument("--top", type=int, default=10, help="text output: rows of each ranked table (default 10)")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("-o", "--output", metavar="FILE")
     r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
     add_corpus_args(r)
     add_config_args(r)
-    r.add_argument("--human", required=True, metavar="FILE", help="MQM TSV or a judgments table")
+    r.add_argument("--human", metavar="FILE", help="MQM TSV or a judgments table (with --wmt-dir: the folder's human scores unless given)")
     r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
     r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
     r.add_argument("--map", nargs="+", default=[], metavar="FILE_NAME=NAME",

@@ -32,7 +32,15 @@ def load_study(a, human=None, **human_kw) -> Study:
     cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
                     pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None)
-    if a.input:
+    if a.wmt_dir:
+        if files or a.system or a.input:
+            raise InputError("give either --wmt-dir or -r/-s/--input, not both (with --wmt-dir, -r NAME picks the "
+                             "reference)", code=InputError.Codes.OPTIONS)
+        study = Study.from_wmt(a.wmt_dir, a.lp, a.gold, a.metric_lower_is_better, origin="command line",
+                               engine=engine)
+    elif a.lp or a.gold:
+        raise InputError("--lp and --gold go with --wmt-dir", code=InputError.Codes.OPTIONS)
+    elif a.input:
         if files or a.system:
             raise InputError("give either --input or -r/-s, not both (with --input, -r NAME picks the reference)", code=InputError.Codes.OPTIONS)
         study = Study.from_structured(a.input, a.reference_systems, origin="command line", engine=engine)
@@ -46,6 +54,7 @@ def load_study(a, human=None, **human_kw) -> Study:
         study = Study.from_files(files, a.system, docids=a.docids, blank_line_docs=a.blank_line_docs,
                                  origin="command line", engine=engine)
     study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human, **human_kw)
+    study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:
         study = study.scored_against(names[0])
     return study
@@ -129,6 +138,18 @@ def run_score(a) -> str:
     if std is not None:
         data.setdefault("metric_directions", {}).update(
             {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better" for m in std.metrics})
+    external = study.external_scores(res.names, per_doc=a.per_doc)
+    if external:
+        data["external_metrics"] = external["metrics"]
+        data.setdefault("metric_directions", {}).update(external["directions"])
+        for name, vals in external["systems"].items():
+            extra.setdefault(name, {}).update(vals)
+    human_col = study.human_column(res.names)
+    if human_col:
+        data["human"] = human_col
+        for name, v in human_col["systems"].items():
+            extra.setdefault(name, {}).update({f"human:{human_col['name']}": v["score"],
+                                               "human segments": v["segments"]})
     for name, vals in copy.deepcopy(extra).items():
         docs = vals.pop("documents", {})
         data["systems"][name].update(vals)
@@ -172,6 +193,13 @@ def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> d
         intervals.update(study.standard_intervals(cfg.granularity, std_names, n, seed))
     b["intervals"] = {m: {s: v["ci"] for s, v in per.items()} for m, per in intervals.items()}
     b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
+    if study.external:
+        ext = study.external_board(cfg, n=n, seed=seed)
+        for m, e in ext.items():
+            b["intervals"][m] = {s: v["ci"] for s, v in e["intervals"].items()}
+        b["external"] = {m: {k: e.get(k) for k in ("level", "direction", "unit", "n_units", "clusters", "cluster_rule")}
+                         for m, e in ext.items()}
+        b["scale"] += "; metrics computed elsewhere: their own scales"
     return b
 
 
@@ -239,7 +267,8 @@ def run_compare(a) -> str:
 
 def run_contrast(a) -> str:
     """Two systems side by side, as the Contrast page shows them."""
-    res = evaluate(a)
+    study = load_study(a)
+    res = evaluate(a, study)
     x, y = a.pair
     for n in (x, y):
         if n not in res.names:
@@ -255,6 +284,8 @@ def run_contrast(a) -> str:
             raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
                              f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})", code=InputError.Codes.NAMES)
         out["document"] = {"id": a.document, "categories": res.document_contrast(docs.index(a.document), x, y)}
+    if a.disagree:
+        out["disagreement"] = study.disagreement(res.config, x, y, a.disagree)
     thin = res.thin_evidence()
     if thin:
         out["thin_evidence"] = thin
@@ -277,6 +308,14 @@ def run_contrast(a) -> str:
     if "document" in out:
         lines += ["", f"Document {out['document']['id']}, category by category:"]
         lines += rows_text(out["document"]["categories"])
+    if "disagreement" in out:
+        dis = out["disagreement"]
+        for unit in ("documents", "sentences"):
+            if unit in dis:
+                part = dis[unit]
+                lines += ["", f"{unit.capitalize()} where BlonDe and {dis['metric']} disagree most about A and B "
+                          f"({part.get('opposite', 0)} point opposite ways; {part['left_out']} without a value):"]
+                lines += rows_text(part["rows"][:top])
     if thin:
         lines += ["", f"warning: {thin['message']}"]
     lines += ["", out["signature"]]
@@ -288,8 +327,14 @@ def run_correlate(a) -> str:
     bad = [m for m in a.map if "=" not in m]
     if bad:
         raise InputError(f"--map takes FILE_NAME=NAME pairs, not '{bad[0]}'", code=InputError.Codes.MALFORMED)
+    if not a.human and not a.wmt_dir:
+        raise InputError("correlate needs human judgments: --human FILE, or a --wmt-dir folder with human-scores",
+                         code=InputError.Codes.OPTIONS)
     study = load_study(a, human=a.human, human_higher_is_better=not a.lower_is_better, score_column=a.score_column,
                        human_mapping=pairs)
+    if study.human is None:
+        raise InputError(f"has no human-scores/{study.wmt[1]}.NAME.LEVEL.score: give --human FILE",
+                         file=study.wmt[0], code=InputError.Codes.JUDGMENTS)
     res = evaluate(a, study)
     human = study.human
     if human.mapping:
@@ -305,8 +350,8 @@ def run_correlate(a) -> str:
             f"TER left out: {study.n_segments()} system segments (it takes minutes beyond 20000, as on the "
             "dashboard); --metrics ...,TER adds it"]
     comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
-    blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions] \
-        if metrics else None
+    blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions
+                    and m.lstrip("-") not in study.external] if metrics else None
     out, _ = study.correlate(res.config, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
                              permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
                              compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,

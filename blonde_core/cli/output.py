@@ -79,7 +79,7 @@ def to_csv(data: dict) -> str:
         if lb:
             row.append("" if doc else lb["clusters"][name])
             for per in lb["intervals"].values():
-                ci = [None, None] if doc else per[name]
+                ci = [None, None] if doc else per.get(name, [None, None])
                 row += ["" if x is None else repr(x) for x in ci]
         row.append(data["signature"])
         w.writerow(row)
@@ -161,7 +161,7 @@ def _leaderboard_text(data: dict) -> list[str]:
     for name in lb["clusters"]:  # best first (ranked by BlonDe F1)
         cells = []
         for m in metrics:
-            lo, hi = lb["intervals"][m][name]
+            lo, hi = lb["intervals"][m].get(name, [None, None])
             k = CATALOG.points_factor(m)
             cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
         out.append(f"{name[:20]:<20} {lb['clusters'][name]:>7} " + " ".join(cells))

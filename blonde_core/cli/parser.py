@@ -40,6 +40,20 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                    help="one document id per line; consecutive equal ids form a document")
     p.add_argument("--blank-line-docs", action="store_true",
                    help="without --docids: a blank line ends a document (default: one document)")
+    w = p.add_argument_group("a WMT evaluation folder, metrics computed elsewhere")
+    w.add_argument("--wmt-dir", metavar="DIR",
+                   help="a whole folder (or a .zip of one) in the WMT metrics-task layout (mt-metrics-eval): "
+                        "documents with domains, source, references, systems, human scores and metric scores; "
+                        "-r NAME picks the reference (default: all of them)")
+    w.add_argument("--lp", metavar="SRC-TGT", help="with --wmt-dir: the language pair (needed when it has several)")
+    w.add_argument("--gold", metavar="NAME", help="with --wmt-dir: which human scores to use (default: the first of "
+                                                  "mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw there)")
+    w.add_argument("--metric-scores", nargs="+", action="extend", metavar="FILE", default=[],
+                   help="scores of metrics computed elsewhere: WMT-layout NAME.LEVEL.score files, a table (system, "
+                        "[doc], [seg], one column per metric) or COMET's --to_json output")
+    w.add_argument("--metric-lower-is-better", nargs="+", action="extend", metavar="NAME", default=[],
+                   help="metrics computed elsewhere whose lower scores are better (default: higher is better, the "
+                        "WMT layout's convention)")
 
 
 def add_config_args(p: argparse.ArgumentParser) -> None:

@@ -85,7 +85,7 @@ def used_systems(result, human, exclude=()) -> list[str]:
 
 
 def metric_table(result, human, level: str = "system", metrics: list[str] | None = None,
-                 extra: dict | None = None, exclude=()):
+                 extra: dict | None = None, exclude=(), extra_segments: dict | None = None):
     """Aligned metric and human values: (keys, {metric: values}, human values).
 
     level "system": one value per system (corpus score vs mean human score);
@@ -93,7 +93,7 @@ def metric_table(result, human, level: str = "system", metrics: list[str] | None
     extra: further metrics {name: {system: value}} or {name: {system: {doc: value}}}.
     """
     if level == "segment":  # the BlonDe family only: the others have no per-segment values here
-        return _segment_tables(result, human, metrics, list(exclude or ()))[:3]
+        return _segment_tables(result, human, metrics, list(exclude or ()), extra_segments)[:3]
     if level not in ("system", "document"):
         raise InputError("level must be system, document or segment", code=InputError.Codes.SETTING)
     metrics = metrics or metric_names(result)
@@ -168,7 +168,7 @@ def _tables(result, human, level, metrics, extra, exclude, extra_docs):
     return keys, vals, hum, systems, hdoc, hcount, docs, fns
 
 
-def _segment_tables(result, human, metrics, exclude):
+def _segment_tables(result, human, metrics, exclude, extra_segments=None):
     """Segment level: systems x segments matrices of oriented human scores and of every BlonDe-family
     metric (each segment scored on its own), with the document of every segment (for resampling whole
     documents).  A document's judgments are paired with its segments by id (the loaded segment ids, or
@@ -210,6 +210,8 @@ def _segment_tables(result, human, metrics, exclude):
     fns = {m: metric_fn(result, m) for m in names}
     M = {m: np.array([fn(unit_stats(result, s, "segment")[1]) for s in systems], dtype=float)
          for m, fn in fns.items()}
+    for m, per in (extra_segments or {}).items():  # metrics computed elsewhere, segment by segment (oriented)
+        M[m] = np.array([per[s] if s in per else np.full(len(item_doc), np.nan) for s in systems], dtype=float)
     ok = ~np.isnan(H)
     keys = [f"{systems[i]}/{corpus.doc_ids[item_doc[j]]}#{j}" for i, j in zip(*np.nonzero(ok))]
     vals = {m: v[ok] for m, v in M.items()}
@@ -232,7 +234,8 @@ def compare_pair(result, human, pair, level: str = "system", metrics=None, extra
 def correlate(result, human, level: str = "system", metrics: list[str] | None = None, extra: dict | None = None,
               confidence: float = 0.95, grouping: str = "none", exclude=(), spa: bool = False,
               permutations: int = 1000, seed: int = DEFAULT_SEED, bootstrap: int = 1000,
-              compare: tuple[str, str] | None = None, extra_docs: dict | None = None) -> dict:
+              compare: tuple[str, str] | None = None, extra_docs: dict | None = None,
+              extra_segments: dict | None = None) -> dict:
     """Meta-evaluation of every metric against the human scores, as the WMT metrics task
     does it (../shared/spec/meta-evaluation.md).
 
@@ -244,7 +247,8 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     level "document": one value per (system, document) with ``grouping`` none / sys / item,
     intervals over resampled documents.
     Only cells with a human score take part; the output says how many.
-    ``extra`` (and ``extra_docs``, their per-document values, for SPA) must already be
+    ``extra`` (and ``extra_docs``, their per-document values, for SPA; ``extra_segments``, per-segment
+    values {name: {system: (n_segments,)}} for segment level) must already be
     oriented higher-is-better (e.g. "-TER").  ``compare``: two metric names, compared with
     the Williams test and PERM-BOTH at the chosen level and grouping."""
     from . import meta
@@ -256,7 +260,8 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     exclude = list(exclude or ())
     item_doc = None
     if level == "segment":  # the BlonDe family segment by segment; documents resampled whole
-        keys, vals, hum, systems, hdoc, hcount, docs, fns, item_doc = _segment_tables(result, human, metrics, exclude)
+        keys, vals, hum, systems, hdoc, hcount, docs, fns, item_doc = _segment_tables(result, human, metrics, exclude,
+                                                                                       extra_segments)
     else:
         keys, vals, hum, systems, hdoc, hcount, docs, fns = _tables(result, human, level, metrics, extra, exclude,
                                                                      extra_docs)

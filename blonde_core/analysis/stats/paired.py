@@ -171,15 +171,50 @@ def _scalar_fn(fn, name):
 def points_factor(metric: str) -> int:
     """What a metric's scores and differences from `compare` are multiplied by to be in
     points (0-100), as the pages and `score`'s text show them: 100 for the BlonDe family
-    (0-1 in the core, also with a .R or .P suffix), 1 for sacrebleu's and the companion
-    metrics (0-100 already)."""
-    from blonde_core.analysis.companion import COMPANIONS
-    from blonde_core.analysis.standard import STANDARD
+    (0-1 in the core, also with a .R or .P suffix), 1 for every other metric (sacrebleu's and
+    the companion metrics are 0-100 already; metrics computed elsewhere keep their own scale)."""
+    from blonde_core.metric.features import PLUS_CATEGORIES
+    from blonde_core.metric.settings import CATEGORY_NAMES
 
-    return 1 if metric in STANDARD or metric in COMPANIONS else 100
+    base, _, part = metric.rpartition(".")
+    if part not in ("R", "P", "F1"):
+        base = metric
+    family = {"BlonDe", "BlonD-d", "BlonD+", *CATEGORY_NAMES, *PLUS_CATEGORIES, "1", "2", "3", "4"}
+    return 100 if base in family else 1
 
 
-def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None):
+def external_fn(name: str):
+    """Scores of [sum, count] statistics (an external metric's rated segments): their mean."""
+    def fn(S):
+        S = np.asarray(S, dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(S[..., 1] > 0, S[..., 0] / np.maximum(S[..., 1], 1e-300), np.nan)
+    fn.name = name
+    return fn
+
+
+def measure_external(result, ext, unit: str, names):
+    """An external metric's (io.metric_scores.ExternalMetric) per-unit [sum, count] statistics of every
+    system over the same units as BlonDe's (segment scores), or over documents (document scores)."""
+    kind = parse_unit(unit)[0]
+    if ext.seg and result.config.granularity == "sentence":
+        ids, groups = unit_groups(result, unit)
+    elif kind == "doc":
+        ids, groups = list(result.corpus.doc_ids), None
+    else:
+        raise InputError(f"{ext.name} has document scores only: it is tested over documents (unit doc)",
+                         code=InputError.Codes.SETTING)
+    per = {}
+    for nm in names:
+        st = ext.unit_stats(nm, groups, len(ids), kind)
+        if st is None:
+            raise InputError(f"{ext.name} has no {'segment' if ext.seg else 'document'} scores for '{nm}' "
+                             f"(it has: {', '.join(ext.systems)})", code=InputError.Codes.NAMES)
+        per[nm] = (ids, st)
+    return per, external_fn(ext.name), not ext.higher_is_better
+
+
+def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None, external=None):
     """Per-unit statistics of every system and the function that scores them.
 
     metric: a BlonDe metric (see metric_fn), a companion metric (Otem, Utem,
@@ -189,6 +224,8 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
     from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER, CompanionStats, scores_from
 
     names = list(names or result.names)
+    if external and metric in external:
+        return measure_external(result, external[metric], unit, names)
     if metric in COMPANIONS:
         kw = dict(companion_kw or {})
         alpha = kw.pop("alpha", 2.0)
@@ -233,9 +270,10 @@ class _Summed:
 
 def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test: str = "ttest",
             unit: str = "doc", n: int | None = None, seed: int = DEFAULT_SEED, level: float = 0.95,
-            standard=None, companion_kw=None, system_cis: bool = True) -> dict:
+            standard=None, companion_kw=None, system_cis: bool = True, external=None) -> dict:
     """All pairs of systems, corrected p-values, and every system's bootstrap CI
-    (system_cis=False skips the intervals when only the tests are wanted)."""
+    (system_cis=False skips the intervals when only the tests are wanted); external: metrics computed
+    elsewhere ({name: io.metric_scores.ExternalMetric}) that `metric` may name."""
     from .policy import corpus_unit, few_units
 
     names = list(names or result.names)
@@ -246,7 +284,10 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         unit, reason = choice["unit"], choice["reason"]
         if standard is not None and metric in getattr(standard, "metrics", ()) and unit != "doc":
             unit, reason = "doc", f"{metric} is tested over documents only"
-    per, fn, lower = measure(result, metric, unit, names, standard, companion_kw)
+        ext = (external or {}).get(metric)
+        if ext is not None and unit != "doc" and not (ext.seg and result.config.granularity == "sentence"):
+            unit, reason = "doc", f"{metric} has document scores only: tested over documents"
+    per, fn, lower = measure(result, metric, unit, names, standard, companion_kw, external)
     ids0 = per[names[0]][0]
     n_boot = n if (n and test == "bootstrap") else 1000
     w = resample_weights(len(ids0), n_boot, seed)
@@ -311,7 +352,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
                 + f": there the geometric mean floors that category at 1e-5 and {fn.name} collapses, so the resampled "
                   "differences mix two regimes and a test says little")
             skip = compare(result.with_config(result.config.with_(absent="skip")), names, metric, test, asked, n, seed,
-                           level, standard, companion_kw, system_cis=False)
+                           level, standard, companion_kw, system_cis=False, external=external)
             out["absent_left_out"] = {"signature": skip["signature"], "pairs": [
                 {k: q[k] for k in ("a", "b", "corpus_diff", "ci", "p", "p_holm", "p_bh")} for q in skip["pairs"]]}
     return out

@@ -1,0 +1,281 @@
+"""A whole WMT evaluation folder in one step: the layout of the WMT metrics task's data
+(mt-metrics-eval), for one language pair LP (e.g. zh-en):
+
+    documents/LP.docs                      "DOMAIN DOCID" per segment
+    sources/LP.txt                         the source, one segment per line
+    references/LP.NAME.txt                 each reference
+    system-outputs/LP/NAME.txt             each system (a name that is also a reference's is
+                                           that reference, loaded once, as a reference)
+    human-scores/LP.NAME.LEVEL.score       human scores (LEVEL sys, domain, doc, seg)
+    metric-scores/LP/NAME-REF.LEVEL.score  metric scores, the same lines
+
+Read from a folder on disk or from a zip of one (the folder may sit one level down).
+Score lines are ``SYSTEM SCORE`` (``DOMAIN SYSTEM SCORE`` at domain level), ``None``
+for a missing score; segment and document files list every system's values in test-set
+order.  Everything read is checked against the texts (metric_scores.py).
+"""
+from __future__ import annotations
+
+import io
+import math
+import posixpath
+import zipfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from blonde_core.errors import InputError
+from .corpus import Corpus
+from .judgments import HumanScores
+from .metric_scores import LEVELS, metric_from_score_files, parse_score_name, read_score_lines
+from .readers import NamedBytes, decode_bytes, split_lines
+
+MAX_ZIP_BYTES = 2_000_000_000  # uncompressed; a zip that unpacks to more is refused before reading
+GOLD_ORDER = ("mqm", "esa", "da-sqm", "wmt-appraise", "wmt-z", "wmt-raw", "raw", "z")
+
+
+class _Tree:
+    """Files under a root (a folder, or a zip's members): relative posix paths -> bytes."""
+
+    def __init__(self, names: list[str], read, label: str):
+        self.names, self._read, self.label = sorted(names), read, label
+
+    def under(self, prefix: str) -> list[str]:
+        return [n for n in self.names if n.startswith(prefix) and "/" not in n[len(prefix):]]
+
+    def get(self, rel: str) -> NamedBytes:
+        return NamedBytes(f"{self.label}/{rel}", self._read(rel))
+
+    def has(self, rel: str) -> bool:
+        return rel in set(self.names)
+
+
+def _from_dir(root: Path) -> _Tree:
+    if not root.is_dir():
+        raise InputError("is not a folder", file=str(root), code=InputError.Codes.UNREADABLE)
+    names = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    return _Tree(names, lambda rel: (root / rel).read_bytes(), str(root))
+
+
+def _from_zip(data: bytes, label: str) -> _Tree:
+    try:
+        z = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise InputError("is not a zip file", file=label, code=InputError.Codes.UNREADABLE) from None
+    infos = [i for i in z.infolist() if not i.is_dir()]
+    total = sum(i.file_size for i in infos)
+    if total > MAX_ZIP_BYTES:
+        raise InputError(f"unpacks to {total:,} bytes; at most {MAX_ZIP_BYTES:,} are read", file=label,
+                         code=InputError.Codes.TOO_MUCH)
+    names = [posixpath.normpath(i.filename) for i in infos]
+    if any(n.startswith("../") or n.startswith("/") for n in names):
+        raise InputError("has a member outside its own folder", file=label, code=InputError.Codes.MALFORMED)
+    by = {posixpath.normpath(i.filename): i for i in infos}
+    return _Tree(names, lambda rel: z.read(by[rel]), label)
+
+
+def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
+    """The tree re-rooted at the folder holding documents/ (at the top or one level down), and the
+    language pair (given, or the only one its documents/ folder has)."""
+    tops = sorted({n.split("/documents/")[0] + "/" if "/documents/" in n else "" for n in tree.names
+                   if n.startswith("documents/") or "/documents/" in n})
+    tops = [t for t in tops if t.count("/") <= 1]
+    if not tops:
+        raise InputError("has no documents/ folder (expected the WMT layout: documents/LP.docs, sources/LP.txt, "
+                         "references/LP.NAME.txt, system-outputs/LP/NAME.txt)", file=tree.label,
+                         code=InputError.Codes.MALFORMED)
+    top = tops[0]
+    sub = _Tree([n[len(top):] for n in tree.names if n.startswith(top)], lambda rel: tree._read(top + rel),
+                tree.label + ("/" + top.rstrip("/") if top else ""))
+    pairs = sorted(n[len("documents/"):-len(".docs")] for n in sub.under("documents/") if n.endswith(".docs"))
+    if lp is None:
+        if len(pairs) != 1:
+            what = f"holds {len(pairs)} language pairs ({', '.join(pairs) or 'none'}); choose one"
+            raise InputError(f"{what} with --lp", file=sub.label, code=InputError.Codes.OPTIONS,
+                             page=f"{what} in the language-pair box")
+        lp = pairs[0]
+    elif lp not in pairs:
+        raise InputError(f"has no documents/{lp}.docs (language pairs here: {', '.join(pairs) or 'none'})",
+                         file=sub.label, code=InputError.Codes.NAMES)
+    return sub, lp
+
+
+@dataclass
+class WmtFolder:
+    corpus: Corpus
+    lp: str
+    domains: dict  # document id -> domain
+    human: HumanScores | None
+    gold: str | None  # the human score used
+    golds: dict  # every human score name -> levels found
+    metrics: dict  # metric name -> ExternalMetric
+    skipped: list = field(default_factory=list)  # (file, why) read and not used
+
+    def understood(self) -> dict:
+        c = self.corpus
+        return {"layout": "WMT (mt-metrics-eval)", "language pair": self.lp, "documents": len(c.doc_ids),
+                "domains": dict(sorted(_count(self.domains.values()).items())), "segments": c.n_segments,
+                "references": list(c.references), "systems": list(c.systems), "source": c.source is not None,
+                "human scores": {k: sorted(v) for k, v in self.golds.items()}, "human score used": self.gold,
+                "metrics": {k: m.describe()["levels"] for k, m in sorted(self.metrics.items())},
+                "not used": [f"{f}: {why}" for f, why in self.skipped]}
+
+
+def _count(xs) -> dict:
+    out: dict = defaultdict(int)
+    for x in xs:
+        out[x] += 1
+    return out
+
+
+def _lines(tree: _Tree, rel: str) -> list[str]:
+    f = tree.get(rel)
+    return split_lines(decode_bytes(f.data, f.name))
+
+
+def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=()) -> WmtFolder:
+    """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder."""
+    if isinstance(source, NamedBytes):
+        tree = _from_zip(source.data, source.name)
+    else:
+        p = Path(source)
+        if p.is_file():
+            tree = _from_zip(p.read_bytes(), str(p))
+        elif p.exists():
+            tree = _from_dir(p)
+        else:
+            raise InputError("no such folder or zip file", file=str(p), code=InputError.Codes.UNREADABLE)
+    tree, lp = _rooted(tree, lp)
+    docs_rel = f"documents/{lp}.docs"
+    doc_lines = _lines(tree, docs_rel)
+    if not doc_lines:
+        raise InputError("is empty", file=tree.get(docs_rel).name, code=InputError.Codes.EMPTY)
+    ids, domains = [], {}
+    for k, line in enumerate(doc_lines, 1):
+        parts = line.split()
+        if len(parts) != 2:
+            raise InputError(f"expected 'DOMAIN DOCID', found {len(parts)} fields", file=tree.get(docs_rel).name,
+                             line=k, code=InputError.Codes.MALFORMED)
+        dom, d = parts
+        if ids and ids[-1] != d and d in domains:
+            raise InputError(f"document '{d}' appears again after other documents; a document's segments must be "
+                             "consecutive", file=tree.get(docs_rel).name, line=k, code=InputError.Codes.MALFORMED)
+        if domains.get(d, dom) != dom:
+            raise InputError(f"document '{d}' is in domain '{domains[d]}' and '{dom}'", file=tree.get(docs_rel).name,
+                             line=k, code=InputError.Codes.MALFORMED)
+        domains[d] = dom
+        ids.append(d)
+    order = list(dict.fromkeys(ids))
+    sizes = [0] * len(order)
+    pos = {d: i for i, d in enumerate(order)}
+    for d in ids:
+        sizes[pos[d]] += 1
+
+    def docs_of(rel: str) -> list:
+        lines = _lines(tree, rel)
+        if len(lines) != len(ids):
+            raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids)}; they must have one line per "
+                             "segment", file=tree.get(rel).name, code=InputError.Codes.COUNTS)
+        it = iter(lines)
+        return [[next(it) for _ in range(n)] for n in sizes]
+
+    refs, files = {}, {}
+    for rel in tree.under("references/"):
+        base = rel[len("references/"):]
+        if base.startswith(lp + ".") and base.endswith(".txt"):
+            name = base[len(lp) + 1:-4]
+            refs[name] = docs_of(rel)
+            files[name] = tree.get(rel).name
+    if not refs:
+        raise InputError(f"has no references/{lp}.NAME.txt", file=tree.label, code=InputError.Codes.MALFORMED)
+    systems = {}
+    for rel in tree.under(f"system-outputs/{lp}/"):
+        if not rel.endswith(".txt"):
+            continue
+        name = rel[len(f"system-outputs/{lp}/"):-4]
+        if name in refs:
+            continue  # a human translation that is also a reference: loaded once, as the reference
+        systems[name] = docs_of(rel)
+        files[name] = tree.get(rel).name
+    if not systems:
+        raise InputError(f"has no system-outputs/{lp}/NAME.txt besides the references", file=tree.label,
+                         code=InputError.Codes.MALFORMED)
+    src = docs_of(f"sources/{lp}.txt") if tree.has(f"sources/{lp}.txt") else None
+    corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.get(docs_rel).name)
+    corpus.check_names()
+
+    skipped: list = []
+    # human scores: NAME -> {level: file}
+    human_files: dict = defaultdict(dict)
+    for rel in tree.under("human-scores/"):
+        base = rel[len("human-scores/"):]
+        if not base.startswith(lp + ".") or not base.endswith(".score"):
+            continue
+        name, level = parse_score_name(base[len(lp) + 1:])
+        human_files[name][level] = tree.get(rel)
+    chosen = gold
+    if chosen is not None and chosen not in human_files:
+        raise InputError(f"has no human scores named '{chosen}' (human-scores/{lp}.NAME.LEVEL.score: "
+                         f"{', '.join(sorted(human_files)) or 'none'})", file=tree.label, code=InputError.Codes.NAMES)
+    if chosen is None and human_files:
+        chosen = next((g for g in GOLD_ORDER if g in human_files), sorted(human_files)[0])
+    human = human_scores(chosen, human_files[chosen], corpus) if chosen else None
+    for name in human_files:
+        if name != chosen:
+            skipped += [(f.name, f"human scores '{name}' (another than the one used, '{chosen}')")
+                        for f in human_files[name].values()]
+    metric_files: dict = defaultdict(dict)
+    for rel in tree.under(f"metric-scores/{lp}/"):
+        base = rel[len(f"metric-scores/{lp}/"):]
+        if not base.endswith(".score"):
+            continue
+        name, level = parse_score_name(base)
+        if level == "domain":
+            skipped.append((tree.get(rel).name, "domain-level scores (the documents' scores are used)"))
+            continue
+        metric_files[name][level] = tree.get(rel)
+    metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
+               for name, fs in sorted(metric_files.items())}
+    return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped)
+
+
+def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
+    """HumanScores from the layout's files of one human score {level: file}: segments from the seg file
+    (None: not rated), documents as the doc file gives them or the mean of their rated segments, systems as
+    the sys file gives them (the judgments' own definition) or the mean of their rated segments; the
+    rated-segment counts beside them.  Higher is better (the layout stores MQM negated)."""
+    hs = HumanScores(name, True, kind=f"WMT layout human scores '{name}' ({', '.join(sorted(files))} level)")
+    loaded = [*corpus.references, *corpus.systems]
+    ref0 = next(iter(corpus.references.values()))
+    where = [(d, str(k + 1)) for d, doc in zip(corpus.doc_ids, ref0) for k in range(len(doc))]
+    seg = read_score_lines(files["seg"], "seg", corpus) if "seg" in files else {}
+    for s, vals in seg.items():
+        if s not in loaded:
+            continue  # a system the layout rated but did not ship: nothing to compare it with
+        per_doc: dict = defaultdict(list)
+        for (d, k), v in zip(where, vals):
+            if not math.isnan(v):
+                hs.segments[(s, d, k)] = v
+                per_doc[d].append(v)
+        if per_doc:
+            hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in per_doc.items()}
+            allv = [x for v in per_doc.values() for x in v]
+            hs.system_scores[s] = sum(allv) / len(allv)
+            hs.n_segments[s] = len(allv)
+    if "doc" in files:
+        for s, vals in read_score_lines(files["doc"], "doc", corpus).items():
+            if s in loaded:
+                hs.doc_scores[s] = {d: v for d, v in zip(corpus.doc_ids, vals) if not math.isnan(v)}
+    if "sys" in files:
+        for s, vals in read_score_lines(files["sys"], "sys", corpus).items():
+            if s in loaded and not math.isnan(vals[0]):
+                hs.system_scores[s] = vals[0]
+                hs.n_segments.setdefault(s, 0)
+    if not hs.system_scores:
+        raise InputError(f"human scores '{name}' rate none of the loaded texts ({', '.join(loaded)})",
+                         file=next(iter(files.values())).name, code=InputError.Codes.JUDGMENTS)
+    hs.coverage = {s: {"segments_rated": hs.n_segments.get(s, 0), "segments": len(where)} for s in hs.system_scores}
+    return hs
+
+
+__all__ = ["LEVELS", "WmtFolder", "read_wmt", "human_scores"]
