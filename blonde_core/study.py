@@ -708,7 +708,28 @@ class Study:
         if self.ner is not None:
             files += ["-ner", self.ner_file]
         tail = ["--per-doc"] if subcommand == "score" else []
-        return ["python", "-m", "blonde_core", subcommand, *files, *cfg.cli_args(), *extra, *tail, "--format", "json"]
+        fmt = [] if subcommand == "report" else ["--format", "json"]
+        return ["python", "-m", "blonde_core", subcommand, *files, *cfg.cli_args(), *extra, *tail, *fmt]
+
+    # -- results for a paper and for a colleague ------------------------------------------
+    def report_html(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345, std_metrics=("BLEU", "chrF")) -> str:
+        """The one-file HTML report (report.build_report): self-contained, readable at 1280 px, printable."""
+        from .report import build_report
+
+        return build_report(self, cfg, n=n, seed=seed, std_metrics=tuple(std_metrics))
+
+    @staticmethod
+    def latex_table(rows: list[dict], columns: list[str], **kw) -> str:
+        """A leaderboard as LaTeX (report.latex_table: booktabs, ASCII only, best in bold, clusters marked)."""
+        from .report import latex_table
+
+        return latex_table(rows, columns, **kw)
+
+    @staticmethod
+    def round_as_shown(rows: list[dict], digits: dict) -> list[dict]:
+        from .report import round_as_shown
+
+        return round_as_shown(rows, digits)
 
 
 class Analysis:

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
-from pages._shared import (PATTERNS, apt_scores, companions, copyable, downloads, label, md, open_documents, shown_f1,
+from pages._shared import (PATTERNS, apt_scores, companions, copyable, label, md, open_documents, shown_f1,
                            signature_box, standard, start_page, thin_evidence)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
@@ -84,7 +84,7 @@ def add_standard(rows: list[dict], metrics) -> None:
 
 
 RANKS = ["BlonDe"] + (["humans"] if hum else []) + list(ext)
-rank_by = c1.segmented_control("Rank by", RANKS, default="BlonDe", key="rank_by",
+rank_by = c2.segmented_control("Rank by", RANKS, default="BlonDe", key="rank_by",
                                help="The order of the rows and of the chart's bars: BlonDe F1, the human score "
                                     "(when judgments are loaded) or a metric computed elsewhere. The cluster column "
                                     "stays BlonDe's; each other metric has its own cluster column.") or "BlonDe"
@@ -119,18 +119,17 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     out["BlonDe [95% CI]"] = with_ci("BlonDe", "BlonDe F1")
     for t in tops[1:]:
         out[t] = df[f"{t} F1"]
+    # the metrics computed elsewhere and the human score next to BlonDe (what a researcher compares first),
+    # the discourse categories and BLEU after them
+    for m in ext:  # the value (intervals and clusters: the full table); system-level-only ones marked
+        out[m if ext[m]["unit"] else f"{m} (sys)"] = df[m].round(ext_digits(m))
+    if hum:
+        out["human"] = df[HUMAN]
+        out["rated"] = df["human rated segments"]
     for c in res.discourse_categories():
         out[SHORT[c]] = df[f"{SHORT[c]} F1"]
     if "BLEU" in df:
         out["BLEU"] = df["BLEU"]
-    for m in ext:
-        k = ext_digits(m)
-        out[f"{m} [95% CI]" if ext[m]["unit"] else f"{m} (system level)"] = [
-            ("-" if np.isnan(v) else f"{v:.{k}f}") + ("" if np.isnan(lo) else f" [{lo:.{k}f}, {hi:.{k}f}]")
-            for v, lo, hi in zip(df[m], df[f"{m} CI low"], df[f"{m} CI high"])]
-    if hum:
-        out[HUMAN] = df[HUMAN]
-        out["rated"] = df["human rated segments"]
     return out
 
 
@@ -143,6 +142,16 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
                                                 width=small)
     fmt["cluster"] = st.column_config.NumberColumn(help="Systems of one cluster are not significantly different "
                                                         "from the cluster's best.", width=small)
+    if hum and "human" in view:
+        fmt["human"] = st.column_config.NumberColumn(
+            format="%.3f", width=small, help=f"{hum['name']} ({hum['direction']}), system level as the judgments "
+                                             "define it; 'rated': the segments rated. Rank by: humans orders by it.")
+        fmt["rated"] = st.column_config.NumberColumn(width=small, help="segments with a human score")
+    for m in ext:
+        if m in view:
+            fmt[m] = st.column_config.NumberColumn(format=f"%.{ext_digits(m)}f", width=small,
+                                                   help=f"{m}: computed elsewhere ({ext[m]['direction']}); its 95% "
+                                                        "interval and its own cluster in the full table")
     if final:  # a row opens the system's weakest document on the Documents page
         ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
                           width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows",
@@ -168,6 +177,14 @@ st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap int
            "Systems in the same **cluster** are not significantly different from the cluster's best "
            f"({b['cluster_rule']}; the Significance page's default). "
            "Click a column header to sort.")
+if ext or hum:
+    st.caption(("Metrics computed elsewhere (" + md(", ".join(ext)) + ") on their own scales: in the full table "
+                "with 95% intervals over the same units and each metric's own clusters under the same policy"
+                + ("; system-level-only metrics marked (sys), without interval or cluster" if any(
+                    not e["unit"] for e in ext.values()) else "") + ". " if ext else "")
+               + (f"**human**: {md(hum['name'])} ({hum['direction']}) at system level as the judgments define it, "
+                  "**rated**: the segments with a human score; *Rank by humans* orders the rows by it." if hum
+                  else ""))
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 if b["warning"] or b["note"]:
     st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),
@@ -219,7 +236,53 @@ if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
 df = frame(rows)
 with board.container():
     show(df, status(len(std_metrics)) + " · companion metrics ✓", final=True)
-downloads(df, "leaderboard", latex=True)
+
+
+def shown_digits(col: str) -> int:
+    """Decimals as the page shows a column: 3 on a 0-1 scale (COMET-like, MQM), else 2; counts whole."""
+    v = pd.to_numeric(df[col], errors="coerce").abs()
+    if col in ("rank", "cluster", "human rank", "human rated segments") or col.endswith(" cluster"):
+        return 0
+    return 3 if v.notna().any() and v.max() <= 1.5 else 2
+
+
+# exports: every column of the full table (per-category F1 and span counts included); CSV rounded as shown,
+# JSON at full precision, LaTeX with the columns chosen, the HTML report of everything
+records = df.to_dict("records")
+digits = {c: shown_digits(c) for c in df.columns if df[c].dtype.kind in "if"}
+e1, e2, e3, e4 = st.columns(4)
+e1.download_button("CSV", pd.DataFrame(d.round_as_shown(records, digits)).to_csv(index=False).encode(),
+                   "leaderboard.csv", "text/csv", key="csv_leaderboard", icon=":material/download:",
+                   help="Every column of the full table, rounded as shown.")
+e2.download_button("JSON", df.to_json(orient="records", force_ascii=False, indent=1, double_precision=15).encode(),
+                   "leaderboard.json", "application/json", key="json_leaderboard", icon=":material/download:",
+                   help="Every column of the full table at full precision.")
+with e3.popover("LaTeX", icon=":material/download:"):
+    score_cols = [c for c in df.columns if df[c].dtype.kind == "f" and not c.endswith((" CI low", " CI high"))
+                  and not c.endswith(" cluster") and c not in ("human rank",)]
+    default = [c for c in ["BlonDe F1", "BlonD-d F1", *[f"{SHORT[x]} F1" for x in res.discourse_categories()],
+                           "BLEU", *ext, *([HUMAN] if hum else [])] if c in score_cols]
+    chosen = st.multiselect("Columns", score_cols, default=default, key="tex_cols")
+    style = st.radio("Intervals", ["±half-width", "[lo, hi]", "none"], horizontal=True, key="tex_style")
+    ups = {c: (hum["direction"].startswith("higher") if c == HUMAN else
+               ext[c]["direction"].startswith("higher") if c in ext else
+               CATALOG.higher_is_better(c.split(" ")[0]) and "↓" not in c) for c in chosen}
+    tex = d.latex_table(records, ["system", "cluster", *chosen],
+                        intervals={c: (f"{c.replace(' F1', '')} CI low", f"{c.replace(' F1', '')} CI high")
+                                   for c in chosen if f"{c.replace(' F1', '')} CI low" in df},
+                        style={"±half-width": "pm", "[lo, hi]": "brackets"}.get(style, "none"), higher=ups,
+                        digits=digits, cluster="cluster",
+                        caption=f"Systems ranked by {rank_by}; best per column in bold; clusters (BlonDe's, "
+                                f"{b['cluster_rule']}) separated by rules; 95% bootstrap intervals over "
+                                f"{b['n_units']} units.")
+    st.download_button("Download leaderboard.tex", tex.encode("ascii"), "leaderboard.tex", "text/x-tex",
+                       key="tex_leaderboard", icon=":material/download:")
+e4.download_button("HTML report", lambda: d.report_html(cfg, n_boot).encode("utf-8"), "blonde-report.html",
+                   "text/html", key="html_report", icon=":material/description:", on_click="ignore",
+                   help="One self-contained file (no request leaves it when opened offline): leaderboard with "
+                        "intervals and clusters, category heatmap, significance matrix, correlation with humans, "
+                        "the documents where the top two systems differ most, the signature. The command line's "
+                        "report command makes the same file.")
 # under the table whose clusters it qualifies (the table stays where the first answer is expected)
 if b.get("absent_warning"):
     st.warning("Clusters: " + md(b["absent_warning"]) + ". The Significance page gives the same test with "
@@ -256,7 +319,7 @@ fig.update_layout(
                x=0, xanchor="left", font=dict(size=15)),
     yaxis_title=label(f"{metric} ({unit}; {'higher' if higher else 'lower'} is better)"), height=460,
     margin=dict(t=90, b=10, l=70, r=20), xaxis_tickangle=-35, legend_title_text=label(which),
-    legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1),
+    legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1), showlegend=True,
     xaxis=dict(categoryorder="array", categoryarray=[label(x) for x in order["system"]], automargin=True),
     yaxis=dict(automargin=True))
 # the PNG export (the camera icon): the title, axis and legend as shown, at twice the resolution, wide

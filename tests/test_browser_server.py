@@ -18,9 +18,10 @@ from test_browser import ARTIFACTS, CHROMIUM, MAIN, free_port, uploader
 SYSTEMS = ["Online-W", "SMU", "Facebook-AI"]
 
 
-def start_server(cache_dir: Path, log_path: Path):
+def start_server(cache_dir: Path, log_path: Path, **extra_env):
+    """`streamlit run app.py` on a free port with its own annotation cache (and extra_env): (process, url)."""
     port = free_port()
-    env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir))
+    env = dict(os.environ, BLONDE_CACHE_DIR=str(cache_dir), **extra_env)
     log = open(log_path, "a")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
                              str(port), "--server.address", "127.0.0.1", "--server.headless", "true"],

@@ -247,3 +247,45 @@ def test_pages_with_a_wmt_folder(layout, monkeypatch):
         assert not at.exception and not at.error, (page, [e.value for e in at.error])
     at.switch_page("pages/contrast.py").run()
     assert at.selectbox(key="ct_disagree").value == "chrF-refA"
+
+
+def test_report_is_one_self_contained_file(capsys, layout, tmp_path):
+    out = tmp_path / "report.html"
+    code = main(["report", "--wmt-dir", str(layout["root"]), "-r", "refA", "--ci", "200", "-o", str(out)])
+    assert code == 0, capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    for section in ("<h2>Leaderboard", "<h2>Categories", "<h2>Significance", "<h2>Correlation with humans",
+                    "<h2>Where the top two differ most", "<h2>Signature", "<svg"):
+        assert section in text, section
+    # nothing leaves the file: no script, no external link or image; a policy that forbids any request
+    assert "<script" not in text and "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "") \
+        and "https://" not in text
+    assert "default-src 'none'" in text
+    # the leaderboard's numbers are score --ci's
+    d = run(capsys, "score", "--wmt-dir", str(layout["root"]), "-r", "refA", "--ci", "200", "--format", "json")
+    for s, v in d["systems"].items():
+        lo, hi = d["leaderboard"]["intervals"]["BlonDe"][s]
+        assert f"{100 * v['BlonDe']['F1']:.2f} [{100 * lo:.1f}, {100 * hi:.1f}]" in text
+        assert f"{v['chrF-refA']:.2f}" in text
+    assert d["leaderboard"]["signature"] in text
+
+
+def test_latex_is_paper_ready():
+    rows = [{"system": "Sÿs_1 ↑", "cluster": 1, "BlonDe F1": 61.234, "BlonDe CI low": 58.0, "BlonDe CI high": 64.5,
+             "TER": 50.0},
+            {"system": "B&B", "cluster": 2, "BlonDe F1": 55.0, "BlonDe CI low": 52.0, "BlonDe CI high": 57.0,
+             "TER": 40.0}]
+    cols = ["system", "cluster", "BlonDe F1", "TER"]
+    iv = {"BlonDe F1": ("BlonDe CI low", "BlonDe CI high")}
+    tex = Study.latex_table(rows, cols, intervals=iv, style="pm", higher={"BlonDe F1": True, "TER": False},
+                            digits={"cluster": 0}, cluster="cluster")
+    tex.encode("ascii")  # ASCII only
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
+    assert r"\textbf{61.23} {\scriptsize $\pm$3.27}" in tex  # the larger half of an asymmetric interval
+    assert r"\textbf{40.00}" in tex and r"\textbf{50.00}" not in tex  # lower is better for TER
+    assert r"Sys\_1 $\uparrow$" in tex and r"B\&B" in tex
+    assert tex.count(r"\midrule") == 2  # after the header and between the two clusters
+    assert r"\resizebox{\linewidth}{!}" in tex
+    br = Study.latex_table(rows, cols, intervals=iv, style="brackets")
+    assert "61.23 {\\scriptsize [58.00, 64.50]}" in br
+    assert Study.round_as_shown(rows, {"BlonDe F1": 1})[0]["BlonDe F1"] == 61.2

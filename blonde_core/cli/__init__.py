@@ -12,7 +12,7 @@ from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
 from blonde_core.study import InputError  # noqa: E402
-from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_score  # noqa: E402
+from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
 from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
@@ -81,6 +81,18 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--top", type=int, default=10, help="text output: rows of each ranked table (default 10)")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("-o", "--output", metavar="FILE")
+    rp = sub.add_parser("report", help="one self-contained HTML file: leaderboard with intervals and clusters, "
+                                       "category heatmap, significance matrix, correlation with humans, the "
+                                       "documents where the top two systems differ most, the signature")
+    add_corpus_args(rp)
+    add_config_args(rp)
+    rp.add_argument("--ci", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000, as the "
+                                                                      "Overview)")
+    rp.add_argument("--seed", type=int, default=12345)
+    rp.add_argument("--metrics", default="BLEU,chrF", help="sacrebleu metrics beside BlonDe (default BLEU,chrF; "
+                                                           "'' for none)")
+    rp.add_argument("--human", metavar="FILE", help="human judgments for the correlation section")
+    rp.add_argument("-o", "--output", metavar="FILE", help="write the report here (default: standard output)")
     r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
     add_corpus_args(r)
     add_config_args(r)
@@ -150,7 +162,7 @@ def main(argv=None) -> int:
             parser.print_help()
             return 0
         runners = {"score": run_score, "compare": run_compare, "contrast": run_contrast, "correlate": run_correlate,
-                   "human": run_human, "apt": run_apt}
+                   "human": run_human, "apt": run_apt, "report": run_report}
         text = runners[a.command](a)
         if getattr(a, "output", None):
             try:

@@ -407,6 +407,20 @@ def run_correlate(a) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_report(a) -> str:
+    """One HTML file with the Overview's numbers and more (Study.report_html)."""
+    if a.ci < 1:
+        raise InputError("--ci needs a number of resamples of at least 1", code=InputError.Codes.SETTING)
+    study = load_study(a, human=a.human)
+    std = [m.strip() for m in a.metrics.split(",") if m.strip()]
+    bad = [m for m in std if m not in CATALOG.standard]
+    if bad:
+        raise InputError(f"unknown metric '{bad[0]}' (the report takes {', '.join(CATALOG.standard)})",
+                         code=InputError.Codes.SETTING)
+    res = evaluate(a, study)
+    return study.report_html(res.config, n=a.ci, seed=a.seed, std_metrics=std)
+
+
 def run_apt(a) -> str:
     out = Study.apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
                              weights=a.weights, discard=a.discard, heuristics=not a.no_heuristics,

@@ -1,0 +1,370 @@
+"""Results ready for a paper and for a colleague: a leaderboard as a LaTeX table (booktabs, ASCII only,
+best per column in bold, clusters marked, intervals as +-half-width or [lo, hi]) and one self-contained
+HTML report (no request leaves the file; readable at 1280 px and printable).  Every number comes from a
+Study's answers; this module only lays them out.  Reached through Study.report_html and Study.latex_table."""
+from __future__ import annotations
+
+import html
+import math
+import unicodedata
+
+LATEX_SPECIAL = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"))
+ASCII_WORDS = {"↑": r"$\uparrow$", "↓": r"$\downarrow$", "±": r"$\pm$", "–": "--", "—": "---", "°": r"$^\circ$",
+               "✓": "yes"}
+
+
+def latex_text(s) -> str:
+    """A cell's text for LaTeX: special characters escaped, then ASCII only (arrows as math, accents
+    dropped by their NFKD decomposition, anything else as '?')."""
+    s = str(s)
+    for a, b in LATEX_SPECIAL:
+        s = s.replace(a, b)
+    out = []
+    for ch in s:
+        if ord(ch) < 128:
+            out.append(ch)
+        elif ch in ASCII_WORDS:
+            out.append(ASCII_WORDS[ch])
+        else:
+            base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+            out.append(base or "?")
+    return "".join(out)
+
+
+def _isnum(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and not (isinstance(v, float) and math.isnan(v))
+
+
+def latex_table(rows: list[dict], columns: list[str], *, intervals: dict | None = None, style: str = "pm",
+                higher: dict | None = None, digits: dict | None = None, cluster: str | None = None,
+                caption: str = "", label: str = "tab:leaderboard") -> str:
+    """rows: dicts; columns: which of their keys, in order.  intervals: {column: (low key, high key)} shown
+    with the value as "+-half-width" (style "pm"; the larger half when asymmetric) or "[lo, hi]" (style
+    "brackets") or not at all ("none").  higher: {column: True / False}: the best value of the column in
+    bold (higher or lower is better).  digits: decimals per column (default 2).  cluster: the column holding
+    the significance cluster: a rule between clusters and the cluster number in its own column.  The table
+    is scaled to the text width (one table per page width); needs booktabs and graphicx."""
+    intervals, higher, digits = intervals or {}, higher or {}, digits or {}
+    best = {}
+    for c, up in higher.items():
+        vals = [r.get(c) for r in rows if _isnum(r.get(c))]
+        if vals:
+            best[c] = max(vals) if up else min(vals)
+
+    def num(c, v):
+        return f"{v:.{digits.get(c, 2)}f}"
+
+    def cell(r, c):
+        v = r.get(c)
+        if not _isnum(v):
+            return "--" if v is None or (isinstance(v, float) and math.isnan(v)) else latex_text(v)
+        text = num(c, v)
+        if c in best and v == best[c]:
+            text = r"\textbf{" + text + "}"
+        if c in intervals and style != "none":
+            lo, hi = (r.get(k) for k in intervals[c])
+            if _isnum(lo) and _isnum(hi):
+                if style == "pm":
+                    text += r" {\scriptsize $\pm$" + num(c, max(v - lo, hi - v)) + "}"
+                else:
+                    text += r" {\scriptsize [" + num(c, lo) + ", " + num(c, hi) + "]}"
+        return text
+
+    align = "".join("l" if all(not _isnum(r.get(c)) for r in rows) and c != cluster else "r" for c in columns)
+    lines = [r"% needs \usepackage{booktabs,graphicx}", r"\begin{table}[t]", r"\centering",
+             r"\resizebox{\linewidth}{!}{%", r"\begin{tabular}{" + align + "}", r"\toprule",
+             " & ".join(latex_text(c) for c in columns) + r" \\", r"\midrule"]
+    prev = None
+    for r in rows:
+        if cluster and prev is not None and r.get(cluster) != prev:
+            lines.append(r"\midrule")
+        prev = r.get(cluster) if cluster else None
+        lines.append(" & ".join(cell(r, c) for c in columns) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}}"]
+    if caption:
+        lines.append(r"\caption{" + latex_text(caption) + "}")
+    lines += [r"\label{" + latex_text(label) + "}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def round_as_shown(rows: list[dict], digits: dict) -> list[dict]:
+    """The rows with each numeric column rounded to the decimals the page shows (CSV)."""
+    out = []
+    for r in rows:
+        out.append({k: (round(v, digits.get(k, 2)) if _isnum(v) and isinstance(v, float) else v)
+                    for k, v in r.items()})
+    return out
+
+
+# --- the HTML report ---------------------------------------------------------------------------------
+
+REPORT_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1200px;margin:1.5rem auto;
+padding:0 1rem;color:#222;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccc}
+table.r{border-collapse:collapse;font-size:.85rem;margin:.4rem 0 1rem 0}
+table.r th,table.r td{border:1px solid #ccc;padding:3px 7px;text-align:right;font-variant-numeric:tabular-nums}
+table.r th{background:#f2f2f2;position:sticky;top:0}
+table.r td.t,table.r th.t{text-align:left}
+table.r td.n{white-space:nowrap}
+.wide{overflow-x:auto;max-width:100%}
+.note{font-size:.8rem;color:#555}.sig{font-family:ui-monospace,monospace;font-size:.75rem;word-break:break-all;
+background:#f4f4f4;padding:.4rem .6rem;border-radius:4px}
+.best{font-weight:700}
+@media print{body{max-width:none;margin:0}h2{break-after:avoid}table.r{break-inside:auto}
+tr{break-inside:avoid}.noprint{display:none}}
+"""
+
+
+def esc(s) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def _fmt(v, k=2) -> str:
+    return "-" if not _isnum(v) else f"{v:.{k}f}"
+
+
+def _viridis(t: float) -> str:
+    """A colour of the viridis scale for t in [0, 1] (a few anchors, linear between them)."""
+    stops = [(68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37)]
+    t = min(max(t, 0.0), 1.0) * (len(stops) - 1)
+    i = min(int(t), len(stops) - 2)
+    f = t - i
+    r, g, b = (round(stops[i][j] + f * (stops[i + 1][j] - stops[i][j])) for j in range(3))
+    return f"rgb({r},{g},{b})"
+
+
+def _text_on(t: float) -> str:
+    return "#000" if t > 0.55 else "#fff"
+
+
+def svg_bars(names: list[str], vals: list, lo: list, hi: list, clusters: list, title: str, unit: str) -> str:
+    """A bar chart with error bars as inline SVG: every system's name whole (rotated), a title and the unit."""
+    w_bar, gap, left, top, h = 46, 14, 60, 40, 260
+    longest = max((len(n) for n in names), default=4)
+    bottom = 14 + 6.2 * min(longest, 40)
+    width = left + len(names) * (w_bar + gap) + 20
+    nums = [v for v in vals + lo + hi if _isnum(v)]
+    vmax = max(nums) if nums else 1.0
+    vmax = vmax * 1.08 if vmax > 0 else 1.0
+
+    def y(v):
+        return top + h - h * max(v, 0) / vmax
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{top + h + bottom:.0f}" '
+           f'role="img" aria-label="{esc(title)}" style="max-width:100%;height:auto" font-family="sans-serif">',
+           f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
+           f'<text x="14" y="{top + h / 2}" font-size="11" transform="rotate(-90 14 {top + h / 2})" '
+           f'text-anchor="middle">{esc(unit)}</text>',
+           f'<line x1="{left}" y1="{top + h}" x2="{width - 10}" y2="{top + h}" stroke="#333"/>']
+    for k in range(5):
+        v = vmax * k / 4
+        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.1f}</text>'
+                   f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - 10}" y2="{y(v):.1f}" stroke="#ddd"/>')
+    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    for i, (n, v, a, b, c) in enumerate(zip(names, vals, lo, hi, clusters)):
+        x = left + gap / 2 + i * (w_bar + gap)
+        if _isnum(v):
+            col = palette[(int(c) - 1) % len(palette)] if _isnum(c) else "#888"
+            out.append(f'<rect x="{x:.1f}" y="{y(v):.1f}" width="{w_bar}" height="{top + h - y(v):.1f}" '
+                       f'fill="{col}"><title>{esc(n)}: {v:.2f}</title></rect>')
+            if _isnum(c):
+                out.append(f'<text x="{x + w_bar / 2:.1f}" y="{top + h - 5}" font-size="11" fill="#000" '
+                           f'stroke="#fff" stroke-width="3" paint-order="stroke" text-anchor="middle">c{int(c)}</text>')
+            if _isnum(a) and _isnum(b):
+                cx = x + w_bar / 2
+                out.append(f'<line x1="{cx:.1f}" y1="{y(a):.1f}" x2="{cx:.1f}" y2="{y(b):.1f}" stroke="#000"/>'
+                           f'<line x1="{cx - 6:.1f}" y1="{y(a):.1f}" x2="{cx + 6:.1f}" y2="{y(a):.1f}" stroke="#000"/>'
+                           f'<line x1="{cx - 6:.1f}" y1="{y(b):.1f}" x2="{cx + 6:.1f}" y2="{y(b):.1f}" stroke="#000"/>')
+        tx, ty = x + w_bar / 2, top + h + 10
+        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="11" text-anchor="end" '
+                   f'transform="rotate(-45 {tx:.1f} {ty:.1f})">{esc(n)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def html_table(header: list[str], rows: list[list], left: int = 1, cls: str = "r") -> str:
+    """Cells given as text, or (text, style) pairs; the first `left` columns left-aligned."""
+    def td(i, c):
+        text, style = c if isinstance(c, tuple) else (c, "")
+        return f'<td class={"t" if i < left else "n"}{f" style={chr(34)}{style}{chr(34)}" if style else ""}>' \
+               f"{esc(text)}</td>"
+    head = "".join(f'<th{" class=t" if i < left else ""}>{esc(h)}</th>' for i, h in enumerate(header))
+    body = "".join("<tr>" + "".join(td(i, c) for i, c in enumerate(r)) + "</tr>" for r in rows)
+    return f'<div class="wide"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLEU", "chrF"), top_docs: int = 3,
+                 max_sentences: int = 12) -> str:
+    """The one-file HTML report of a Study under cfg: leaderboard with intervals and clusters (and the
+    metrics computed elsewhere, the human column), a bar chart, the systems x categories heatmap, the
+    significance matrix of the policy's test, the correlation with humans when judgments are loaded, the
+    documents where the top two systems differ most with their highlighted sentences, the signature."""
+    from blonde_core.render import CSS as SPAN_CSS, LABELS, SHORT, counts_line, legend, render_text
+
+    res = study.analysis(cfg)
+    b = study.board(cfg, n=n, seed=seed)
+    ci, clusters = b["intervals"], b["clusters"]
+    tops = res.leaderboard_tops()
+    std = study.standard_intervals(cfg.granularity, std_metrics, n, seed) if std_metrics else {}
+    ext = study.external_board(cfg, n=n, seed=seed) if study.external else {}
+    hum = study.human_column(res.names)
+    ranked = sorted(res.names, key=lambda s: -1e9 if ci["BlonDe"][s]["score"] is None else -ci["BlonDe"][s]["score"])
+    cats = res.discourse_categories()
+    parts = [f"<h1>BlonDe Studio report</h1><p class=note>Data: {esc(study.origin)}; {len(study.corpus.references)} "
+             f"reference(s), {len(res.names)} systems, {len(study.corpus.doc_ids)} documents, "
+             f"{study.corpus.n_segments} segments. Scores in points (F1 x 100) unless said otherwise; "
+             f"95% percentile bootstrap intervals ({n} resamples, seed {seed}) over {b['n_units']} units "
+             f"({esc(b['unit_reason'])}).</p>"]
+    # leaderboard
+    header = ["rank", "system", "cluster"] + [f"{t} [95% CI]" for t in tops] + [SHORT[c] for c in cats] + \
+        [f"{m} [95% CI]" for m in std] + [f"{m} [95% CI]" if e["unit"] else f"{m} (system level)"
+                                          for m, e in ext.items()]
+    if hum:
+        header += [f"human ({hum['name']})", "rated segments", "human rank"]
+    best = {t: max((ci[t][s]["score"] or -1) for s in res.names) for t in tops}
+    rows = []
+    for k, s in enumerate(ranked, 1):
+        sc = res.scores(s)
+        row = [str(k), s, str(clusters[s])]
+        for t in tops:
+            v, (lo, hi) = ci[t][s]["score"], ci[t][s]["ci"]
+            text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else f" [{100 * lo:.1f}, {100 * hi:.1f}]")
+            row.append((text, "font-weight:700" if v is not None and v == best[t] else ""))
+        for c in cats:
+            v = sc["categories"][c]
+            f1 = v["F1"] if v["F1"] is not None else (0.0 if (v.get("spans") or {}).get("reference") else None)
+            row.append(_fmt(None if f1 is None else 100 * f1))
+        for m, per in std.items():
+            v, (lo, hi) = per[s]["score"], per[s]["ci"]
+            row.append(_fmt(v) + ("" if lo is None else f" [{lo:.1f}, {hi:.1f}]"))
+        for m, e in ext.items():
+            v = e["intervals"].get(s)
+            if v is None or v["score"] is None:
+                row.append("-")
+                continue
+            k3 = 3 if abs(v["score"]) <= 1.5 else 2
+            lo, hi = v["ci"]
+            row.append(f"{v['score']:.{k3}f}" + ("" if lo is None else f" [{lo:.{k3}f}, {hi:.{k3}f}]")
+                       + (f" c{e['clusters'][s]}" if s in e["clusters"] else ""))
+        if hum:
+            h = hum["systems"][s]
+            row += [_fmt(h["score"], 3), str(h["segments"]), str(h.get("rank", "-"))]
+        rows.append(row)
+    parts.append("<h2>Leaderboard</h2>" + html_table(header, rows, left=2) +
+                 f"<p class=note>Clusters: {esc(b['cluster_rule'])}; ranked by BlonDe F1 (bold: the best). "
+                 + ("Metrics computed elsewhere: their own scale, intervals over the same units, cN: the metric's "
+                    "own cluster. " if ext else "")
+                 + (f"{esc(b['warning'])}. " if b.get("warning") else "") + "</p>")
+    parts.append(svg_bars(ranked, [100 * (ci["BlonDe"][s]["score"] or 0) if ci["BlonDe"][s]["score"] is not None
+                                   else None for s in ranked],
+                          [None if ci["BlonDe"][s]["ci"][0] is None else 100 * ci["BlonDe"][s]["ci"][0] for s in ranked],
+                          [None if ci["BlonDe"][s]["ci"][1] is None else 100 * ci["BlonDe"][s]["ci"][1] for s in ranked],
+                          [clusters[s] for s in ranked], "BlonDe F1 by system, 95% intervals, coloured by cluster",
+                          "BlonDe F1 (points)"))
+    # category heatmap
+    allcats = list(res.scores(ranked[0])["categories"])
+    hrows = []
+    for s in ranked:
+        sc = res.scores(s)["categories"]
+        row = [s]
+        for c in allcats:
+            v = sc[c]["F1"]
+            sp = sc[c].get("spans") or {}
+            if v is None:
+                row.append(("-", ""))
+            else:
+                t = float(v)
+                row.append((f"{100 * v:.1f} ({sp.get('matched', '-')}/{sp.get('system', '-')})",
+                            f"background:{_viridis(t)};color:{_text_on(t)}"))
+        hrows.append(row)
+    parts.append("<h2>Categories</h2>" + html_table(["system"] + [LABELS.get(c, c) for c in allcats], hrows) +
+                 "<p class=note>F1 in points per category (viridis: dark low, yellow high), in brackets the spans "
+                 "matched / in the system.</p>")
+    # significance matrix
+    from blonde_core.study import CATALOG
+
+    pol = CATALOG.policy
+    unit = study.significance_unit(cfg)["unit"]
+    tested = study.compare(cfg, "BlonDe", pol.TEST, unit, n, seed)
+    p = {}
+    for q in tested["pairs"]:
+        p[(q["a"], q["b"])] = (q[pol.CORRECTION], q["corpus_diff"])
+        p[(q["b"], q["a"])] = (q[pol.CORRECTION], None if q["corpus_diff"] is None else -q["corpus_diff"])
+    mrows = []
+    for a in ranked:
+        row = [a]
+        for c in ranked:
+            if a == c:
+                row.append(("", "background:#eee"))
+                continue
+            pv, dv = p.get((a, c), (None, None))
+            sig = pv is not None and pv < pol.ALPHA
+            row.append((("-" if pv is None else f"{pv:.3g}{'*' if sig else ''}") +
+                        ("" if dv is None else f" ({100 * dv:+.1f})"), "background:#cfe3f3" if sig else ""))
+        mrows.append(row)
+    parts.append("<h2>Significance</h2>" + html_table(["A \\ B"] + ranked, mrows) +
+                 f"<p class=note>{esc(pol.describe(pol.TEST, unit, tested['n_units']))} on BlonDe; a cell: the "
+                 "corrected p-value (* and shaded: significant) and A - B in points.</p>")
+    # correlation with humans
+    if study.human is not None:
+        try:
+            out, _ = study.correlate(cfg, "system", tuple(std_metrics), bootstrap=min(n, 1000), seed=seed)
+            crow = [[m, _fmt(v["pearson"], 3), _fmt(v["spearman"], 3), _fmt(v["kendall"], 3),
+                     _fmt(v.get("accuracy"), 3)] for m, v in out["metrics"].items()]
+            parts.append("<h2>Correlation with humans (system level)</h2>" +
+                         html_table(["metric", "Pearson", "Spearman", "Kendall", "pairwise accuracy"], crow) +
+                         f"<p class=note>Human: {esc(out['human'])} ({esc(out['human_direction'])}); "
+                         f"{out['n_systems']} systems; {esc(out['signature'])}</p>")
+        except Exception as exc:  # noqa: BLE001 - a report section that cannot be made says why
+            parts.append(f"<h2>Correlation with humans</h2><p class=note>Not computed: {esc(exc)}</p>")
+    # the documents where the top two differ most
+    if len(ranked) >= 2 and cats:
+        a, c2 = ranked[0], ranked[1]
+        da, db = res.doc_scores(a), res.doc_scores(c2)
+        diffs = []
+        for di, d in enumerate(study.corpus.doc_ids):
+            x, y = da[d]["BlonDe"]["F1"], db[d]["BlonDe"]["F1"]
+            if x is not None and y is not None:
+                diffs.append((abs(x - y), di, d, x, y))
+        diffs.sort(reverse=True)
+        ref = next(iter(res.corpus.references))
+        parts.append(f"<h2>Where the top two differ most: {esc(a)} (A) and {esc(c2)} (B)</h2>" + SPAN_CSS +
+                     legend(cats))
+        for _, di, d, x, y in diffs[:top_docs]:
+            view = res.sentence_view(di, [a, c2], ref)
+            n_sent = len(view["rows"][ref])
+            if res.sentence_level():
+                ea, eb = res.sentence_errors(di, a), res.sentence_errors(di, c2)
+                show = [i for i in range(n_sent) if any(sum(ea[k][i]) != sum(eb[k][i]) for k in cats)]
+            else:
+                show = list(range(n_sent))
+            body = []
+            for i in show[:max_sentences]:
+                cells = []
+                for name in (ref, a, c2):
+                    r = view["rows"][name][i]
+                    spans = [dict(s, status="neutral") for s in r["spans"]] if name == ref else r["spans"]
+                    cells.append(f"<td class=t><div class=bl-doc>{render_text(r['text'], spans, cats)}</div>"
+                                 f"{counts_line(r['counts'], cats)}</td>")
+                body.append(f"<tr><td>{i + 1}</td>{''.join(cells)}</tr>")
+            parts.append(f"<h3>{esc(d)}: BlonDe A {100 * x:.1f}, B {100 * y:.1f}</h3>"
+                         f"<p class=note>{len(show)} of {n_sent} sentences differ in a discourse category"
+                         + (f"; the first {max_sentences} shown" if len(show) > max_sentences else "") + ".</p>"
+                         f'<table class="r" style="table-layout:fixed;width:100%"><thead><tr><th style="width:2.5em">#</th>'
+                         f"<th class=t>reference: {esc(ref)}</th><th class=t>A: {esc(a)}</th>"
+                         f"<th class=t>B: {esc(c2)}</th></tr></thead><tbody>{''.join(body)}</tbody></table>")
+    sig = b["signature"]
+    parts.append(f"<h2>Signature</h2><div class=sig>{esc(sig)}</div>")
+    cmd = study.command(cfg, "report", ["--ci", str(n)] + (["--metrics", ",".join(std_metrics)] if std_metrics else []))
+    if cmd:
+        parts.append("<p class=note>Reproduce:</p><div class=sig>" + esc(" ".join(
+            x if x and all(ch.isalnum() or ch in "-_./:=,+" for ch in x) else "'" + x.replace("'", "'\\''") + "'"
+            for x in cmd)) + "</div>")
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width, initial-scale=1'>"
+            "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src 'unsafe-inline'; "
+            "img-src data:\">"
+            f"<title>BlonDe Studio report</title><style>{REPORT_CSS}</style></head><body>"
+            + "".join(parts) + "</body></html>\n")

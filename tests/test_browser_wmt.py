@@ -1,0 +1,103 @@
+"""In a real browser: a WMT-layout folder built from WMT22 zh-en (real DA rows, chrF computed with sacrebleu)
+loaded from the Data page; the Overview's human column and its ranking by humans; the downloads a paper
+needs (CSV rounded as shown, LaTeX, the chart's PNG, the HTML report) saved and checked, the report opened
+in Chromium offline.  Screenshots at 1280 and 1600 px go to test-artifacts/ (look at them)."""
+import csv
+import io
+
+import pytest
+
+from conftest import wmt22_layout
+from test_browser import ARTIFACTS, CHROMIUM, MAIN, goto, no_exception, shot
+from test_browser_server import start_server, stop
+
+
+@pytest.fixture(scope="module")
+def layout(tmp_path_factory):
+    return wmt22_layout(tmp_path_factory.mktemp("wmt-browser"), 60)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, layout):
+    proc, url = start_server(tmp_path_factory.mktemp("cache"), tmp_path_factory.mktemp("log") / "streamlit.log",
+                             BLONDE_WMT_ROOTS=str(layout["root"].parent))
+    yield url
+    stop(proc)
+
+
+def test_wmt_folder_human_column_and_paper_exports(server, layout, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        page = ctx.new_page()
+        page.set_default_timeout(180_000)
+        page.goto(server)
+        goto(page, "Data")
+        page.get_by_role("tab", name="A WMT folder").click()
+        page.get_by_role("textbox", name="or the folder's path on this server").fill(str(layout["root"]))
+        page.get_by_role("button", name="Load this folder").click()
+        page.get_by_text("WMT folder understood as").first.wait_for()
+        no_exception(page)
+        shot(page, "wmt-data")
+        goto(page, "Overview")
+        grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
+        grid.wait_for()
+        page.get_by_text("companion metrics ✓").first.wait_for()
+        # the human column and the rated segments beside it, in the compact table (the default)
+        grid.locator('[role="columnheader"]', has_text="human").first.wait_for(state="attached")
+        headers = grid.locator('[role="columnheader"]').all_text_contents()  # the grid's accessible table
+        assert "human" in headers, headers
+        assert any("rated" in h for h in headers) and any("chrF-refA" in h for h in headers), headers
+        shot(page, "wmt-overview")
+        # ranked by humans, one click
+        page.get_by_role("radio", name="humans", exact=True).click()
+        page.wait_for_timeout(1500)
+        page.wait_for_load_state("networkidle")
+        best = max(layout["da_sys"], key=lambda s: layout["da_sys"][s] if s != "refB" else -1)
+        # downloads: CSV (rounded as shown), LaTeX, PNG, HTML report
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="CSV", exact=True).click()
+        rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+        assert rows[0]["system"] == best  # the order of the page: by humans
+        assert "tense F1" in rows[0] and "tense spans matched/sys/ref" in rows[0] and "human (wmt-raw)" in rows[0]
+        assert all(len(r["BlonDe F1"].split(".")[-1]) <= 2 for r in rows)  # rounded as shown
+        page.get_by_role("button", name="LaTeX").first.click()
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="Download leaderboard.tex").click()
+        tex = open(dl.value.path(), "rb").read()
+        tex.decode("ascii")
+        assert b"\\toprule" in tex and b"\\textbf{" in tex and b"\\pm" in tex
+        page.keyboard.press("Escape")
+        chart = page.locator(MAIN + ".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        chart.hover()
+        with page.expect_download() as dl:
+            chart.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
+        png = tmp_path / "chart.png"
+        dl.value.save_as(png)
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        import shutil as _sh
+        _sh.copy(png, ARTIFACTS / "wmt-chart-export.png")
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="HTML report").click()
+        report = tmp_path / "report.html"
+        dl.value.save_as(report)
+        text = report.read_text(encoding="utf-8")
+        assert "<h2>Leaderboard" in text and "human (wmt-raw)" in text and "chrF-refA" in text
+        no_exception(page)
+        # the report, opened offline: no request leaves it; screenshots at both widths
+        off = browser.new_context(offline=True)
+        rp = off.new_page()
+        asked = []
+        rp.on("request", lambda r: asked.append(r.url))
+        rp.goto(report.as_uri())
+        for w in (1280, 1600):
+            rp.set_viewport_size({"width": w, "height": 900})
+            rp.screenshot(path=str(ARTIFACTS / f"wmt-report-{w}.png"), full_page=True)
+            wide = rp.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= w, (w, wide)
+        assert [u for u in asked if not u.startswith("file://")] == []
+        browser.close()
