@@ -283,9 +283,8 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
                  "<p class=note>F1 in points per category (viridis: dark low, yellow high), in brackets the spans "
                  "matched / in the system.</p>")
     # significance matrix
-    from blonde_core.study import CATALOG
+    from blonde_core.analysis.stats import policy as pol
 
-    pol = CATALOG.policy
     unit = study.significance_unit(cfg)["unit"]
     tested = study.compare(cfg, "BlonDe", pol.TEST, unit, n, seed)
     p = {}
