@@ -178,3 +178,13 @@ def test_a_one_megabyte_cap_holds_scoring_ted_and_wmt22(tmp_path, ted):
     con = sqlite3.connect(tmp_path / "annotations.sqlite3")
     assert con.execute("SELECT count(*) FROM ann").fetchone()[0] > 0  # the newest records are kept
     con.close()
+
+
+def test_statistics_rows_decode_in_one_parse_and_a_bad_row_costs_only_itself():
+    from blonde_core.annotation.store import decode_numbers
+
+    good = [b"[1,2.5,3]", b"[0,0]"]
+    assert decode_numbers.many(good) == [[1, 2.5, 3], [0, 0]]
+    for bad in (b"[1,'x']", b"1],[2", b'{"a":1}', b'["x",1]', b"\xff\xfe"):
+        got = decode_numbers.many(good + [bad])
+        assert got[:2] == [[1, 2.5, 3], [0, 0]] and got[2] is None and got == [decode_numbers(v) for v in good + [bad]]
