@@ -212,7 +212,8 @@ if d0.human.errors:
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
 # the page's settings and metrics; the core's signature says them all.
 hs0 = d0.human
-cli = ["--human", d0.human_file] + (["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else [])
+cli = [] if d0.wmt else ["--human", d0.human_file]  # a WMT folder: its human scores come with --wmt-dir (and --gold)
+cli += ["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else []
 mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
 cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \
     (["--grouping", grouping] if level == "document" else []) + (["--exclude", *exclude] if exclude else []) + \

@@ -264,6 +264,8 @@ st.write(f"Loaded from **{md(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",
                  "structured": "documents from the structured file"}[c.boundaries]
+if d.wmt:
+    boundary_note = f"documents from the folder's documents/{md(d.wmt[1])}.docs"
 st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
          f"{c.n_segments} segments; {boundary_note}.")
 if st.session_state.get("annotating_ahead"):

@@ -289,3 +289,16 @@ def test_latex_is_paper_ready():
     br = Study.latex_table(rows, cols, intervals=iv, style="brackets")
     assert "61.23 {\\scriptsize [58.00, 64.50]}" in br
     assert Study.round_as_shown(rows, {"BlonDe F1": 1})[0]["BlonDe F1"] == 61.2
+
+
+def test_the_pages_commands_reproduce_a_wmt_study(capsys, layout):
+    """Study.command for a WMT study names the folder, the language pair and the human scores; run as is,
+    it gives the study's own numbers."""
+    s = Study.from_wmt(layout["root"], "zh-en").scored_against("refA")
+    cmd = s.command(CFG, "correlate", ["--level", "system", "--bootstrap", "20"])
+    assert cmd[cmd.index("--wmt-dir") + 1] == str(layout["root"]) and "--gold" in cmd and "wmt-raw" in cmd
+    assert cmd[cmd.index("-r") + 1] == "refA" and "--human" not in cmd
+    out = run(capsys, *cmd[3:])
+    want, _ = s.correlate(CFG, "system", bootstrap=20)
+    assert out["metrics"]["chrF-refA"]["pearson"] == pytest.approx(want["metrics"]["chrF-refA"]["pearson"])
+    assert out["metrics"]["BlonDe"]["pearson"] == pytest.approx(want["metrics"]["BlonDe"]["pearson"])

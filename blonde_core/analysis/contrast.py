@@ -196,6 +196,6 @@ def _ranked(bd: np.ndarray, md, keys: list[dict], name: str) -> dict:
     for i in np.nonzero(ok)[0]:
         opposite = bool(np.sign(bd[i]) * np.sign(md[i]) < 0)
         rows.append({**keys[i], "BlonDe A - B": nan_to_none(float(bd[i])), f"{name} A - B": nan_to_none(float(md[i])),
-                     "opposite": opposite, "disagreement": nan_to_none(float(dis[i]))})
+                     "disagreement": nan_to_none(float(dis[i])), "opposite": opposite})
     rows.sort(key=lambda r: (not r["opposite"], -(r["disagreement"] or 0.0)))
     return {"rows": rows, "left_out": int((~ok).sum()), "opposite": sum(r["opposite"] for r in rows)}
