@@ -108,6 +108,7 @@ table.r th,table.r td{border:1px solid #ccc;padding:3px 7px;text-align:right;fon
 table.r th{background:#f2f2f2;position:sticky;top:0}
 table.r td.t,table.r th.t{text-align:left}
 table.r td.n{white-space:nowrap}
+table.r .ci{font-size:.72rem;color:#555}
 .wide{overflow-x:auto;max-width:100%}
 .note{font-size:.8rem;color:#555}.sig{font-family:ui-monospace,monospace;font-size:.75rem;word-break:break-all;
 background:#f4f4f4;padding:.4rem .6rem;border-radius:4px}
@@ -144,7 +145,7 @@ def svg_bars(names: list[str], vals: list, lo: list, hi: list, clusters: list, t
     w_bar, gap, left, top, h = 46, 14, 60, 40, 260
     longest = max((len(n) for n in names), default=4)
     bottom = 14 + 6.2 * min(longest, 40)
-    width = left + len(names) * (w_bar + gap) + 20
+    width = max(left + len(names) * (w_bar + gap) + 20, left + 7.5 * len(title))
     nums = [v for v in vals + lo + hi if _isnum(v)]
     vmax = max(nums) if nums else 1.0
     vmax = vmax * 1.08 if vmax > 0 else 1.0
@@ -186,10 +187,11 @@ def svg_bars(names: list[str], vals: list, lo: list, hi: list, clusters: list, t
 
 def html_table(header: list[str], rows: list[list], left: int = 1, cls: str = "r") -> str:
     """Cells given as text, or (text, style) pairs; the first `left` columns left-aligned."""
-    def td(i, c):
+    def td(i, c):  # a second line (after a newline) is the value's interval, in small type under it
         text, style = c if isinstance(c, tuple) else (c, "")
+        first, _, rest = str(text).partition("\n")
         return f'<td class={"t" if i < left else "n"}{f" style={chr(34)}{style}{chr(34)}" if style else ""}>' \
-               f"{esc(text)}</td>"
+               f"{esc(first)}" + (f'<div class=ci>{esc(rest)}</div>' if rest else "") + "</td>"
     head = "".join(f'<th{" class=t" if i < left else ""}>{esc(h)}</th>' for i, h in enumerate(header))
     body = "".join("<tr>" + "".join(td(i, c) for i, c in enumerate(r)) + "</tr>" for r in rows)
     return f'<div class="wide"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
@@ -218,11 +220,10 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
              f"95% percentile bootstrap intervals ({n} resamples, seed {seed}) over {b['n_units']} units "
              f"({esc(b['unit_reason'])}).</p>"]
     # leaderboard
-    header = ["rank", "system", "cluster"] + [f"{t} [95% CI]" for t in tops] + [SHORT[c] for c in cats] + \
-        [f"{m} [95% CI]" for m in std] + [f"{m} [95% CI]" if e["unit"] else f"{m} (system level)"
-                                          for m, e in ext.items()]
+    header = ["rank", "system", "cluster"] + tops + [SHORT[c] for c in cats] + list(std) + \
+        [m if e["unit"] else f"{m} (system level)" for m, e in ext.items()]
     if hum:
-        header += [f"human ({hum['name']})", "rated segments", "human rank"]
+        header += [f"human ({hum['name']})", "rated", "human rank"]
     best = {t: max((ci[t][s]["score"] or -1) for s in res.names) for t in tops}
     rows = []
     for k, s in enumerate(ranked, 1):
@@ -230,7 +231,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
         row = [str(k), s, str(clusters[s])]
         for t in tops:
             v, (lo, hi) = ci[t][s]["score"], ci[t][s]["ci"]
-            text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else f" [{100 * lo:.1f}, {100 * hi:.1f}]")
+            text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else f"\n[{100 * lo:.1f}, {100 * hi:.1f}]")
             row.append((text, "font-weight:700" if v is not None and v == best[t] else ""))
         for c in cats:
             v = sc["categories"][c]
@@ -238,7 +239,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
             row.append(_fmt(None if f1 is None else 100 * f1))
         for m, per in std.items():
             v, (lo, hi) = per[s]["score"], per[s]["ci"]
-            row.append(_fmt(v) + ("" if lo is None else f" [{lo:.1f}, {hi:.1f}]"))
+            row.append(_fmt(v) + ("" if lo is None else f"\n[{lo:.1f}, {hi:.1f}]"))
         for m, e in ext.items():
             v = e["intervals"].get(s)
             if v is None or v["score"] is None:
@@ -246,16 +247,19 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
                 continue
             k3 = 3 if abs(v["score"]) <= 1.5 else 2
             lo, hi = v["ci"]
-            row.append(f"{v['score']:.{k3}f}" + ("" if lo is None else f" [{lo:.{k3}f}, {hi:.{k3}f}]")
-                       + (f" c{e['clusters'][s]}" if s in e["clusters"] else ""))
+            row.append(f"{v['score']:.{k3}f}" + (f" (c{e['clusters'][s]})" if s in e["clusters"] else "")
+                       + ("" if lo is None else f"\n[{lo:.{k3}f}, {hi:.{k3}f}]"))
         if hum:
             h = hum["systems"][s]
             row += [_fmt(h["score"], 3), str(h["segments"]), str(h.get("rank", "-"))]
         rows.append(row)
     parts.append("<h2>Leaderboard</h2>" + html_table(header, rows, left=2) +
-                 f"<p class=note>Clusters: {esc(b['cluster_rule'])}; ranked by BlonDe F1 (bold: the best). "
-                 + ("Metrics computed elsewhere: their own scale, intervals over the same units, cN: the metric's "
-                    "own cluster. " if ext else "")
+                 f"<p class=note>Under each score its 95% interval. Clusters: {esc(b['cluster_rule'])}; ranked by "
+                 "BlonDe F1 (bold: the best). "
+                 + ("Metrics computed elsewhere: their own scale, intervals over the same units, (cN): the "
+                    "metric's own cluster. " if ext else "")
+                 + (f"Human: {esc(hum['name'])} ({esc(hum['direction'])}) at system level as the judgments define "
+                    "it; rated: the segments with a human score. " if hum else "")
                  + (f"{esc(b['warning'])}. " if b.get("warning") else "") + "</p>")
     parts.append(svg_bars(ranked, [100 * (ci["BlonDe"][s]["score"] or 0) if ci["BlonDe"][s]["score"] is not None
                                    else None for s in ranked],

@@ -265,7 +265,7 @@ def test_report_is_one_self_contained_file(capsys, layout, tmp_path):
     d = run(capsys, "score", "--wmt-dir", str(layout["root"]), "-r", "refA", "--ci", "200", "--format", "json")
     for s, v in d["systems"].items():
         lo, hi = d["leaderboard"]["intervals"]["BlonDe"][s]
-        assert f"{100 * v['BlonDe']['F1']:.2f} [{100 * lo:.1f}, {100 * hi:.1f}]" in text
+        assert f"{100 * v['BlonDe']['F1']:.2f}<div class=ci>[{100 * lo:.1f}, {100 * hi:.1f}]</div>" in text
         assert f"{v['chrF-refA']:.2f}" in text
     assert d["leaderboard"]["signature"] in text
 
