@@ -44,6 +44,8 @@ PAGES = {
     ],
 }
 nav = st.navigation(PAGES)
+# each page its own browser-tab title ("Overview · BlonDe Studio"): tabs of several pages are told apart
+st.set_page_config(page_title=f"{nav.title} · BlonDe Studio")
 # A progress bar jumps to each new value instead of gliding: Streamlit's 0.5 s transition,
 # restarted by every update (twice a second), kept each waiting tab redrawing the bar 60 times
 # a second - with eight sessions on one machine, CPU taken from the annotation they wait for.

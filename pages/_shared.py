@@ -371,25 +371,30 @@ def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
 
 
 def to_latex(df: pd.DataFrame, caption: str = "") -> str:
-    """A booktabs table (no jinja2 dependency)."""
-    def cell(v):
-        if isinstance(v, float):
-            return "--" if np.isnan(v) else f"{v:.2f}"
-        s = str(v)
-        for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                     ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
-            s = s.replace(a, b)
-        return s
-    cols = list(df.columns)
-    lines = [r"\begin{table}[t]", r"\centering", r"\begin{tabular}{l" + "r" * (len(cols) - 1) + "}", r"\toprule",
-             " & ".join(cell(c) for c in cols) + r" \\", r"\midrule"]
-    for _, row in df.iterrows():
-        lines.append(" & ".join(cell(v) for v in row.tolist()) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    if caption:
-        lines.append(r"\caption{" + cell(caption) + "}")
-    lines.append(r"\end{table}")
-    return "\n".join(lines) + "\n"
+    """A table as booktabs LaTeX, ASCII only (the core's report.latex_table: arrows as math, accents dropped)."""
+    return Study.latex_table(df.to_dict("records"), [str(c) for c in df.columns], caption=caption,
+                             label="tab:" + "-".join(str(c) for c in df.columns[:1]))
+
+
+def system_order(res, names=None, key: str = "sys_order", container=None) -> list[str]:
+    """The systems on a page's axes: in the leaderboard's rank order (BlonDe F1, best first) or A-Z, as the
+    user chose with the switch this draws (one preference for every page)."""
+    names = list(names if names is not None else res.names)
+    pref = st.session_state.get("pref_sys_order", "rank")
+
+    def keep():
+        st.session_state["pref_sys_order"] = st.session_state[key]
+
+    if st.session_state.get(key) not in ("rank", "A-Z"):
+        st.session_state[key] = pref
+    (container or st).segmented_control("Systems in", ["rank", "A-Z"], key=key, on_change=keep,
+                                        format_func={"rank": "rank order (BlonDe)", "A-Z": "A-Z"}.get,
+                                        help="The order of the systems on this page's axes and tables: the "
+                                             "leaderboard's (BlonDe F1, best first) or alphabetical.")
+    if st.session_state.get(key) == "A-Z":
+        return sorted(names, key=str.lower)
+    f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in names}
+    return sorted(names, key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))
 
 
 def downloads(df: pd.DataFrame, name: str, latex: bool = False, key: str = "") -> None:

@@ -7,12 +7,13 @@ import streamlit as st
 from blonde_core.render import category_label
 from blonde_core.study import CATALOG
 from pages._shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
-                           signature_box, start_page, styled, unlabel)
+                           signature_box, start_page, styled, system_order, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = res.discourse_categories()
-names = res.names
-part = st.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
+o1, o2 = st.columns([1, 1])
+part = o1.segmented_control("Measure", ["F1", "R", "P"], default="F1", key="cat_part") or "F1"
+names = system_order(res, container=o2)  # the heatmaps' rows: rank order (or A-Z)
 
 # systems x categories
 cats = list(res.scores(names[0])["categories"])
@@ -186,15 +187,20 @@ flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() f
 st.subheader(f"Collapsed document scores ({len(flat)})")
 if flat:
     by_doc = pd.DataFrame(flat).groupby(["document", "note"])["system"].apply(list).reset_index()
+    SHOWN = 8  # a long list (1,092 notes on WMT22) is counted and folded: the first few here, all in the table
     lines = [f"- **{md(r.document)}** — {md(r.note)} ({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
              f": {md(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})" for r in by_doc.itertuples()]
+    more = len(lines) - SHOWN
     st.warning("A category that matched nothing enters the geometric mean as 0, floored at 1e-5, so the "
-               "document's BlonDe collapses towards 0 (blank-looking heatmap cells above):\n\n" + "\n".join(lines)
+               "document's BlonDe collapses towards 0 (blank-looking heatmap cells above):\n\n"
+               + "\n".join(lines[:SHOWN])
+               + (f"\n\n... and {more} more (document, reason) pairs: all of them in the table below." if more > 0
+                  else "")
                + ("\n\nThe sidebar's *Leave absent categories out of the mean* (More settings) changes that where "
                   "one side has no span at all; the default is the package's behaviour."
                   if cfg.absent == "keep" else ""), icon=":material/warning:")
-    with st.expander("As a table"):
-        st.dataframe(pd.DataFrame(flat), hide_index=True)
+    with st.expander(f"As a table ({len(flat)} rows)", expanded=False):
+        st.dataframe(pd.DataFrame(flat), hide_index=True, height=min(38 + 35 * len(flat), 400))
         downloads(pd.DataFrame(flat), "collapsed_documents", key="coll")
 else:
     st.write("No document has a category that matched nothing.")

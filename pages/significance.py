@@ -8,7 +8,7 @@ from blonde_core.study import CATALOG, InputError
 
 policy = CATALOG.policy
 from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
-                           styled, thin_evidence, unlabel)
+                           styled, system_order, thin_evidence, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -59,7 +59,7 @@ try:
 except InputError as exc:
     st.error(md(exc.for_page()))
     st.stop()
-names = list(out["systems"])
+names = system_order(res, list(out["systems"]), container=c1)  # the matrix's axes: rank order (or A-Z)
 scale = CATALOG.points_factor(metric)  # every number here in points (0-100), as on every page
 k = len(names)
 mat = np.full((k, k), np.nan)

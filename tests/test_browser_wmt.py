@@ -43,6 +43,11 @@ def test_wmt_folder_human_column_and_paper_exports(server, layout, tmp_path):
         no_exception(page)
         shot(page, "wmt-data")
         goto(page, "Overview")
+        for _ in range(50):  # each page its own browser-tab title
+            if page.title() == "Overview · BlonDe Studio":
+                break
+            page.wait_for_timeout(100)
+        assert page.title() == "Overview · BlonDe Studio"
         grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
         grid.wait_for()
         page.get_by_text("companion metrics ✓").first.wait_for()
