@@ -92,4 +92,6 @@ if "warmup" not in st.session_state:
         st.plotly_chart(go.Figure(), config={"staticPlot": True}, key="bl-warmup-figure")
         st.dataframe(pd.DataFrame({"x": [1.0]}).style.format(precision=2), hide_index=True,
                      column_config={"x": st.column_config.NumberColumn(format="%.2f")})
+# the page shown before this run's (Documents offers the way back only when a click on another page led there)
+st.session_state["page_before"], st.session_state["page_now"] = st.session_state.get("page_now"), nav.title
 nav.run()

@@ -614,9 +614,14 @@ def take_pending(prefix: str) -> None:
         st.session_state[k] = v
 
 
-def open_documents(doc=None, systems=None, categories=None, only=None, sentence=None) -> None:
+PAGE_TITLES = {"pages/overview.py": "Overview", "pages/categories.py": "Categories", "pages/contrast.py": "Contrast",
+               "pages/significance.py": "Significance", "pages/correlation.py": "Human correlation"}
+
+
+def open_documents(doc=None, systems=None, categories=None, only=None, sentence=None, origin: str | None = None) -> None:
     """Go to the Documents page with this document, these systems and categories selected (only: the
-    mismatch filter), or to one sentence of it."""
+    mismatch filter), or to one sentence of it; origin: the page the click came from (Documents offers the
+    way back to it)."""
     pend = {}
     if doc is not None:
         pend["doc_sel"] = doc
@@ -629,13 +634,27 @@ def open_documents(doc=None, systems=None, categories=None, only=None, sentence=
         pend["doc_only"] = list(only)
     pend.update(focus_sentence(sentence) if sentence else {"doc_focus_row": None})
     st.session_state["pending_doc"] = pend
+    st.session_state["doc_origin"] = origin
     st.switch_page("pages/documents.py")
 
 
 def focus_sentence(n: int) -> dict:
-    """Widget values that show sentence n (1-based) of the current document: filter off, its page, the
-    highlighted view, the row marked."""
-    return {"doc_only": [], "doc_goto": int(n), "doc_focus_row": int(n), "doc_tab": "Highlighted spans"}
+    """Widget values that show sentence n (1-based) of the current document: its page, the highlighted view,
+    the row marked and scrolled to.  The mismatch filter stays on; the Documents page switches it off (and
+    says so) only when it hides that sentence."""
+    return {"doc_goto": int(n), "doc_focus_row": int(n), "doc_tab": "Highlighted spans", "doc_scroll": int(n)}
+
+
+def scroll_to(element_id: str) -> None:
+    """Scroll the page to the element with this id (a row of an st.html block), once: a script in a component
+    frame of height 0 that reaches the page it sits in (same origin) and waits for the row to be drawn."""
+    import streamlit.components.v1 as components
+
+    safe = "".join(ch for ch in element_id if ch.isalnum() or ch in "-_")
+    components.html(
+        "<script>(function(){let n=0;const go=()=>{const el=window.parent.document.getElementById('" + safe + "');"
+        "if(el){el.scrollIntoView({block:'center'});return;}if(++n<50)setTimeout(go,100);};go();})();</script>",
+        height=0)
 
 
 def thin_evidence(res, cfg, consequence: str) -> None:

@@ -171,7 +171,7 @@ pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_
 if pt:
     open_documents(doc=unlabel(pt["x"]), systems=[unlabel(pt["y"])],
                    categories=[doc_metric] if doc_metric in DISCOURSE_CATS else None,
-                   only=[doc_metric] if doc_metric in DISCOURSE_CATS else [])
+                   only=[doc_metric] if doc_metric in DISCOURSE_CATS else [], origin="pages/categories.py")
 st.caption("Click a cell to open that document for that system on the Documents page"
            + (f", showing only the sentences where {category_label(doc_metric)} mismatches" if doc_metric in DISCOURSE_CATS
               else "") + "."
@@ -179,7 +179,7 @@ st.caption("Click a cell to open that document for that system on the Documents 
               if doc_metric in cats else ""))
 pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
 if st.button("Open in Documents"):
-    open_documents(doc=pick_doc)
+    open_documents(doc=pick_doc, origin="pages/categories.py")
 
 notes = {n: res.collapse_notes(n) for n in names}
 flat = [{"system": n, "document": doc, "note": msg} for n, nd in notes.items() for doc, msgs in nd.items()

@@ -111,7 +111,7 @@ st.dataframe(styled(dc), hide_index=True)
 st.caption("A dash (-): the category has no span in this document on that side.")
 downloads(dc, f"contrast_{doc}_{a}_vs_{b}", key="ctdoc")
 if st.button("Open this document for A and B in Documents", key="ct_open"):
-    open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat])
+    open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat], origin="pages/contrast.py")
 
 if out["sentence_level"]:
     ea, eb = res.sentence_errors(di, a)[cat], res.sentence_errors(di, b)[cat]

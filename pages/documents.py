@@ -7,12 +7,22 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from pages._shared import (downloads, esc, md, shown_f1, signature_box, spans_text, start_page, styled,
-                           take_pending)
+from pages._shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
+                           start_page, styled, take_pending)
 from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
+if st.session_state.get("page_before") != "Documents" and "pending_doc" not in st.session_state:
+    st.session_state.pop("doc_origin", None)  # opened from the sidebar, not by a click: no page to go back to
+origin = st.session_state.get("doc_origin")
+if origin in PAGE_TITLES:  # a click on another page brought us here: the way back to it, in the page
+    st.page_link(origin, label=f"Back to {PAGE_TITLES[origin]}", icon=":material/arrow_back:")
+# the document and systems last looked at, kept across pages (a widget's own value is dropped when the
+# user opens another page from the sidebar, so reopening Documents started over at the first document)
+for k in ("doc_sel", "doc_systems"):
+    if k not in st.session_state and f"keep_{k}" in st.session_state:
+        st.session_state[k] = st.session_state[f"keep_{k}"]
 take_pending("doc")  # a click on another page (heatmap cell, leaderboard row, thread row) picked these
 c1, c2, c3 = st.columns([1, 2, 1])
 if st.session_state.get("doc_sel") not in docs:
@@ -23,6 +33,7 @@ if "doc_systems" not in st.session_state:
     st.session_state["doc_systems"] = res.names[:2]
 st.session_state["doc_systems"] = [s for s in st.session_state["doc_systems"] if s in res.names]
 systems = c2.multiselect("Systems", res.names, key="doc_systems")
+st.session_state["keep_doc_sel"], st.session_state["keep_doc_systems"] = doc, list(systems)
 ref = c3.selectbox("Reference", list(res.corpus.references), key="doc_ref")
 if "doc_cats" not in st.session_state:
     st.session_state["doc_cats"] = list(COLORS)
@@ -45,9 +56,16 @@ else:
     f1c.caption("Document-level matching: spans are matched anywhere in the document, so there is no "
                 "per-sentence mismatch filter.")
 shown = res.mismatching_sentences(di, systems, only) if only and systems else list(range(n_sent))
+goto = st.session_state.pop("doc_goto", None)
+if goto and goto - 1 not in shown and only:  # the clicked sentence is filtered out: show it, and say so
+    st.session_state["doc_only_off"] = goto
+    st.session_state["pending_doc"] = {"doc_only": [], "doc_goto": goto}
+    st.rerun()
+if st.session_state.get("doc_only_off"):
+    st.info(f"The mismatch filter was switched off to show sentence {st.session_state.pop('doc_only_off')}, "
+            "which it hid.", icon=":material/filter_alt_off:")
 size = f2c.selectbox("Sentences per page", [25, 50, 100, 1000], key="doc_page_size")
 pages = max(1, -(-len(shown) // size))
-goto = st.session_state.pop("doc_goto", None)
 if goto and goto - 1 in shown:
     st.session_state["doc_page"] = shown.index(goto - 1) // size + 1
 if st.session_state.get("doc_page", 1) > pages:
@@ -189,6 +207,9 @@ with tab_hl:
             st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
                        "reference document.")
         st.html(highlighted())
+        target = st.session_state.pop("doc_scroll", None)
+        if target and target - 1 in on_page:  # a click named this sentence: bring it into view
+            scroll_to(f"bl-s-{target}")
         st.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) "
                    "are hatched with a dashed outline. Reference spans are marked against the first chosen system. "
                    "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what spaCy saw; "

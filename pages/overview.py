@@ -160,7 +160,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
             name = view["system"].iloc[ev.selection.rows[0]]
             per = res.doc_scores(name)
             worst = min(per, key=lambda k: -1 if per[k]["BlonD-d"]["F1"] is None else per[k]["BlonD-d"]["F1"])
-            open_documents(doc=worst, systems=[name], only=[])
+            open_documents(doc=worst, systems=[name], only=[], origin="pages/overview.py")
     else:
         st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
                      width="stretch", height=min(38 + 35 * len(view), 800))

@@ -223,10 +223,13 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     no_exception(page)
     shot(page, "3-categories")
     plots = page.locator(MAIN + ".js-plotly-plot")
-    click_point(plots.nth(0), names.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
+    # the heatmaps' rows in the leaderboard's rank order (BlonDe F1, best first; the page's default)
+    f1 = {n: core.scores(n)["BlonDe"]["F1"] for n in names}
+    ranked = sorted(names, key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))
+    click_point(plots.nth(0), ranked.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
     wait_value(page, "Score", "pronoun")
     page.wait_for_timeout(1000)
-    click_point(page.locator(MAIN + ".js-plotly-plot").nth(2), names.index("SMU") * 5 + 0)  # talk.2
+    click_point(page.locator(MAIN + ".js-plotly-plot").nth(2), ranked.index("SMU") * 5 + 0)  # talk.2
     page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
     page.locator(".bl-row").first.wait_for()
     page.wait_for_load_state("networkidle")
@@ -247,15 +250,39 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert page.locator(".bl-mqm").first.get_attribute("title").startswith("MQM ")
     no_exception(page)
     shot(page, "4c-documents-from-heatmap")
-    # a cell of the tense timeline shows its sentence in the highlighted view
+    # a cell of the tense timeline shows its sentence in the highlighted view: scrolled to, the filter kept
+    # (the sentence is one the filter keeps), and one Back press returns to the page the drill-down came from
+    page.get_by_role("link", name="Back to Categories").wait_for()
+    target = kept[-1] + 1  # the last kept sentence (1-based): far down the page
     page.get_by_role("tab", name="Tense timeline").click()
     timeline = page.locator('[data-testid="stTabs"] .js-plotly-plot').first
     timeline.wait_for()
     page.wait_for_timeout(800)
-    click_point(timeline, 1 * 140 + 59)  # SMU's row, sentence 60
-    page.locator("#bl-s-60").wait_for()
-    assert "◀" in page.locator("#bl-s-60 td").first.inner_text()
+    click_point(timeline, 1 * 140 + target - 1)  # SMU's row
+    row = page.locator(f"#bl-s-{target}")
+    row.wait_for()
+    assert "◀" in row.locator("td").first.inner_text()
+    only = page.locator('[data-testid="stMultiSelect"]', has_text="Only sentences where").locator("[data-tag]")
+    assert only.all_inner_texts() == ["pronoun"]  # the filter is still on
+    assert page.locator(".bl-row").count() == len(kept)
+    height = page.viewport_size["height"]
+    for _ in range(50):  # scrolled into view
+        box = row.bounding_box()
+        if box and 0 <= box["y"] and box["y"] + min(box["height"], 100) <= height:
+            break
+        page.wait_for_timeout(100)
+    assert box and 0 <= box["y"] <= height, box
     no_exception(page)
+    shot(page, "4d-documents-sentence-from-timeline")
+    page.go_back()  # once: back on the page of origin
+    page.get_by_role("heading", name="Categories", exact=True).first.wait_for()
+    assert "/documents" not in page.url
+    goto(page, "Documents")  # reopened from the sidebar: the same document and system
+    page.locator(".bl-row").first.wait_for()
+    wait_value(page, "Document", "talk.2")
+    assert page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]").all_inner_texts() \
+        == ["SMU"]
+    assert page.get_by_role("link", name="Back to Categories").count() == 0  # not reached by a click this time
     # a row of the entity threads (select its box) shows that entity's first inconsistent sentence
     from blonde_core.analysis.threads import entity_threads
 
@@ -308,7 +335,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     shot(page, "5-significance")
     # a cell of the significance matrix (row SMU, column Online-W) opens their contrast
     page.wait_for_timeout(800)
-    click_point(page.locator(MAIN + ".js-plotly-plot").first, names.index("SMU") * len(names) + names.index("Online-W"))
+    click_point(page.locator(MAIN + ".js-plotly-plot").first, ranked.index("SMU") * len(names) + ranked.index("Online-W"))
     page.get_by_role("heading", name="Contrast", exact=True).first.wait_for()
     page.get_by_text("SMU (A) vs Online-W (B), whole corpus").first.wait_for()
     page.locator(".bl-row").first.wait_for()
