@@ -80,16 +80,31 @@ def sandbox() -> None:
     scores = {n: res.scores(n) for n in names}
     for n in names:
         s = scores[n]
-        row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"])}
+        # BLEU beside BlonDe (the contrast the Sandbox is for, visible at 1280 px); the categories after them
+        row = {"candidate": n, "BlonDe": pct(s["BlonDe"]["F1"]), "BlonD-d": pct(s["BlonD-d"]["F1"]), "BLEU": bleu[n]}
         if "BlonD+" in s:
             row["BlonD+"] = pct(s["BlonD+"]["F1"])
         for c, v in s["categories"].items():
             row[f"{c} F1"] = 100 * shown_f1(v)
             if c in ("tense", "pronoun", "entity", "dm", "ambiguity", "ellipsis"):
                 row[f"{c} spans"] = spans_text(v)
-        row["BLEU"] = bleu[n]  # sentence by sentence, or over the whole text with document-level matching
         rows.append(row)
     table = pd.DataFrame(rows)
+    # a score cliff explained where it happens: a category that matched nothing (or has no span on one side)
+    # enters the geometric mean as 0, floored at 1e-5, and pulls BlonDe down with it
+    cliffs = []
+    skip = res.with_config(res.config.with_(absent="skip")) if res.config.absent == "keep" else None
+    for n in names:
+        msgs = res.collapse_notes(n).get(res.corpus.doc_ids[0], [])
+        if not msgs:
+            continue
+        alt = skip.scores(n)["BlonDe"]["F1"] if skip is not None else None
+        now = scores[n]["BlonDe"]["F1"]
+        cliffs.append(f"<b>{esc(n)}</b>: {esc('; '.join(msgs))}. That is why BlonDe is "
+                      f"{'-' if now is None else f'{100 * now:.2f}'}"
+                      + (f"; with <i>Leave absent categories out of the mean</i> (sidebar, More settings) it would "
+                         f"be {100 * alt:.2f}" if alt is not None and alt != now
+                         else "; leaving absent categories out would not change it (both sides have spans)") + ".")
     cats = list(COLORS)
     view = res.sentence_view(0, names, "reference")
     columns = []
@@ -103,6 +118,7 @@ def sandbox() -> None:
     st.html(
         (f'<p class="bl-note">{esc(note)}</p>' if note else "")
         + score_table(table)
+        + "".join(f'<p class="bl-note">&#9888; {c}</p>' for c in cliffs)
         + '<p class="bl-note">Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. '
           "'-' means the category has no span on either side; 0 means nothing matched. Under each category's F1 "
           "its spans: matched / in the candidate / in the reference (° fewer than 5: thin evidence).</p>"

@@ -451,6 +451,14 @@ def test_sandbox_reacts_to_one_changed_word():
     at.text_area(key="sb_a_None").set_value(ref.replace("She saw", "He saw")).run()
     he = sandbox_scores(at)
     assert he.loc["A", "pronoun F1"] < 100.0 and he.loc["A", "BlonDe"] < same.loc["A", "BlonDe"]
+    assert list(he.columns[:3]) == ["BlonDe", "BlonD-d", "BLEU"]  # BLEU beside BlonDe, visible at 1280 px
+    # a score cliff explained beside the scores: which category matched nothing, and what BlonDe then is
+    at.text_area(key="sb_a_None").set_value("Mary walked into the room.\nHe saw a letter on the table.\n"
+                                            "It was not for him.").run()
+    cliff = sandbox_scores(at)
+    body = next(h.proto.body for h in at.html if "<table" in h.proto.body)
+    assert "pronoun: 0 of 2 feminine spans matched" in body and "dm: 0 of 1 comparison spans matched" in body
+    assert f"That is why BlonDe is {cliff.loc['A', 'BlonDe']:.2f}" in body
     at.text_area(key="sb_a_None").set_value(ref.replace("However, it", "It")).run()
     no_marker = sandbox_scores(at)
     assert no_marker.loc["A", "discourse marker F1"] < 100.0 and no_marker.loc["A", "pronoun F1"] == 100.0
