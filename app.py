@@ -44,8 +44,12 @@ PAGES = {
     ],
 }
 nav = st.navigation(PAGES)
+# the page's title (none when app.py is imported without a script run, e.g. as the __main__ a spawned
+# process re-imports: a Dask worker started after an AppTest ran app.py in the same process)
+PAGE_TITLE = getattr(nav, "title", None)
 # each page its own browser-tab title ("Overview · BlonDe Studio"): tabs of several pages are told apart
-st.set_page_config(page_title=f"{nav.title} · BlonDe Studio")
+if PAGE_TITLE:
+    st.set_page_config(page_title=f"{PAGE_TITLE} · BlonDe Studio")
 # A progress bar jumps to each new value instead of gliding: Streamlit's 0.5 s transition,
 # restarted by every update (twice a second), kept each waiting tab redrawing the bar 60 times
 # a second - with eight sessions on one machine, CPU taken from the annotation they wait for.
@@ -93,5 +97,5 @@ if "warmup" not in st.session_state:
         st.dataframe(pd.DataFrame({"x": [1.0]}).style.format(precision=2), hide_index=True,
                      column_config={"x": st.column_config.NumberColumn(format="%.2f")})
 # the page shown before this run's (Documents offers the way back only when a click on another page led there)
-st.session_state["page_before"], st.session_state["page_now"] = st.session_state.get("page_now"), nav.title
+st.session_state["page_before"], st.session_state["page_now"] = st.session_state.get("page_now"), PAGE_TITLE
 nav.run()
