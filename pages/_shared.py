@@ -635,7 +635,10 @@ def open_documents(doc=None, systems=None, categories=None, only=None, sentence=
     pend.update(focus_sentence(sentence) if sentence else {"doc_focus_row": None})
     st.session_state["pending_doc"] = pend
     st.session_state["doc_origin"] = origin
-    st.switch_page("pages/documents.py")
+    # the data's token goes with the switch: one history entry (a switch clears the query and keep_token then
+    # put the token back, a second entry, so the browser's Back needed two presses to leave Documents)
+    token = st.session_state.get("data_token")
+    st.switch_page("pages/documents.py", query_params={TOKEN_PARAM: token} if token else None)
 
 
 def focus_sentence(n: int) -> dict:

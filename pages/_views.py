@@ -32,12 +32,13 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
         for th in res.entity_threads(di, n, ref):
             occ = th["occurrences"]
             bad = [o for o in occ if o["system"] is None or not o["exact"]]
-            rows.append({"system": n, "reference entity": th["entity"], "group": th["group"],
+            rows.append({"system": n, "reference entity": th.get("entity_shown", th["entity"]), "group": th["group"],
                          "consistent": "yes" if th["consistent"] else "no ⚠",
                          "renderings": len(th["renderings"]),
                          "sentence by sentence": " · ".join(
                              f"s{o['sentence']} " + ("missing" if o["system"] is None else
-                                                     ("= " if o["exact"] else "≠ ") + o["system"]) for o in occ)})
+                                                     ("= " if o["exact"] else "≠ ") + o.get("system_shown", o["system"]))
+                             for o in occ)})
             first.append((bad or occ)[0]["sentence"])
     if not rows:
         st.write("No counted entity in the reference of this document.")

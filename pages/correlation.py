@@ -21,7 +21,7 @@ if d0.human is None:
     st.stop()
 cfg = config()
 texts = list(d0.corpus.references) + list(d0.corpus.systems)
-c1, c2, c3, c4 = st.columns([2, 1.5, 1, 1.5])  # level and SPA labels whole at 1280 px
+c1, c2, c3, c4 = st.columns([1.5, 2.2, 1, 1.3])  # level (three options) and SPA labels whole at 1280 px
 ref = c1.selectbox("Reference that scores the systems", texts, key="corr_ref",
                    help="Any loaded text can be the reference; the other references then become systems (and can "
                         "be left out below). Re-scored from the cached sentence annotations, no re-upload.")

@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from pages._shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
+from pages._shared import (PAGE_TITLES, TOKEN_PARAM, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
                            start_page, styled, take_pending)
 from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
@@ -17,7 +17,9 @@ if st.session_state.get("page_before") != "Documents" and "pending_doc" not in s
     st.session_state.pop("doc_origin", None)  # opened from the sidebar, not by a click: no page to go back to
 origin = st.session_state.get("doc_origin")
 if origin in PAGE_TITLES:  # a click on another page brought us here: the way back to it, in the page
-    st.page_link(origin, label=f"Back to {PAGE_TITLES[origin]}", icon=":material/arrow_back:")
+    token = st.session_state.get("data_token")
+    st.page_link(origin, label=f"Back to {PAGE_TITLES[origin]}", icon=":material/arrow_back:",
+                 query_params={TOKEN_PARAM: token} if token else None)
 # the document and systems last looked at, kept across pages (a widget's own value is dropped when the
 # user opens another page from the sidebar, so reopening Documents started over at the first document)
 for k in ("doc_sel", "doc_systems"):

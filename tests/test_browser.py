@@ -229,11 +229,15 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     click_point(plots.nth(0), ranked.index("SMU") * 8 + 1)  # columns: tense, pronoun, entity, dm, 1-4-gram
     wait_value(page, "Score", "pronoun")
     page.wait_for_timeout(1000)
+    before = page.evaluate("history.length")
     click_point(page.locator(MAIN + ".js-plotly-plot").nth(2), ranked.index("SMU") * 5 + 0)  # talk.2
     page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
     page.locator(".bl-row").first.wait_for()
     page.wait_for_load_state("networkidle")
     wait_value(page, "Document", "talk.2")
+    page.wait_for_timeout(500)
+    # one history entry for the drill-down, the data's token already in it (so one Back press leaves)
+    assert page.evaluate("history.length") == before + 1 and "s=" in page.url
     chips = page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]")
     assert chips.all_inner_texts() == ["SMU"]
     kept = mismatching_sentences(core, 0, ["SMU"], ["pronoun"])

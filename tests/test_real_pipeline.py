@@ -169,3 +169,16 @@ def test_ted_entity_scores_worked_out_from_spacy_directly(ted, capsys):
         r, p = prf([i for i, d in enumerate(docids) if d == doc])
         assert got["documents"][doc]["categories"]["entity"]["R"] == (None if r is None else pytest.approx(r))
         assert got["documents"][doc]["categories"]["entity"]["P"] == (None if p is None else pytest.approx(p))
+
+
+def test_entity_threads_show_the_texts_own_case():
+    """spaCy sees lowercased text (the package's default) and the threads match on those keys, but show each
+    entity as written in its own sentence: 'Paris', 'PARIS', 'paris', never only 'paris'."""
+    from blonde_core.study import Engine, ScoreConfig, Study
+
+    s = Study.from_texts(["Mary flew to Paris on Monday.", "In Paris, Mary met John Smith."],
+                         {"A": ["MARY flew to PARIS on Monday.", "In paris, Mary met John Smith."]},
+                         engine=Engine(cache_mode="off"))
+    th = {t["entity"]: t for t in s.analysis(ScoreConfig()).entity_threads(0, "A")}
+    assert th["paris"]["entity_shown"] == "Paris" and th["john smith"]["entity_shown"] == "John Smith"
+    assert [o["system_shown"] for o in th["paris"]["occurrences"]] == ["PARIS", "paris"]

@@ -14,7 +14,8 @@ def test_entity_rendered_two_ways_stands_out():
     r = result(["Ann ran", "Ann runs", "Bob ran in Paris"], ["Ann ran", "Anne runs", "Bob ran in Paris"])
     # fake annotation: Ann, Bob are PERSON, Paris is GPE; "Anne" is not an entity in the fake pack
     th = {t["entity"]: t for t in entity_threads(r, 0, "sys")}
-    assert th["Ann"]["occurrences"][0] == {"sentence": 1, "system": "Ann", "exact": True, "similarity": 1.0}
+    assert th["Ann"]["occurrences"][0] == {"sentence": 1, "system": "Ann", "system_shown": "Ann", "exact": True,
+                                           "similarity": 1.0}
     assert th["Ann"]["occurrences"][1]["system"] is None and th["Ann"]["missing"] == 1
     assert not th["Ann"]["consistent"]
     assert th["Bob"]["consistent"] and th["Paris"]["consistent"]

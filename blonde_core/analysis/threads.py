@@ -1,7 +1,8 @@
 """Cross-sentence consistency views of one document (plain data for the UI).
 
 * entity threads: every reference entity and, sentence by sentence, the string
-  the system used for it.  Alignment heuristic (stated in the UI): in the same
+  the system used for it (matched on the keys the score uses; shown as written, in the
+  text's own case: `entity_shown`, `system_shown`).  Alignment heuristic (stated in the UI): in the same
   sentence (the same document at document granularity), an identical system
   entity of the same group wins; otherwise the system entity (any group) with the
   highest similarity - token overlap (Jaccard on lowercased words) or character
@@ -40,6 +41,17 @@ def _sentences(result, name, doc_index):
     return out
 
 
+def _as_written(result, name, doc_index) -> list[str]:
+    """Each sentence as written (stripped, not lowercased): what a thread shows entities in."""
+    return [raw.strip() for raw in _docs(result, name)[doc_index]]
+
+
+def _shown(written: str, prepared: str, s: int, e: int) -> str:
+    """The span (s, e) of the prepared (maybe lowercased) text in the text's own case; the prepared
+    text where lowercasing changed the length (a rare character), so offsets no longer agree."""
+    return written[s:e] if len(written) == len(prepared) else prepared[s:e]
+
+
 def similarity(a: str, b: str) -> float:
     ta, tb = set(a.lower().split()), set(b.lower().split())
     jac = len(ta & tb) / len(ta | tb) if ta | tb else 0.0
@@ -51,17 +63,26 @@ def entity_threads(result, doc_index: int, system: str, reference: str | None = 
     ref = reference or next(iter(result.corpus.references))
     rs = _sentences(result, ref, doc_index)
     ss = _sentences(result, system, doc_index)
+    rw, sw = _as_written(result, ref, doc_index), _as_written(result, system, doc_index)
     aligned = result.config.granularity == "sentence" and len(rs) == len(ss)
     threads: dict = {}
+    shown: dict = {}  # (group, key) -> the entity as the system wrote it (its first occurrence)
+    shown_at: dict = {}  # (sentence, (group, key)) -> as written in that sentence
+    for k, (st_, srec) in enumerate(ss):
+        for g, key, s0, e0 in entities(srec, st_, pack):
+            text = _shown(sw[k], st_, s0, e0)
+            shown.setdefault((pack.entity_groups[g], key), text)
+            shown_at.setdefault((k, (pack.entity_groups[g], key)), text)
     for i, (t, rec) in enumerate(rs):
-        ref_ents = [(pack.entity_groups[g], key) for g, key, _, _ in entities(rec, t, pack)]
+        ref_ents = [(pack.entity_groups[g], key, _shown(rw[i], t, s0, e0)) for g, key, s0, e0 in entities(rec, t, pack)]
         if aligned:
             pool = [(pack.entity_groups[g], key) for g, key, _, _ in entities(ss[i][1], ss[i][0], pack)]
         else:
             pool = [(pack.entity_groups[g], key) for st, srec in ss for g, key, _, _ in entities(srec, st, pack)]
         available = list(pool)
-        for group, key in ref_ents:
-            th = threads.setdefault((group, key), {"entity": key, "group": group, "occurrences": []})
+        for group, key, written in ref_ents:
+            th = threads.setdefault((group, key), {"entity": key, "entity_shown": written, "group": group,
+                                                   "occurrences": []})
             choice, score = None, 0.0
             if (group, key) in available:
                 choice, score = (group, key), 1.0
@@ -75,6 +96,8 @@ def entity_threads(result, doc_index: int, system: str, reference: str | None = 
             if choice is not None and aligned:
                 available.remove(choice)
             th["occurrences"].append({"sentence": i + 1, "system": choice[1] if choice else None,
+                                      "system_shown": (shown_at.get((i, choice)) if aligned else None)
+                                      or shown.get(choice, choice[1]) if choice else None,
                                       "exact": choice is not None and choice[1] == key,
                                       "similarity": round(score, 3) if choice else 0.0})
     out = []
