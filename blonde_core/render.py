@@ -29,6 +29,7 @@ CSS = """
 .bl-miss{background-image:repeating-linear-gradient(135deg,rgba(0,0,0,.10) 0 3px,transparent 3px 7px);}
 .bl-g::after{font-size:.62em;font-weight:700;vertical-align:super;margin-left:1px;}
 """ + "".join(f".bl-g-{c}::after{{content:'{g}';color:{COLORS[c]};}}\n" for c, g in GLYPHS.items()) + """\
+.bl-legend{font-size:.8rem;line-height:1.5;margin-bottom:.3rem;}
 .bl-legend span{display:inline-block;margin-right:14px;}
 .bl-chip{display:inline-block;min-width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
 .bl-mqm{text-decoration:underline wavy #333;text-decoration-thickness:1.5px;text-underline-offset:3px;}
@@ -114,8 +115,22 @@ def render_errors(text: str, errors: list[dict]) -> str:
     return "".join(out)
 
 
-def legend(categories=None) -> str:
+def legend(categories=None, compact: bool = False) -> str:
+    """The key to the highlighting; compact: one line (chips, the letters, the three looks), the underline
+    styles and notes left to the hover text, so a page's text starts higher."""
     cats = [c for c in COLORS if categories is None or c in categories]
+    if compact:
+        chips = "".join(
+            f'<span title="{escape(LINES[c])} underline, letter {GLYPHS[c]}'
+            f'{"; " + escape(NOTES[c]) if c in NOTES else ""}"><i class="bl-chip" '
+            f'style="background:{_rgba(COLORS[c], .45)}"></i><span class="bl-seg" style="text-decoration-style:'
+            f'{LINES[c]};text-decoration-color:{COLORS[c]}">{escape(LABELS[c])}</span>'
+            f'<span class="bl-g bl-g-{c}"></span></span>' for c in cats)
+        chips += ('<span><i class="bl-chip" style="background:rgba(0,0,0,.25)"></i>filled: matched</span>'
+                  '<span><i class="bl-chip bl-miss" style="outline:1px dashed #555"></i>hatched: missed or '
+                  'extra</span><span><i class="bl-chip" style="background:rgba(120,120,120,.10)"></i>faint: '
+                  'not counted (weight 0)</span>')
+        return f'<div class="bl-legend">{chips}</div>'
     chips = "".join(
         f'<span><i class="bl-chip" style="background:{_rgba(COLORS[c], .45)}"></i>'
         f'<span class="bl-seg" style="text-decoration-style:{LINES[c]};text-decoration-color:{COLORS[c]}">'

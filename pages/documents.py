@@ -143,12 +143,14 @@ for n in systems:
                     .get(doc, {}).items()):
         row[m] = np.nan if vals is None else vals  # metrics computed elsewhere, this document
     rows.append(row)
-if rows:
-    st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
-    st.caption(f"A dash (-): the category has no span on either side. "
-               f"Spans: matched / in system / in reference for this document; ° = thin evidence (fewer than {CATALOG.thin} "
-               "reference spans).")
-    downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
+if rows:  # folded under a one-line summary, so the document's text starts above the fold at 1280x800
+    summary = " · ".join(f"{r['system']} {'-' if pd.isna(r['BlonDe F1']) else format(r['BlonDe F1'], '.1f')}"
+                         for r in rows)
+    with st.expander(f"This document's scores, BlonDe F1: {md(summary)} (per category and spans: open)"):
+        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
+        st.caption(f"A dash (-): the category has no span on either side. Spans: matched / in system / in reference "
+                   f"for this document; ° = thin evidence (fewer than {CATALOG.thin} reference spans).")
+        downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")
 collapsed = [(n, note) for n in systems for note in res.collapse_notes(n).get(doc, [])]
 if collapsed:
     st.warning("Collapsed geometric means in this document (a category that matched nothing enters as 0, floored "
@@ -204,7 +206,7 @@ def highlighted() -> str:
 tab_hl, tab_ent, tab_pron, tab_tense = st.tabs(TABS, key="doc_tab", on_change="rerun")
 with tab_hl:
     if tab_hl.open:
-        st.html(CSS + legend(cats))
+        st.html(CSS + legend(cats, compact=True))  # one line: the text starts above the fold at 1280x800
         if not res.sentence_level():
             st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
                        "reference document.")

@@ -287,6 +287,14 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]").all_inner_texts() \
         == ["SMU"]
     assert page.get_by_role("link", name="Back to Categories").count() == 0  # not reached by a click this time
+    # the document's text starts above the fold at 1280x800 (scores folded under a summary, a one-line legend)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(800)
+    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    first_row = page.locator(".bl-row").first.bounding_box()
+    assert first_row["y"] + 40 < 800, first_row
+    page.set_viewport_size({"width": 1500, "height": 1000})
     # a row of the entity threads (select its box) shows that entity's first inconsistent sentence
     from blonde_core.analysis.threads import entity_threads
 
