@@ -106,12 +106,14 @@ def sandbox() -> None:
                          f"be {100 * alt:.2f}" if alt is not None and alt != now
                          else "; leaving absent categories out would not change it (both sides have spans)") + ".")
     cats = list(COLORS)
-    view = res.sentence_view(0, names, "reference")
     columns = []
-    for n in ["reference"] + names:
-        sents = "".join(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
-                        f'{counts_line(r["counts"], cats)}' for i, r in enumerate(view["rows"][n]))
-        columns.append(f'<div><p><b>{esc(n)}</b></p>{sents}</div>')
+    # the reference marked for each candidate in turn (matched / missed against that candidate), beside it
+    for n in names:
+        view = res.sentence_view(0, [n], "reference")
+        for head, who in ((f"reference, marked for {n}" if len(names) > 1 else "reference", "reference"), (n, n)):
+            sents = "".join(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
+                            f'{counts_line(r["counts"], cats)}' for i, r in enumerate(view["rows"][who]))
+            columns.append(f'<div><p><b>{esc(head)}</b></p>{sents}</div>')
     # What changes with every edit is one HTML block: scores, legend, highlighted text,
     # signature. One element for the browser to redraw instead of a dozen widgets - with
     # ten people editing at once on one machine, the browsers' redrawing was most of the work.
@@ -146,7 +148,7 @@ def sandbox() -> None:
 
 # Static parts outside the fragment: drawn once, not on every edit (a <style> element
 # replaced on every edit restyles the whole page).
-st.html(CSS + SANDBOX_CSS + legend(list(COLORS)))
+st.html(CSS + SANDBOX_CSS + legend(list(COLORS), compact=True))  # one line: the scores sit higher
 st.toggle("Details: per-category precision and recall, downloads, tense timeline, pronoun threads and the command "
           "line that reproduces these scores", key="sb_more",
           help="Off, the Sandbox redraws only the scores and the highlighted text on every edit.")

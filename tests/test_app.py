@@ -459,6 +459,12 @@ def test_sandbox_reacts_to_one_changed_word():
     body = next(h.proto.body for h in at.html if "<table" in h.proto.body)
     assert "pronoun: 0 of 2 feminine spans matched" in body and "dm: 0 of 1 comparison spans matched" in body
     assert f"That is why BlonDe is {cliff.loc['A', 'BlonDe']:.2f}" in body
+    # with a candidate B, the reference is shown marked for each candidate, beside it
+    at.text_area(key="sb_b_None").set_value(ref).run()
+    body = next(h.proto.body for h in at.html if "<table" in h.proto.body)
+    import re
+    assert re.findall(r"<div><p><b>([^<]*)</b></p>", body) == ["reference, marked for A", "A",
+                                                               "reference, marked for B", "B"]
     at.text_area(key="sb_a_None").set_value(ref.replace("However, it", "It")).run()
     no_marker = sandbox_scores(at)
     assert no_marker.loc["A", "discourse marker F1"] < 100.0 and no_marker.loc["A", "pronoun F1"] == 100.0
