@@ -146,6 +146,15 @@ def legend(categories=None, compact: bool = False) -> str:
     return f'<div class="bl-legend">{chips}</div>'
 
 
+def shown_f1(block: dict) -> float:
+    """A category's F1 as every view shows it: the package reports NaN when nothing matched (R = P = 0),
+    shown as 0; NaN only where the category is absent."""
+    r, p, f = block.get("R"), block.get("P"), block.get("F1")
+    if r == 0 and p == 0:
+        return 0.0
+    return float("nan") if f is None else float(f)
+
+
 def category_label(c: str) -> str:
     """A category's name in full: the discourse labels above, "1-gram".."4-gram", BlonD+ names as they are."""
     return LABELS.get(c) or (f"{c}-gram" if c.isdigit() else c)

@@ -88,6 +88,13 @@ def latex_table(rows: list[dict], columns: list[str], *, intervals: dict | None 
     return "\n".join(lines) + "\n"
 
 
+def shown_digits(values) -> int:
+    """Decimals a column of scores is shown with: 3 on a 0-1 scale (COMET-like metrics, MQM), 2 otherwise;
+    missing values do not count."""
+    vals = [abs(v) for v in values if _isnum(v)]
+    return 3 if vals and max(vals) <= 1.5 else 2
+
+
 def round_as_shown(rows: list[dict], digits: dict) -> list[dict]:
     """The rows with each numeric column rounded to the decimals the page shows (CSV)."""
     out = []
@@ -203,7 +210,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
     metrics computed elsewhere, the human column), a bar chart, the systems x categories heatmap, the
     significance matrix of the policy's test, the correlation with humans when judgments are loaded, the
     documents where the top two systems differ most with their highlighted sentences, the signature."""
-    from blonde_core.render import CSS as SPAN_CSS, LABELS, SHORT, counts_line, legend, render_text
+    from blonde_core.render import CSS as SPAN_CSS, LABELS, SHORT, counts_line, legend, render_text, shown_f1
 
     res = study.analysis(cfg)
     b = study.board(cfg, n=n, seed=seed)
@@ -225,6 +232,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
     if hum:
         header += [f"human ({hum['name']})", "rated", "human rank"]
     best = {t: max((ci[t][s]["score"] or -1) for s in res.names) for t in tops}
+    ext_digits = {m: shown_digits(v["score"] for v in e["intervals"].values()) for m, e in ext.items()}
     rows = []
     for k, s in enumerate(ranked, 1):
         sc = res.scores(s)
@@ -234,9 +242,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
             text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else f"\n[{100 * lo:.1f}, {100 * hi:.1f}]")
             row.append((text, "font-weight:700" if v is not None and v == best[t] else ""))
         for c in cats:
-            v = sc["categories"][c]
-            f1 = v["F1"] if v["F1"] is not None else (0.0 if (v.get("spans") or {}).get("reference") else None)
-            row.append(_fmt(None if f1 is None else 100 * f1))
+            row.append(_fmt(100 * shown_f1(sc["categories"][c])))  # as the Overview shows it
         for m, per in std.items():
             v, (lo, hi) = per[s]["score"], per[s]["ci"]
             row.append(_fmt(v) + ("" if lo is None else f"\n[{lo:.1f}, {hi:.1f}]"))
@@ -245,7 +251,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
             if v is None or v["score"] is None:
                 row.append("-")
                 continue
-            k3 = 3 if abs(v["score"]) <= 1.5 else 2
+            k3 = ext_digits[m]
             lo, hi = v["ci"]
             row.append(f"{v['score']:.{k3}f}" + (f" (c{e['clusters'][s]})" if s in e["clusters"] else "")
                        + ("" if lo is None else f"\n[{lo:.{k3}f}, {hi:.{k3}f}]"))
@@ -274,12 +280,12 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
         sc = res.scores(s)["categories"]
         row = [s]
         for c in allcats:
-            v = sc[c]["F1"]
+            v = shown_f1(sc[c])  # as the Categories page shows it
             sp = sc[c].get("spans") or {}
-            if v is None:
+            if math.isnan(v):
                 row.append(("-", ""))
             else:
-                t = float(v)
+                t = v
                 row.append((f"{100 * v:.1f} ({sp.get('matched', '-')}/{sp.get('system', '-')})",
                             f"background:{_viridis(t)};color:{_text_on(t)}"))
         hrows.append(row)
@@ -362,9 +368,10 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
     parts.append(f"<h2>Signature</h2><div class=sig>{esc(sig)}</div>")
     cmd = study.command(cfg, "report", ["--ci", str(n)] + (["--metrics", ",".join(std_metrics)] if std_metrics else []))
     if cmd:
-        parts.append("<p class=note>Reproduce:</p><div class=sig>" + esc(" ".join(
-            x if x and all(ch.isalnum() or ch in "-_./:=,+" for ch in x) else "'" + x.replace("'", "'\\''") + "'"
-            for x in cmd)) + "</div>")
+        import shlex
+
+        parts.append("<p class=note>Reproduce:</p><div class=sig>" + esc(" ".join(shlex.quote(x) for x in cmd))
+                     + "</div>")
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width, initial-scale=1'>"
             "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src 'unsafe-inline'; "

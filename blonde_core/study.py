@@ -440,8 +440,7 @@ class Study:
         res = self.result(cfg)
         unit = self.significance_unit(cfg)["unit"]
         for name, m in self.external.items():
-            entry = {"level": m.level, "direction": "higher is better" if m.higher_is_better else "lower is better",
-                     "files": list(m.files)}
+            entry = {"level": m.level, "direction": m.direction, "files": list(m.files)}
             scored = [s for s in res.names if s in m.systems]
             if not m.resamplable() or len(scored) < 2:
                 entry.update(unit=None, intervals={s: {"score": _none(m.score(s)), "ci": [None, None]} for s in scored},
@@ -450,7 +449,7 @@ class Study:
                 continue
             tested = self.compare(cfg, name, policy.TEST, unit if m.seg and cfg.granularity == "sentence" else "doc", n,
                                   seed)
-            sign = 1 if m.higher_is_better else -1
+            sign = m.oriented[0]
             best_first = sorted(scored, key=lambda s: -1e18 if tested["systems"][s]["score"] is None
                                 else -sign * tested["systems"][s]["score"])
             ints = {s: dict(tested["systems"][s]) for s in scored}
@@ -524,7 +523,7 @@ class Study:
         out: dict = {"systems": {s: {} for s in names}, "metrics": {}, "directions": {}}
         for name, m in self.external.items():
             out["metrics"][name] = m.describe()
-            out["directions"][name] = "higher is better" if m.higher_is_better else "lower is better"
+            out["directions"][name] = m.direction
             for s in names:
                 out["systems"][s][name] = _none(m.score(s)) if s in m.systems else None
                 if per_doc:
@@ -558,6 +557,16 @@ class Study:
         return {k: [_none(float(v)) for v in m.seg[system][start:start + n]]
                 for k, m in self.external.items() if system in m.seg}
 
+    def external_document(self, doc_index: int, system: str) -> dict:
+        """{metric: this document's score} of the metrics computed elsewhere that scored this system (None:
+        missing), for the Documents page's table of the document's scores."""
+        out = {}
+        for k, m in self.external.items():
+            v = m.doc_scores(system) if system in m.systems else None
+            if v is not None:
+                out[k] = _none(float(v[doc_index]))
+        return out
+
     def disagreement(self, cfg: ScoreConfig, a: str, b: str, metric: str) -> dict:
         """Where BlonDe and a metric computed elsewhere disagree most about systems A and B (Contrast):
         documents (and, with segment scores under sentence-level matching, sentences) ranked by how strongly
@@ -576,8 +585,8 @@ class Study:
         lower-is-better one negated and named with a minus), per system or per document (NaN: missing)."""
         out = {}
         doc_ids = list(self.corpus.doc_ids)
-        for name, m in self.external.items():
-            sign, key = (1.0, name) if m.higher_is_better else (-1.0, f"-{name}")
+        for m in self.external.values():
+            sign, key = m.oriented
             if level == "system":
                 out[key] = {s: sign * m.score(s) for s in names if s in m.systems}
             elif level == "document":
@@ -621,9 +630,9 @@ class Study:
     def external_segments(self, names) -> dict:
         """Per-segment values of the metrics computed elsewhere that have them, oriented higher-is-better."""
         out = {}
-        for name, m in self.external.items():
+        for m in self.external.values():
             if m.seg:
-                sign, key = (1.0, name) if m.higher_is_better else (-1.0, f"-{name}")
+                sign, key = m.oriented
                 out[key] = {s: sign * v for s, v in m.seg.items() if s in names}
         return out
 
@@ -724,6 +733,13 @@ class Study:
         from .report import latex_table
 
         return latex_table(rows, columns, **kw)
+
+    @staticmethod
+    def shown_digits(values) -> int:
+        """Decimals a column of scores is shown with (report.shown_digits: 3 on a 0-1 scale, else 2)."""
+        from .report import shown_digits
+
+        return shown_digits(values)
 
     @staticmethod
     def round_as_shown(rows: list[dict], digits: dict) -> list[dict]:

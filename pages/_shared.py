@@ -33,6 +33,7 @@ route_through_app()
 import numpy as np  # noqa: E402 - after the routing check, which must come before anything slow
 import pandas as pd  # noqa: E402
 
+from blonde_core.render import shown_f1  # noqa: F401 - the pages' F1 for display, one rule with the report
 from blonde_core.study import CATALOG, InputError, ScoreConfig, Study
 from pages._state import server_engine, study_store
 
@@ -540,15 +541,6 @@ def text_companions(reference: str, candidates: dict, cfg: ScoreConfig) -> dict:
                             engine=server_engine()).companions(cfg)
 
 
-def shown_f1(block: dict) -> float:
-    """F1 for display: the package reports NaN when nothing matched (R = P = 0);
-    the pages show that as 0 (and NaN only where the category is absent)."""
-    r, p, f = block.get("R"), block.get("P"), block.get("F1")
-    if r == 0 and p == 0:
-        return 0.0
-    return float("nan") if f is None else float(f)
-
-
 def companions(d: Study, cfg, res=None) -> dict:
     """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale."""
     with st.spinner("Computing Otem, Utem, the early BlonD variants and RC..."):
@@ -637,8 +629,13 @@ def open_documents(doc=None, systems=None, categories=None, only=None, sentence=
     st.session_state["doc_origin"] = origin
     # the data's token goes with the switch: one history entry (a switch clears the query and keep_token then
     # put the token back, a second entry, so the browser's Back needed two presses to leave Documents)
+    st.switch_page("pages/documents.py", query_params=token_query())
+
+
+def token_query() -> dict | None:
+    """The query that keeps this session's data token in the URL, for a page switch or link (None: no data)."""
     token = st.session_state.get("data_token")
-    st.switch_page("pages/documents.py", query_params={TOKEN_PARAM: token} if token else None)
+    return {TOKEN_PARAM: token} if token else None
 
 
 def focus_sentence(n: int) -> dict:

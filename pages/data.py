@@ -356,11 +356,11 @@ if d.wmt:
 if d.external:
     st.markdown("**Metrics computed elsewhere** (columns on the Overview, Significance, Human correlation, "
                 "Contrast and Documents):")
+    read = [m.describe() for m in d.external.values()]
     st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
-        {"metric": k, "levels": ", ".join(m.describe()["levels"]), "systems": len(m.systems),
-         "direction": m.describe()["direction"],
-         "missing segment scores": sum(m.describe()["missing"].values()),
-         "file": ", ".join(f.rsplit("/", 1)[-1] for f in m.files)} for k, m in d.external.items()]), max_height=300))
+        {"metric": r["metric"], "levels": ", ".join(r["levels"]), "systems": r["systems"], "direction": r["direction"],
+         "missing segment scores": sum(r["missing"].values()),
+         "file": ", ".join(f.rsplit("/", 1)[-1] for f in r["files"])} for r in read]), max_height=300))
 with st.expander("Add scores of metrics computed elsewhere (COMET, MetricX, BLEURT, ...)", expanded=bool(
         upload_errors.get("metrics"))):
     with st.form("metrics"):

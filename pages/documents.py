@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from pages._shared import (PAGE_TITLES, TOKEN_PARAM, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
-                           start_page, styled, take_pending)
+from pages._shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
+                           start_page, styled, take_pending, token_query)
 from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 d, cfg, res = start_page("Documents", "highlighted documents")
@@ -17,9 +17,8 @@ if st.session_state.get("page_before") != "Documents" and "pending_doc" not in s
     st.session_state.pop("doc_origin", None)  # opened from the sidebar, not by a click: no page to go back to
 origin = st.session_state.get("doc_origin")
 if origin in PAGE_TITLES:  # a click on another page brought us here: the way back to it, in the page
-    token = st.session_state.get("data_token")
     st.page_link(origin, label=f"Back to {PAGE_TITLES[origin]}", icon=":material/arrow_back:",
-                 query_params={TOKEN_PARAM: token} if token else None)
+                 query_params=token_query())
 # the document and systems last looked at, kept across pages (a widget's own value is dropped when the
 # user opens another page from the sidebar, so reopening Documents started over at the first document)
 for k in ("doc_sel", "doc_systems"):
@@ -139,9 +138,8 @@ for n in systems:
     for c, v in per["categories"].items():
         row[f"{category_label(c)} F1"] = shown_f1(v) * 100
         row[f"{category_label(c)} spans"] = spans_text(v)
-    for m, vals in (d.external_scores([n], per_doc=True).get("systems", {}).get(n, {}).get("documents", {})
-                    .get(doc, {}).items()):
-        row[m] = np.nan if vals is None else vals  # metrics computed elsewhere, this document
+    for m, v in d.external_document(di, n).items():  # metrics computed elsewhere, this document
+        row[m] = np.nan if v is None else v
     rows.append(row)
 if rows:  # folded under a one-line summary, so the document's text starts above the fold at 1280x800
     summary = " · ".join(f"{r['system']} {'-' if pd.isna(r['BlonDe F1']) else format(r['BlonDe F1'], '.1f')}"

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
-from pages._shared import (PATTERNS, apt_scores, companions, copyable, label, md, open_documents, shown_f1,
+from pages._shared import (PATTERNS, apt_scores, companions, copyable, label, md, open_documents, shown_f1, spans_text,
                            signature_box, standard, start_page, thin_evidence)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
@@ -36,8 +36,7 @@ HUMAN = f"human ({hum['name']})" if hum else None
 
 def ext_digits(m: str) -> int:
     """Decimals for a metric computed elsewhere: 3 on a 0-1 scale (COMET), 2 on a 0-100 one."""
-    vals = [abs(v["score"]) for v in ext[m]["intervals"].values() if v["score"] is not None]
-    return 3 if vals and max(vals) <= 1.5 else 2
+    return d.shown_digits(v["score"] for v in ext[m]["intervals"].values())
 
 
 def blonde_rows() -> list[dict]:
@@ -56,9 +55,7 @@ def blonde_rows() -> list[dict]:
         for c in res.discourse_categories():  # per-category F1 and span counts: what the compact table shows
             v = s["categories"][c]
             row[f"{SHORT[c]} F1"] = 100 * shown_f1(v)
-            sp = v.get("spans") or {}
-            row[f"{SHORT[c]} spans matched/sys/ref"] = (f"{sp.get('matched', '-')}/{sp.get('system', '-')}/"
-                                                        f"{sp.get('reference', '-')}")
+            row[f"{SHORT[c]} spans matched/sys/ref"] = spans_text(v)  # as every page writes them (° thin)
         if hum:
             h = hum["systems"][name]
             row[HUMAN] = np.nan if h["score"] is None else h["score"]
@@ -240,10 +237,9 @@ with board.container():
 
 def shown_digits(col: str) -> int:
     """Decimals as the page shows a column: 3 on a 0-1 scale (COMET-like, MQM), else 2; counts whole."""
-    v = pd.to_numeric(df[col], errors="coerce").abs()
     if col in ("rank", "cluster", "human rank", "human rated segments") or col.endswith(" cluster"):
         return 0
-    return 3 if v.notna().any() and v.max() <= 1.5 else 2
+    return d.shown_digits(pd.to_numeric(df[col], errors="coerce").tolist())
 
 
 # exports: every column of the full table (per-category F1 and span counts included); CSV rounded as shown,

@@ -151,11 +151,14 @@ def disagreement(result, ext, a: str, b: str) -> dict:
     disagreement; units missing a value on either side are left out (and counted)."""
     from blonde_core.analysis.stats.units import metric_fn, unit_stats
 
+    from blonde_core.errors import InputError
+
     for n in (a, b):
         if n not in ext.systems:
-            raise_missing(ext, n)
+            raise InputError(f"{ext.name} has no scores for '{n}' (it has: {', '.join(ext.systems)})",
+                             code=InputError.Codes.NAMES)
     fn = metric_fn(result, "BlonDe")
-    sign = 1.0 if ext.higher_is_better else -1.0
+    sign = ext.oriented[0]
     doc_ids = list(result.corpus.doc_ids)
     bd = 100 * (fn(result.doc_stats(a)) - fn(result.doc_stats(b)))
     ma, mb = ext.doc_scores(a), ext.doc_scores(b)
@@ -173,13 +176,6 @@ def disagreement(result, ext, a: str, b: str) -> dict:
         out["sentences"] = _ranked(bs, ms, [{"document": doc_ids[d], "sentence": int(p) + 1}
                                             for d, p in zip(ud, pos)], ext.name)
     return out
-
-
-def raise_missing(ext, name):
-    from blonde_core.errors import InputError
-
-    raise InputError(f"{ext.name} has no scores for '{name}' (it has: {', '.join(ext.systems)})",
-                     code=InputError.Codes.NAMES)
 
 
 def _ranked(bd: np.ndarray, md, keys: list[dict], name: str) -> dict:

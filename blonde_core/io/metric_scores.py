@@ -69,6 +69,16 @@ class ExternalMetric:
         return "seg" if self.seg else "doc" if self.doc else "sys"
 
     @property
+    def direction(self) -> str:
+        return "higher is better" if self.higher_is_better else "lower is better"
+
+    @property
+    def oriented(self) -> tuple[float, str]:
+        """(sign, name) that make it higher-is-better where metrics are compared with humans: a
+        lower-is-better metric is negated and named with a minus, as "-TER"."""
+        return (1.0, self.name) if self.higher_is_better else (-1.0, f"-{self.name}")
+
+    @property
     def systems(self) -> list[str]:
         return list(dict.fromkeys([*self.seg, *self.doc, *self.sys]))
 
@@ -129,7 +139,7 @@ class ExternalMetric:
         """What was understood (the Data page, `score`'s JSON)."""
         levels = [lv for lv, part in (("seg", self.seg), ("doc", self.doc), ("sys", self.sys)) if part]
         return {"metric": self.name, "levels": levels, "systems": len(self.systems),
-                "direction": "higher is better" if self.higher_is_better else "lower is better",
+                "direction": self.direction,
                 "files": list(self.files),
                 "missing": {s: int(np.isnan(v).sum()) for s, v in self.seg.items() if np.isnan(v).any()}}
 
@@ -237,15 +247,15 @@ def read_score_file(path, corpus: Corpus, higher_is_better: bool = True) -> Exte
     return metric_from_score_files(name, {level: path}, corpus, higher_is_better)
 
 
-def _segment_index(corpus: Corpus) -> tuple[dict, dict]:
-    """(document id -> (first segment position, {segment id: position})), and the positions' count."""
+def _segment_index(corpus: Corpus) -> dict:
+    """document id -> (position of its first segment, {segment id: position}, its segment count)."""
     pos, out = 0, {}
     ref0 = next(iter(corpus.references.values()))
     for di, (d, doc) in enumerate(zip(corpus.doc_ids, ref0)):
         ids = list(corpus.seg_ids[di]) if corpus.seg_ids else [str(k + 1) for k in range(len(doc))]
         out[d] = (pos, {str(x): pos + k for k, x in enumerate(ids)}, len(doc))
         pos += len(doc)
-    return out, {"n": pos}
+    return out
 
 
 def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
@@ -274,9 +284,10 @@ def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
         raise InputError("has no metric column besides system / doc / seg", file=name, line=1,
                          code=InputError.Codes.MALFORMED)
     n_seg, doc_of = _layout(corpus)
-    index, _ = _segment_index(corpus)
+    index = _segment_index(corpus)
     doc_pos = {d: i for i, d in enumerate(corpus.doc_ids)}
     level = "seg" if gi is not None else "doc" if di is not None else "sys"
+    size = {"seg": n_seg, "doc": len(doc_pos), "sys": 1}[level]
     loaded = _loaded(corpus)
     vals: dict = {c: {} for c in cols}
     found: list = []
@@ -316,7 +327,6 @@ def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
         else:
             at = 0
         for c in cols:
-            size = {"seg": n_seg, "doc": len(doc_pos), "sys": 1}[level]
             arr = vals[c].setdefault(s, np.full(size, np.nan))
             arr[at] = _float(row[c].strip(), name, k)
     out = {}

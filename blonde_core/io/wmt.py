@@ -43,11 +43,15 @@ class _Tree:
     def under(self, prefix: str) -> list[str]:
         return [n for n in self.names if n.startswith(prefix) and "/" not in n[len(prefix):]]
 
+    def name(self, rel: str) -> str:
+        """A member's name in messages and command lines (nothing read)."""
+        return f"{self.label}/{rel}"
+
     def get(self, rel: str) -> NamedBytes:
-        return NamedBytes(f"{self.label}/{rel}", self._read(rel))
+        return NamedBytes(self.name(rel), self._read(rel))
 
     def has(self, rel: str) -> bool:
-        return rel in set(self.names)
+        return rel in self.names
 
 
 def _from_dir(root: Path) -> _Tree:
@@ -149,19 +153,19 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
     if not doc_lines:
-        raise InputError("is empty", file=tree.get(docs_rel).name, code=InputError.Codes.EMPTY)
+        raise InputError("is empty", file=tree.name(docs_rel), code=InputError.Codes.EMPTY)
     ids, domains = [], {}
     for k, line in enumerate(doc_lines, 1):
         parts = line.split()
         if len(parts) != 2:
-            raise InputError(f"expected 'DOMAIN DOCID', found {len(parts)} fields", file=tree.get(docs_rel).name,
+            raise InputError(f"expected 'DOMAIN DOCID', found {len(parts)} fields", file=tree.name(docs_rel),
                              line=k, code=InputError.Codes.MALFORMED)
         dom, d = parts
         if ids and ids[-1] != d and d in domains:
             raise InputError(f"document '{d}' appears again after other documents; a document's segments must be "
-                             "consecutive", file=tree.get(docs_rel).name, line=k, code=InputError.Codes.MALFORMED)
+                             "consecutive", file=tree.name(docs_rel), line=k, code=InputError.Codes.MALFORMED)
         if domains.get(d, dom) != dom:
-            raise InputError(f"document '{d}' is in domain '{domains[d]}' and '{dom}'", file=tree.get(docs_rel).name,
+            raise InputError(f"document '{d}' is in domain '{domains[d]}' and '{dom}'", file=tree.name(docs_rel),
                              line=k, code=InputError.Codes.MALFORMED)
         domains[d] = dom
         ids.append(d)
@@ -175,7 +179,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         lines = _lines(tree, rel)
         if len(lines) != len(ids):
             raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids)}; they must have one line per "
-                             "segment", file=tree.get(rel).name, code=InputError.Codes.COUNTS)
+                             "segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
         it = iter(lines)
         return [[next(it) for _ in range(n)] for n in sizes]
 
@@ -185,7 +189,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         if base.startswith(lp + ".") and base.endswith(".txt"):
             name = base[len(lp) + 1:-4]
             refs[name] = docs_of(rel)
-            files[name] = tree.get(rel).name
+            files[name] = tree.name(rel)
     if not refs:
         raise InputError(f"has no references/{lp}.NAME.txt", file=tree.label, code=InputError.Codes.MALFORMED)
     systems = {}
@@ -196,34 +200,35 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         if name in refs:
             continue  # a human translation that is also a reference: loaded once, as the reference
         systems[name] = docs_of(rel)
-        files[name] = tree.get(rel).name
+        files[name] = tree.name(rel)
     if not systems:
         raise InputError(f"has no system-outputs/{lp}/NAME.txt besides the references", file=tree.label,
                          code=InputError.Codes.MALFORMED)
     src = docs_of(f"sources/{lp}.txt") if tree.has(f"sources/{lp}.txt") else None
-    corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.get(docs_rel).name)
+    corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.name(docs_rel))
     corpus.check_names()
 
     skipped: list = []
-    # human scores: NAME -> {level: file}
+    # human scores: NAME -> {level: member}; only the ones used are read
     human_files: dict = defaultdict(dict)
     for rel in tree.under("human-scores/"):
         base = rel[len("human-scores/"):]
         if not base.startswith(lp + ".") or not base.endswith(".score"):
             continue
         name, level = parse_score_name(base[len(lp) + 1:])
-        human_files[name][level] = tree.get(rel)
+        human_files[name][level] = rel
     chosen = gold
     if chosen is not None and chosen not in human_files:
         raise InputError(f"has no human scores named '{chosen}' (human-scores/{lp}.NAME.LEVEL.score: "
                          f"{', '.join(sorted(human_files)) or 'none'})", file=tree.label, code=InputError.Codes.NAMES)
     if chosen is None and human_files:
         chosen = next((g for g in GOLD_ORDER if g in human_files), sorted(human_files)[0])
-    human = human_scores(chosen, human_files[chosen], corpus) if chosen else None
+    human = human_scores(chosen, {lv: tree.get(rel) for lv, rel in human_files[chosen].items()}, corpus) \
+        if chosen else None
     for name in human_files:
         if name != chosen:
-            skipped += [(f.name, f"human scores '{name}' (another than the one used, '{chosen}')")
-                        for f in human_files[name].values()]
+            skipped += [(tree.name(rel), f"human scores '{name}' (another than the one used, '{chosen}')")
+                        for rel in human_files[name].values()]
     metric_files: dict = defaultdict(dict)
     for rel in tree.under(f"metric-scores/{lp}/"):
         base = rel[len(f"metric-scores/{lp}/"):]
@@ -231,7 +236,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
             continue
         name, level = parse_score_name(base)
         if level == "domain":
-            skipped.append((tree.get(rel).name, "domain-level scores (the documents' scores are used)"))
+            skipped.append((tree.name(rel), "domain-level scores (the documents' scores are used)"))
             continue
         metric_files[name][level] = tree.get(rel)
     metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
