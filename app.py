@@ -37,6 +37,7 @@ PAGES = {
         st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
         st.Page("pages/contrast.py", title="Contrast", icon=":material/compare_arrows:"),
         st.Page("pages/correlation.py", title="Human correlation", icon=":material/scatter_plot:"),
+        st.Page("pages/judgments.py", title="Human judgments", icon=":material/rule:"),
     ],
     "Teach and explore": [
         st.Page("pages/sandbox.py", title="Sandbox", icon=":material/edit_note:"),

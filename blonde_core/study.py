@@ -189,14 +189,55 @@ class Study:
         return read_mqm(_named(path)).scores if mqm else read_human(_named(path), score_column, higher_is_better)
 
     @staticmethod
-    def judgments_summary(human, by: list[str] | None = None) -> dict:
-        """Judgments per system and document with the raters' agreement; by: MQM sliced by these fields."""
+    def judgments_summary(human, by: list[str] | None = None, weights: str | None = None,
+                          where: dict | None = None, significance: bool = False, per: str = "segment") -> dict:
+        """Judgments per system and document with the raters' agreement; by: MQM sliced by these fields,
+        under `weights` (MqmWeights.parse's text), filtered by `where` ({field: values}); significance:
+        every pair of systems compared on the slice (`mqm_significance`)."""
         from .analysis.stats import judgments_summary, rater_agreement
 
-        if by:
-            return {"by": by, "slices": human.mqm_slices(by),
-                    "rater_agreement": rater_agreement(human) if human.rater_scores else []}
+        if by or where or weights or significance:
+            w = Study.mqm_weights(weights)
+            out = {"by": by or [], "weights": w.changes() or "default", "where": {k: sorted(v) for k, v in (where or {}).items()}}
+            if by:
+                from .analysis.mqm import slices
+
+                out["slices"] = slices(human, by, w, where)
+                out["rater_agreement"] = rater_agreement(human) if human.rater_scores else []
+            if significance:
+                out["significance"] = Study.mqm_significance(human, weights, where, per=per)
+            return out
         return judgments_summary(human)
+
+    @staticmethod
+    def mqm_weights(text: str | None = None):
+        """MQM severity weights: the defaults changed by `text` ('Major=10; Fluency/Punctuation:Minor=0.5')."""
+        from .analysis.mqm import MqmWeights
+
+        return MqmWeights.parse(text)
+
+    @staticmethod
+    def mqm_fields(human) -> list[str]:
+        """The fields MQM can be sliced and filtered by (the file's metadata fields included)."""
+        from .analysis.mqm import fields
+
+        return fields(human)
+
+    @staticmethod
+    def mqm_slices(human, by: list[str], weights=None, where: dict | None = None) -> list[dict]:
+        """MQM sliced as Marot slices it (analysis/mqm.py); weights: MqmWeights or its text."""
+        from .analysis.mqm import MqmWeights, slices
+
+        return slices(human, by, weights if isinstance(weights, MqmWeights) else MqmWeights.parse(weights), where)
+
+    @staticmethod
+    def mqm_significance(human, weights=None, where: dict | None = None, per: str = "segment",
+                         n: int = 1000, seed: int = 12345) -> dict:
+        """The systems compared pair by pair on an MQM slice (analysis/mqm.significance)."""
+        from .analysis.mqm import MqmWeights, significance
+
+        w = weights if isinstance(weights, MqmWeights) else MqmWeights.parse(weights)
+        return significance(human, w, where, per=per, n=n, seed=seed)
 
     def with_files(self, annotation=None, ner=None, human=None, human_higher_is_better: bool = True,
                    score_column: str | None = None, human_mapping: dict | None = None) -> "Study":
@@ -842,6 +883,13 @@ class Analysis:
         from .analysis.contrast import contrast
 
         return contrast(self.result, a, b, top)
+
+    def buckets(self, a: str, b: str, top: int = 20) -> dict:
+        """A and B by sentence-length, sentence-score and word-frequency bucket, the n-grams and discourse
+        spans one gets right and the other wrong, every sentence's BlonDe (analysis/buckets.py)."""
+        from .analysis.buckets import buckets
+
+        return buckets(self.result, a, b, top)
 
     def document_contrast(self, doc_index: int, a: str, b: str) -> list[dict]:
         from .analysis.contrast import document_contrast

@@ -3,10 +3,11 @@ and the sentences of one document where they differ, both versions highlighted."
 from functools import partial
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
-from pages._shared import downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
+from pages._shared import clicked, downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
 names = res.names
@@ -99,6 +100,83 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
                                  selection_mode="single-row", height=min(300, 38 + 35 * len(df_dis)))
                     downloads(df_dis, f"disagreement_{unit}_{disagree}_{a}_vs_{b}", key=f"ctdis{unit}")
 
+if out["sentence_level"]:
+    st.subheader("Buckets, n-grams and every sentence (as compare-mt)")
+    bk = res.buckets(a, b)  # what `contrast --pair A B --buckets` prints
+    tabs = st.tabs(["Sentence length", "Sentence score", "Word frequency", "N-grams and spans", "A vs B per sentence"])
+
+    def bars(df, x, ys, title, names_=("A", "B")):
+        fig = go.Figure([go.Bar(name=f"{k}: {n}", x=df[x], y=df[y], text=[("-" if pd.isna(v) else f"{v:.1f}")
+                                                                        for v in df[y]], textposition="outside",
+                                cliponaxis=False, marker_pattern_shape=pat)
+                         for (y, k, n, pat) in zip(ys, names_, (a, b), ("", "/"))])
+        fig.update_layout(barmode="group", height=330, margin=dict(t=30, b=10), yaxis_title=title,
+                          legend=dict(orientation="h", y=1.12))
+        return fig
+
+    def bucket_tab(tab, part: str, x: str, ys: list[str], title: str, caption: str, below: str | None = None):
+        """One bucket table (sortable, downloadable) beside its grouped bars, A plain and B hatched."""
+        with tab:
+            df = pd.DataFrame(bk[part])
+            left_, right_ = st.columns([2, 3])
+            left_.dataframe(styled(df), hide_index=True)
+            if below:
+                left_.dataframe(pd.DataFrame(bk[below]), hide_index=True)
+            right_.plotly_chart(bars(df, x, ys, title), width="stretch")
+            downloads(df, f"buckets_{part}_{a}_vs_{b}", key=f"bk{part}")
+            st.caption(caption)
+
+    bucket_tab(tabs[0], "length", "bucket", ["BlonDe A", "BlonDe B"], "BlonDe (points)",
+               f"Sentences grouped by the length of the reference sentence ({md(bk['reference'])}, words as "
+               "sacrebleu's 13a tokenizer splits them); each bucket's BlonDe is its sentences scored together "
+               "from their summed counts, as the corpus score is of all of them.")
+    bucket_tab(tabs[1], "score", "bucket", ["sentences A", "sentences B"], "sentences",
+               "How many sentences of each system fall in each band of their own sentence-level BlonDe (points); "
+               "below the table, how the sentence-level differences A - B spread. undefined: a sentence with no "
+               "span on either side in every category.", below="score_difference")
+    bucket_tab(tabs[2], "frequency", "frequency", ["F A", "F B"], "word F-measure (points)",
+               f"Word accuracy: F-measure of each system's words against the reference's, clipped per sentence, "
+               f"for words grouped by how often they occur in {md(bk['reference'])}. Rare words are where "
+               "names and terms live.")
+    with tabs[3]:
+        g1, g2 = st.columns(2)
+        for col, key, who in ((g1, "ngrams_a_better", f"A ({a})"), (g2, "ngrams_b_better", f"B ({b})")):
+            col.markdown(f"**Reference n-grams {md(who)} matches more often**")
+            ng = pd.DataFrame(bk[key])
+            if ng.empty:
+                col.write("None.")
+            else:
+                col.dataframe(styled(ng), hide_index=True, height=min(400, 38 + 35 * len(ng)))
+        st.caption(f"{bk['ngrams_differing']} reference n-grams (1 to 4 words) are matched a different number of times; "
+                   "ranked by the ratio (matched A + 1) / (matched B + 1). The downloads hold the top 20 of each side.")
+        downloads(pd.DataFrame(bk["ngrams_a_better"] + bk["ngrams_b_better"]), f"ngrams_{a}_vs_{b}", key="bkn")
+        st.markdown("**Discourse features and entity strings one matches more often than the other**")
+        sp = pd.DataFrame(bk["spans"])
+        if sp.empty:
+            st.write("A and B match every discourse feature equally often.")
+        else:
+            st.dataframe(styled(sp), hide_index=True, height=min(400, 38 + 35 * len(sp)))
+            downloads(sp, f"spans_{a}_vs_{b}", key="bksp")
+    with tabs[4]:
+        sn = pd.DataFrame(bk["sentences"])
+        ok = sn.dropna(subset=["BlonDe A", "BlonDe B"])
+        fig = go.Figure(go.Scatter(
+            x=ok["BlonDe A"], y=ok["BlonDe B"], mode="markers", marker=dict(size=7, opacity=0.6),
+            customdata=ok[["document", "sentence", "reference words"]].values,
+            hovertemplate="%{customdata[0]} sentence %{customdata[1]} (%{customdata[2]} words)<br>A %{x:.1f}, "
+                          "B %{y:.1f}<br>click to open it in Documents<extra></extra>"))
+        fig.add_shape(type="line", x0=0, y0=0, x1=100, y1=100, line=dict(color="#888", dash="dot"))
+        fig.update_layout(height=460, margin=dict(t=10), xaxis_title=f"BlonDe of A ({a}), points",
+                          yaxis_title=f"BlonDe of B ({b}), points", clickmode="event+select", dragmode=False)
+        pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="ct_scatter"))
+        if pt and pt.get("point_index") is not None and pt["point_index"] < len(ok):
+            row = ok.iloc[pt["point_index"]]
+            open_documents(doc=row["document"], systems=[a, b], sentence=int(row["sentence"]),
+                           origin="pages/contrast.py")
+        st.caption(f"One point per sentence ({len(ok)} with a score on both sides); above the dotted line B scores "
+                   "higher. Click a point to open that sentence for A and B on the Documents page.")
+        downloads(sn, f"sentences_{a}_vs_{b}", key="bkst")
+
 docs = res.corpus.doc_ids
 if st.session_state.get("ct_doc") not in docs:
     st.session_state["ct_doc"] = docs_df["document"].iloc[0] if not docs_df.empty else docs[0]
@@ -138,4 +216,5 @@ if out["sentence_level"]:
     st.caption("Reference spans without status; in A and B, filled spans match the reference and hatched ones are "
                "extra. missed/extra: the sentence's counts of the category as the score counts them.")
 signature_box(out["signature"], command=("contrast", ["--pair", a, b, "--document", doc]
-                                         + (["--disagree", disagree] if disagree else [])))
+                                         + (["--disagree", disagree] if disagree else [])
+                                         + (["--buckets"] if out["sentence_level"] else [])))

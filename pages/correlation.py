@@ -191,24 +191,8 @@ with st.expander("Metric-metric correlation (Pearson)"):
     st.plotly_chart(fig, width="stretch")
     downloads(mm.reset_index(names="metric"), f"metric_matrix_{level}", key="mm")
 if d0.human.errors:
-    with st.expander("MQM sliced by system, document, rater, category, severity (as Marot)"):
-        by = st.multiselect("Slice by", list(d0.human.SLICES), default=["system", "category"], key="mqm_by")
-        if by:
-            sl = pd.DataFrame(d0.human.mqm_slices(by))
-            st.dataframe(sl, hide_index=True, column_config={"MQM": st.column_config.NumberColumn(format="%.3f"),
-                                                             "penalty": st.column_config.NumberColumn(format="%.1f")})
-            st.caption("errors: annotations (No-error rows and quality-control probes not counted); penalty: their "
-                       "summed weights (Major 5, Minor 1, Minor punctuation 0.1, Non-translation 25, Source issue 0); "
-                       "rated: (system, segment, rater) units in the slice's system/document/rater scope; MQM: "
-                       "penalty per rated unit (lower is better). Same as `human --mqm FILE --by ...`.")
-            downloads(sl, "mqm_slices", key="mqmsl")
-        agree = d0.rater_agreement()
-        if agree:
-            st.dataframe(pd.DataFrame(agree), hide_index=True)
-            st.caption("Raters' agreement: Cohen's kappa over the segments both rated (penalties in bands 0 / <=1 / "
-                       "<=5 / >5).")
-        else:
-            st.caption("Raters' agreement: no two raters share a segment here, so there is no kappa to compute.")
+    st.page_link("pages/judgments.py", label="Slice the MQM by system, document, rater, category and severity, with "
+                 "your own weights and significance on the slice: Human judgments", icon=":material/rule:")
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
 # the page's settings and metrics; the core's signature says them all.
 hs0 = d0.human

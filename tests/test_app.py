@@ -12,7 +12,7 @@ from blonde_core.io.readers import plain_corpus, read_lines
 from conftest import ROOT, SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 PAGES = ["pages/data.py", "pages/overview.py", "pages/categories.py", "pages/documents.py",
-         "pages/significance.py", "pages/contrast.py", "pages/correlation.py"]
+         "pages/significance.py", "pages/contrast.py", "pages/judgments.py", "pages/correlation.py"]
 
 
 def new_app(board="full"):
@@ -227,6 +227,59 @@ def test_structured_mqm_upload(ted):
     assert any("14 system(s)" in m.value for m in at.markdown)
 
 
+def test_mqm_sliced_on_the_human_judgments_page(ted, capsys):
+    """TED's MQM on its own page: sliced by category and severity under a changed Major weight and a
+    system filter, the table equals `human --by` with the same weights and filter; the slice is in the
+    URL, and a new session opened on that URL shows the same slice; the systems' significance on the
+    slice equals the command's."""
+    import json
+
+    from blonde_core.cli import main
+
+    mqm = ted / "raw" / "mqm_ted_zhen.tsv"
+    at = new_app()
+    at.file_uploader(key="up_struct").set_value(("mqm_ted_zhen.tsv", mqm.read_bytes(), "text/tab-separated-values"))
+    at.text_input(key="up_refsys").set_value("ref")
+    at.button(key="FormSubmitter:structured-Analyse this file").click().run()
+    at.switch_page("pages/judgments.py").run()
+    assert_clean(at, "judgments")
+    at.multiselect(key="mqm_by").set_value(["category", "severity"]).run()
+    major = [i for i, n in enumerate(at.number_input) if n.label == "Major"][0]
+    at.number_input[major].set_value(10.0).run()
+    at.multiselect(key="mqm_f_system").set_value(["SMU", "refB"]).run()
+    assert_clean(at, "judgments sliced")
+    table = [df.value for df in at.dataframe if "severity" in df.value.columns][0]
+    assert main(["human", "--mqm", str(mqm), "--by", "category,severity", "--weights", "Major=10", "--where",
+                 "system=SMU,refB", "--significance", "--format", "json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert want["weights"] == "Major=10" and len(table) == len(want["slices"]) > 5
+    got = {(r["category"], r["severity"]): (r["errors"], r["MQM"]) for _, r in table.iterrows()}
+    for r in want["slices"]:
+        assert got[(r["category"], r["severity"])] == (r["errors"], pytest.approx(r["MQM"]))
+    major_rows = [r for r in want["slices"] if r["severity"] == "Major" and not r["category"].startswith("Non-tr")]
+    assert all(r["penalty"] == 10 * r["errors"] for r in major_rows)  # the changed weight is the one used
+    pairs = [df.value for df in at.dataframe if "p (Holm)" in df.value.columns][0]
+    assert list(pairs["p"]) == [r["p"] for r in want["significance"]["pairs"]]
+    cmd = [c for c in copyables(at) if " human " in c][0]
+    assert "--weights Major=10" in cmd and "--where system=SMU,refB" in cmd
+    qp = dict(at.query_params)
+    assert qp["by"] == "category,severity" and qp["w"] == "Major=10" and qp["f.system"] == ["SMU", "refB"]
+    # the URL opens the same slice in another session (its data through the token, a copy of its own)
+    at2 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for k, v in qp.items():
+        at2.query_params[k] = v
+    at2.run()
+    at2.switch_page("pages/judgments.py")
+    for k, v in qp.items():
+        at2.query_params[k] = v
+    at2.run()
+    assert_clean(at2, "judgments from the URL")
+    assert at2.multiselect(key="mqm_by").value == ["category", "severity"]
+    assert at2.number_input[major].value == 10.0 and at2.multiselect(key="mqm_f_system").value == ["SMU", "refB"]
+    table2 = [df.value for df in at2.dataframe if "severity" in df.value.columns][0]
+    pd.testing.assert_frame_equal(table2.reset_index(drop=True), table.reset_index(drop=True))
+
+
 def test_significance_numbers_are_points_for_every_metric():
     """The core gives BlonDe-family scores on 0-1, sacrebleu's and the companion metrics on
     0-100; the Significance page shows all of them in points, equal to the Overview's."""
@@ -299,9 +352,9 @@ def test_mqm_error_spans_on_the_documents_page(ted):
     sev.set_value(["Major"]).run()
     body2 = " ".join(h.proto.body for h in at.get("html"))
     assert body2.count('class="bl-mqm-tag"') < body.count('class="bl-mqm-tag"') and "[Min]" not in body2
-    # MQM sliced on the Human correlation page: by system, ref is 5.52 as published
-    at.switch_page("pages/correlation.py").run()
-    assert_clean(at, "correlation with MQM slices")
+    # MQM sliced on the Human judgments page: by system, ref is 5.52 as published
+    at.switch_page("pages/judgments.py").run()
+    assert_clean(at, "MQM slices")
     at.multiselect(key="mqm_by").set_value(["system"]).run()
     sl = [df.value for df in at.dataframe if "penalty" in df.value.columns][0]
     assert round(float(sl.set_index("system").loc["ref", "MQM"]), 2) == 5.52
@@ -744,7 +797,10 @@ def test_the_contrast_page_command_reproduces_its_tables():
     at.session_state["pending_ct"] = {"ct_a": "pronouns", "ct_b": "names", "ct_cat": "pronoun", "ct_doc": "trip"}
     at.switch_page("pages/contrast.py").run()
     assert_clean(at, "contrast")
-    summary, docs, sents, doc = (df.value for df in at.dataframe)
+    dfs = [df.value for df in at.dataframe]
+    (summary, docs, sents), doc = dfs[:3], dfs[-1]
+    length = [x for x in dfs if "bucket" in x.columns and "BlonDe A" in x.columns][0]
+    freq = [x for x in dfs if "frequency" in x.columns][0]
     cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
     assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core contrast ")
     p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
@@ -769,6 +825,10 @@ def test_the_contrast_page_command_reproduces_its_tables():
     same(docs, [r for r in d["documents"] if r["category"] == "pronoun"])
     same(sents, [r for r in d["sentences"] if r["category"] == "pronoun"])
     same(doc, d["document"]["categories"], LABELS.get)
+    # the buckets (`--buckets`): sentence length and word frequency, as the command gives them
+    same(length, d["buckets"]["length"])
+    same(freq, d["buckets"]["frequency"])
+    assert sum(length["sentences"]) == len(d["buckets"]["sentences"]) > 0
 
 
 def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):

@@ -62,3 +62,45 @@ def test_counts_agree_with_highlighted_spans_on_ted(ted, ted_systems):
                     assert (missed, extra) == per[i], (res.corpus.doc_ids[di], name, i + 1, c)
                     checked += 1
     assert checked == (31 + 70) * 3 * 4
+
+
+def test_buckets_by_hand(small):
+    """Two sentences of 3 and 3 words (13a: 'He went home .' is 4 tokens): one length bucket holding both,
+    whose BlonDe is the corpus BlonDe; word accuracy and n-grams counted by hand."""
+    bk = small.buckets("A", "B")
+    length = [r for r in bk["length"] if r["sentences"]]
+    assert len(length) == 1 and length[0]["sentences"] == 2
+    assert length[0]["BlonDe A"] == pytest.approx(100 * small.scores("A")["BlonDe"]["F1"])
+    assert length[0]["BlonDe B"] == pytest.approx(100 * small.scores("B")["BlonDe"]["F1"])
+    # reference words: he went home . she likes tea . ('.' twice, the rest once); A misses 'she' and says 'he'
+    # twice: frequency-1 words: reference 6, A has 5 of them matched ('she' missed) and 'he' once more
+    f1 = next(r for r in bk["frequency"] if r["frequency"] == "1")
+    assert f1["reference words"] == 6 and f1["words A"] == 6
+    assert f1["F A"] == pytest.approx(100 * 5 / 6)
+    two = next(r for r in bk["frequency"] if r["frequency"] == "2")
+    assert two["reference words"] == 2 and two["F A"] == pytest.approx(100.0)
+    # B: 'goes' is not in the reference; 'went' and 'he' are missed
+    zero = next(r for r in bk["frequency"] if r["frequency"].startswith("0"))
+    assert zero["words B"] == 1 and zero["F B"] is None
+    grams = {r["n-gram"]: r for r in bk["ngrams_a_better"]}
+    assert grams["went home"]["matched A"] == 1 and grams["went home"]["matched B"] == 0
+    assert {r["n-gram"] for r in bk["ngrams_b_better"]} >= {"she likes", "she likes tea"}
+    # he and she traded, 'went' kept by A only: per feature, from the sufficient statistics
+    assert {(r["category"], r["feature"]): r["matched A - B"] for r in bk["spans"]} == {
+        ("pronoun", "feminine"): -1, ("pronoun", "masculine"): 1, ("tense", "VBD"): 1}
+    assert [(r["document"], r["sentence"]) for r in bk["sentences"]] == [("d", 1), ("d", 2)]
+    assert bk["sentences"][0]["BlonDe A"] == pytest.approx(
+        100 * Study(Corpus(["d"], {"ref": [["He went home."]]}, {"A": [["He went home."]]}, boundaries="single"),
+                    "t").analysis(ScoreConfig()).scores("A")["BlonDe"]["F1"])
+
+
+def test_buckets_on_ted_add_up(ted, ted_systems):
+    """On real TED text the length buckets hold every sentence; all of them together score the corpus."""
+    res = Study(plain_corpus([ted / "refs" / "ref.txt"], ted_systems, docids=ted / "docids.txt"),
+                "ted").analysis(ScoreConfig())
+    bk = res.buckets("SMU", "Online-W")
+    assert sum(r["sentences"] for r in bk["length"]) == len(bk["sentences"]) == 529
+    assert sum(r["sentences A"] for r in bk["score"]) == 529
+    assert sum(r["sentences"] for r in bk["score_difference"]) == 529
+    assert bk["ngrams_a_better"] and bk["ngrams_b_better"] and bk["spans"]
+    assert all(r["matched A"] > r["matched B"] for r in bk["ngrams_a_better"])

@@ -9,6 +9,7 @@ from blonde_core.io.corpus import Corpus
 from blonde_core.io.da import guess_mapping, is_da, read_da
 from blonde_core.errors import InputError
 from blonde_core.io.human import read_human
+from blonde_core.analysis.mqm import slices as mqm_slices
 from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_subset
 
 WMT = SHARED / "data" / "wmt22-zhen"
@@ -119,15 +120,15 @@ def test_mqm_wmt22_layout_by_hand(tmp_path):
     assert ("sysA", "docX", "2") not in hs.error_spans
     # sliced by rater (as Marot): rater1 made 4 annotations (5 + 0.1 + 0 source issue + 25) over 3 rated
     # (system, segment) units; rater2 found nothing (No-error, and a probe): MQM 0; rater3 one Minor
-    by_rater = {r["rater"]: r for r in hs.mqm_slices(["rater"])}
+    by_rater = {r["rater"]: r for r in mqm_slices(hs, ["rater"])}
     assert (by_rater["rater1"]["errors"], by_rater["rater1"]["rated"]) == (4, 3)
     assert by_rater["rater1"]["MQM"] == pytest.approx(30.1 / 3)
     assert (by_rater["rater2"]["errors"], by_rater["rater2"]["MQM"]) == (0, 0)
     assert by_rater["rater3"]["MQM"] == pytest.approx(1.0)
-    sev = {(r["system"], r["severity"]): r for r in hs.mqm_slices(["system", "severity"])}
+    sev = {(r["system"], r["severity"]): r for r in mqm_slices(hs, ["system", "severity"])}
     assert sev[("sysA", "Major")]["penalty"] == 5 and sev[("sysA", "Major")]["errors"] == 2  # incl. source issue
     with pytest.raises(InputError, match="slice by"):
-        hs.mqm_slices(["colour"])
+        mqm_slices(hs, ["colour"])
 
 
 def test_mqm_slices_on_ted(ted, capsys):

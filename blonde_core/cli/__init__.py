@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--document", metavar="DOC", help="also A and B on this document, category by category")
     k.add_argument("--disagree", metavar="METRIC", help="also the documents and sentences where BlonDe and this "
                                                         "metric computed elsewhere disagree most about A and B")
+    k.add_argument("--buckets", action="store_true",
+                   help="also A and B by sentence-length, sentence-score and word-frequency bucket, and the n-grams "
+                        "and discourse spans one gets right and the other wrong (as compare-mt)")
     k.add_argument("--top", type=int, default=10, help="text output: rows of each ranked table (default 10)")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("-o", "--output", metavar="FILE")
@@ -131,6 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--by", metavar="FIELDS",
                    help="MQM sliced by comma-separated fields of system, doc, rater, category, severity (as Marot), "
                         "with the raters' agreement (Cohen's kappa)")
+    h.add_argument("--weights", metavar="RULES",
+                   help="MQM weights changed from Google's (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, "
+                        "Non-translation 25): 'SEVERITY=W' or 'CATEGORY:SEVERITY=W' separated by ';', patterns "
+                        "with * (e.g. 'Major=10; Accuracy/*:Minor=2')")
+    h.add_argument("--where", metavar="FIELD=V1,V2", action="append", default=[],
+                   help="MQM: keep only these values of a field (system, doc, rater, category, severity or a "
+                        "metadata field); repeat for several fields")
+    h.add_argument("--per", choices=("segment", "100 characters"), default="segment",
+                   help="MQM significance: scores per rated segment or per 100 source characters")
+    h.add_argument("--significance", action="store_true",
+                   help="MQM: every pair of systems compared on the slice (paired randomization over segments, "
+                        "Holm-corrected)")
     h.add_argument("--spans", action="store_true",
                    help="MQM: the error spans (<v>...</v>) with system, document, segment, rater, category, severity "
                         "and character offsets in the text without markers")

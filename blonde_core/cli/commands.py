@@ -286,6 +286,8 @@ def run_contrast(a) -> str:
         out["document"] = {"id": a.document, "categories": res.document_contrast(docs.index(a.document), x, y)}
     if a.disagree:
         out["disagreement"] = study.disagreement(res.config, x, y, a.disagree)
+    if a.buckets:
+        out["buckets"] = res.buckets(x, y, top=max(a.top, 20))
     thin = res.thin_evidence()
     if thin:
         out["thin_evidence"] = thin
@@ -316,6 +318,19 @@ def run_contrast(a) -> str:
                 lines += ["", f"{unit.capitalize()} where BlonDe and {dis['metric']} disagree most about A and B "
                           f"({part.get('opposite', 0)} point opposite ways; {part['left_out']} without a value):"]
                 lines += rows_text(part["rows"][:top])
+    if "buckets" in out:
+        bk = out["buckets"]
+        lines += ["", f"BlonDe by reference sentence length (points; each bucket's sentences scored together):"]
+        lines += rows_text(bk["length"])
+        lines += ["", "Sentences per band of sentence-level BlonDe:"] + rows_text(bk["score"])
+        lines += ["", "Sentence-level BlonDe, A - B:"] + rows_text(bk["score_difference"])
+        lines += ["", f"Word accuracy (F-measure, points) by the word's frequency in {bk['reference']}:"]
+        lines += rows_text(bk["frequency"])
+        lines += ["", f"Reference n-grams A matches more often than B ({bk['ngrams_differing']} differ; ratio = "
+                  "(matched A + 1) / (matched B + 1)):"] + rows_text(bk["ngrams_a_better"][:top])
+        lines += ["", "Reference n-grams B matches more often than A:"] + rows_text(bk["ngrams_b_better"][:top])
+        lines += ["", "Discourse features and entity strings matched more by one than the other:"]
+        lines += rows_text(bk["spans"][:top])
     if thin:
         lines += ["", f"warning: {thin['message']}"]
     lines += ["", out["signature"]]
@@ -435,6 +450,17 @@ def run_apt(a) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _where(items) -> dict:
+    """--where FIELD=V1,V2 (repeatable) -> {field: [values]}."""
+    out: dict = {}
+    for item in items or []:
+        f, eq, vals = item.partition("=")
+        if not eq or not f.strip() or not vals.strip():
+            raise InputError(f"--where '{item}' is not FIELD=VALUE[,VALUE...]", code=InputError.Codes.SETTING)
+        out.setdefault(f.strip(), []).extend(v.strip() for v in vals.split(",") if v.strip())
+    return out
+
+
 def run_human(a) -> str:
     if a.mqm:
         hs = Study.read_judgments(a.mqm, mqm=True)
@@ -443,21 +469,37 @@ def run_human(a) -> str:
     else:
         raise InputError("give a judgments file or --mqm FILE", code=InputError.Codes.OPTIONS)
     by = [b.strip() for b in a.by.split(",") if b.strip()] if a.by else None
-    data = Study.judgments_summary(hs, by)
-    if by:
-        rows = data["slices"]
-        if a.format != "json":
-            lines = ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8}"]
+    where = _where(a.where)
+    sliced = by or where or a.weights or a.significance
+    if sliced and not hs.errors:
+        raise InputError("--by, --where, --weights and --significance need an MQM file (--mqm FILE)",
+                         code=InputError.Codes.OPTIONS)
+    if sliced:
+        data = Study.judgments_summary(hs, by, a.weights, where, a.significance, a.per)
+        if a.format == "json":
+            return dump_json(data)
+        lines = [f"weights: {data['weights']}" + "".join(f"; {k} in {', '.join(v)}" for k, v in data["where"].items())]
+        if by:
+            rows = data["slices"]
+            lines += ["  ".join(f"{b:<16}" for b in by) + f"  {'errors':>7} {'penalty':>9} {'rated':>6} {'MQM':>8} "
+                      f"{'MQM/100ch':>9}"]
             lines += ["  ".join(f"{str(r[b])[:16]:<16}" for b in by)
-                      + f"  {r['errors']:>7} {r['penalty']:>9.1f} {r['rated']:>6} {_num(r['MQM'], '.3f'):>8}"
+                      + f"  {r['errors']:>7} {r['penalty']:>9.1f} {r['rated']:>6} {_num(r['MQM'], '.3f'):>8} "
+                        f"{_num(r['MQM per 100 chars'], '.3f'):>9}"
                       for r in rows]
             lines.append("")
             lines += [f"kappa {x['a']} / {x['b']}: {x['kappa']:.3f} over {x['segments']} segments (linear "
                       f"{x['kappa_linear']:.3f}, quadratic {x['kappa_quadratic']:.3f})" for x in data["rater_agreement"]]
             if not data["rater_agreement"]:
                 lines.append("no two raters share a segment: no agreement to compute")
-            return "\n".join(lines) + "\n"
-        return dump_json(data)
+        if a.significance:
+            sig = data["significance"]
+            lines += ["", f"systems compared on the slice, MQM {sig['unit']} (lower is better): {sig['test']}",
+                      f"{'a':<16} {'b':<16} {'MQM a':>8} {'MQM b':>8} {'a - b':>8} {'p':>7} {'p Holm':>7}"]
+            lines += [f"{r['a'][:16]:<16} {r['b'][:16]:<16} {r['MQM a']:>8.3f} {r['MQM b']:>8.3f} "
+                      f"{r['difference']:>+8.3f} {r['p']:>7.4f} {r['p (Holm)']:>7.4f}" for r in sig["pairs"]]
+        return "\n".join(lines) + "\n"
+    data = Study.judgments_summary(hs)
     if a.spans:
         if not hs.error_spans:
             raise InputError("the file marks no error spans (<v>...</v>): --spans needs an MQM file", code=InputError.Codes.JUDGMENTS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -76,6 +77,33 @@ def _mqm_header(first_line: str) -> tuple[list[str], str | None]:
     return header, None
 
 
+def _metadata(fields: list[str], extra: list, names: list[str]) -> dict:
+    """One row's metadata: its further columns by name and, for a JSON object in a `metadata`
+    column, its fields holding a string, number or truth value (nested ones are left out).
+    New field names are added to `names` in the order met."""
+    out = {}
+    for i, h in extra:
+        v = fields[i].strip() if i < len(fields) else ""
+        if h == "metadata" and v.startswith("{"):
+            try:
+                obj = json.loads(v)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict):
+                for k, x in obj.items():
+                    if isinstance(x, (str, int, float, bool)) and k not in FIELDS_OF_ROW:
+                        out[k] = str(x)
+                continue
+        out[h] = v
+    for k in out:
+        if k not in names:
+            names.append(k)
+    return out
+
+
+FIELDS_OF_ROW = ("system", "doc", "rater", "category", "severity", "seg")
+
+
 def read_mqm(path) -> MqmFile:
     """Google's MQM TSV, the 2020-21 layout (doc_id, seg_id) or the WMT22-24 one (docSegId,
     globalSegId, metadata): one row per error (or No-error) per rater; segment penalty =
@@ -90,6 +118,11 @@ def read_mqm(path) -> MqmFile:
     seg_col = "seg_id" if layout == "2020" else "globalsegid"
     col = {c: header.index(c) for c in ("system", "doc", "rater", "source", "target", "category", "severity")}
     col["seg_id"] = header.index(seg_col)
+    # metadata: any further column, and the scalar fields of a JSON `metadata` column (WMT22-24)
+    known = set(MQM_COLUMNS) | set(MQM_COLUMNS_2022)
+    extra = [(i, h) for i, h in enumerate(header) if h and h not in known]
+    meta_fields: list[str] = []
+    error_meta: list[dict] = []
     per_rater = defaultdict(lambda: defaultdict(float))
     targets, sources, doc_of = {}, {}, {}
     marks: dict = {}
@@ -123,6 +156,8 @@ def read_mqm(path) -> MqmFile:
         weight = mqm_weight(cat, sev)
         per_rater[(system, seg_num)][rater] += weight
         errors.append((system, doc, str(seg_num), rater, cat.strip(), sev.strip(), weight))
+        if extra:
+            error_meta.append(_metadata(f, extra, meta_fields))
         target, t_spans = marked_spans(f[col["target"]])
         source, s_spans = marked_spans(f[col["source"]])
         targets.setdefault((system, seg_num), target)
@@ -139,7 +174,9 @@ def read_mqm(path) -> MqmFile:
     segs_by_doc = {d: sorted(v) for d, v in segs_of_doc.items()}
     layout_name = "2020-21 (doc_id, seg_id)" if layout == "2020" else "WMT22-24 (docSegId, globalSegId)"
     hs = HumanScores("MQM", higher_is_better=False, error_spans=marks, errors=errors,
-                     kind=f"Google MQM TSV, {layout_name} layout")
+                     kind=f"Google MQM TSV, {layout_name} layout",
+                     error_meta=error_meta if meta_fields else [], meta_fields=meta_fields,
+                     seg_chars={(doc_of[g], str(g)): len(t) for g, t in sources.items()})
     docs_text, incomplete = {}, {}
     for s in systems:
         texts_all, missing = [], 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from blonde_core.errors import InputError
 
 
 def mqm_weight(category: str, severity: str) -> float:
@@ -41,6 +40,9 @@ class HumanScores:
     # MQM: one row per error annotation: (system, doc, seg_id, rater, category, severity, weight);
     # No-error rows are kept with weight 0 (they say a rater saw the segment)
     errors: list = field(default_factory=list)
+    error_meta: list = field(default_factory=list)  # MQM: per row of `errors`, its metadata fields ({} if none)
+    meta_fields: list = field(default_factory=list)  # MQM: the metadata fields the file has, in order
+    seg_chars: dict = field(default_factory=dict)  # MQM: (doc, seg_id) -> characters of the source segment
     kind: str = ""  # what the file was understood as (for the Data page)
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
@@ -49,40 +51,6 @@ class HumanScores:
     def oriented(self, value: float) -> float:
         """Higher is better."""
         return value if self.higher_is_better else -value
-
-    SLICES = ("system", "doc", "rater", "category", "severity")
-
-    def mqm_slices(self, by: list[str]) -> list[dict]:
-        """MQM sliced as Marot does: for every combination of the `by` fields (system, doc, rater,
-        category, severity), the number of error annotations, their summed penalty, the rated
-        (system, segment, rater) units in the slice's system/doc/rater scope, and MQM = penalty per
-        rated unit (with one rater per segment, a system's slice is its MQM score; a category's is the
-        part of it that category carries)."""
-        bad = [b for b in by if b not in self.SLICES]
-        if bad or not by:
-            raise InputError(f"slice by one or more of {', '.join(self.SLICES)}, not '{', '.join(bad) or '-'}'", code=InputError.Codes.SETTING)
-        if not self.errors:
-            raise InputError("slicing needs MQM rows (categories, severities, raters)", code=InputError.Codes.JUDGMENTS)
-        idx = {k: i for i, k in enumerate(("system", "doc", "seg", "rater", "category", "severity"))}
-        scope = [b for b in by if b in ("system", "doc", "rater")]
-        rated = defaultdict(set)  # scope key -> rated (system, doc, seg, rater)
-        groups: dict = defaultdict(lambda: [0, 0.0])
-        for row in self.errors:
-            rated[tuple(row[idx[b]] for b in scope)].add((row[0], row[1], row[2], row[3]))
-            if row[4].lower() in ("no-error", "found") or row[5].lower() == "hotw-test":
-                continue  # nothing found, or a quality-control probe: rated, no error
-            g = groups[tuple(row[idx[b]] for b in by)]
-            g[0] += 1
-            g[1] += row[6]
-        if set(by) <= {"system", "doc", "rater"}:  # slices without errors are slices too (MQM 0)
-            for key in rated:
-                groups[key]  # noqa: B018 - creates the empty slice
-        out = []
-        for key, (n, pen) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
-            k = dict(zip(by, key))
-            units = len(rated[tuple(k[b] for b in scope)])
-            out.append({**k, "errors": n, "penalty": pen, "rated": units, "MQM": pen / units if units else None})
-        return out
 
     def rater_bands(self) -> dict:
         """For every pair of raters (a, b), their penalties on the segments both rated, binned

@@ -1,0 +1,190 @@
+"""Human judgments: the loaded MQM sliced as Marot slices it - by system, document, rater, category,
+severity and the file's metadata fields, under severity weights the user may change, per rated
+segment or per 100 source characters - with the systems compared again on the slice.  The state
+lives in the URL, so a slice can be shared."""
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from blonde_core.study import InputError, Study
+from pages._shared import downloads, md, need_data, copyable, styled
+
+st.title("Human judgments")
+d = need_data("human judgments sliced by system, document, rater, category and severity")
+if d is None:
+    st.stop()
+hs = d.human
+if hs is None or not hs.errors:
+    what = "No human judgments are loaded." if hs is None else \
+        f"The loaded judgments ({md(hs.kind or hs.name)}) are scores, not MQM error annotations: there is nothing to slice."
+    st.info(f"{what} On the **Data** page upload an MQM TSV (Google's WMT MQM release: one row per error, with "
+            "rater, category and severity). Scores of any kind are correlated with the metrics on **Human correlation**.")
+    st.page_link("pages/data.py", label="Go to Data", icon=":material/folder_open:")
+    st.stop()
+
+FIELDS = Study.mqm_fields(hs)
+DEFAULTS = Study.mqm_weights().rules
+PER = {"segment": "per rated segment", "100 characters": "per 100 source characters"}
+values = {f: sorted({str(v) for v in vals}) for f, vals in
+          {"system": {r[0] for r in hs.errors}, "doc": {r[1] for r in hs.errors}, "rater": {r[3] for r in hs.errors},
+           "category": {r[4] for r in hs.errors}, "severity": {r[5] for r in hs.errors},
+           **{m: {e.get(m, "") for e in hs.error_meta} for m in hs.meta_fields}}.items()}
+
+
+def rule_label(r) -> str:
+    return r.severity if r.category == "*" else r.category if r.severity == "*" else f"{r.category} {r.severity}"
+
+
+# --- the state in the URL: read when the page first shows this data (a shared link), kept in the session
+# (Streamlit drops the values of widgets not drawn, so leaving the page would lose them) and written to the
+# URL on every run ---------------------------------------------------------------------------------------------
+QP = st.query_params
+KEYS = ["mqm_by", "mqm_per", "mqm_rules"] + [f"mqm_f_{f}" for f in FIELDS] + [f"mqm_w{i}" for i in range(len(DEFAULTS))]
+saved = st.session_state.get("mqm_saved")
+if saved is None or saved.get("_data") != d.key:
+    saved = {"_data": d.key, "mqm_by": [b for b in QP.get("by", "system,category").split(",") if b in FIELDS],
+             "mqm_per": QP.get("per") if QP.get("per") in PER else "segment"}
+    for f in FIELDS:
+        saved[f"mqm_f_{f}"] = [v for v in QP.get_all(f"f.{f}") if v in values[f]]
+    try:
+        w0 = Study.mqm_weights(QP.get("w", ""))
+    except InputError:
+        w0 = Study.mqm_weights()
+    for i, r in enumerate(DEFAULTS):
+        same = [x for x in w0.rules if (x.category, x.severity) == (r.category, r.severity)]
+        saved[f"mqm_w{i}"] = same[0].weight if same else r.weight
+    saved["mqm_rules"] = "; ".join(x.spec() for x in w0.rules
+                                   if all((x.category, x.severity) != (r.category, r.severity) for r in DEFAULTS))
+for k in KEYS:
+    if k not in st.session_state:
+        st.session_state[k] = saved[k]
+
+
+def google_weights() -> None:
+    for i, r in enumerate(DEFAULTS):
+        st.session_state[f"mqm_w{i}"] = r.weight
+    st.session_state["mqm_rules"] = ""
+
+
+c1, c2 = st.columns([3, 2])
+by = c1.multiselect("Slice by", FIELDS, key="mqm_by",
+                    help="One row per combination of these fields' values. system, doc and rater say which rated "
+                         "segments a slice covers; category, severity and metadata fields say which errors count.")
+per = c2.segmented_control("Score", list(PER), key="mqm_per", format_func=PER.get,
+                           help="MQM per rated segment (the mean over segments of the raters' mean penalty), or per "
+                                "100 characters of the source (long segments weigh more)") or "segment"
+score_col = "MQM" if per == "segment" else "MQM per 100 chars"
+
+where = {}
+n_active = sum(bool(st.session_state.get(f"mqm_f_{f}")) for f in FIELDS)
+with st.expander(f"Filter ({n_active} active)" if n_active else "Filter", expanded=bool(n_active)):
+    cols = st.columns(3)
+    for i, f in enumerate(FIELDS):
+        chosen = cols[i % 3].multiselect(f, values[f], key=f"mqm_f_{f}", placeholder="all")
+        if chosen:
+            where[f] = chosen
+
+with st.expander("Severity weights", expanded=bool(QP.get("w"))):
+    st.caption("The first rule that fits an error gives its weight; an error no rule fits weighs 0 (Neutral, "
+               "No-error). Google's weights are the defaults.")
+    wc = st.columns(4)
+    changed = []
+    for i, r in enumerate(DEFAULTS):
+        w = wc[i % 4].number_input(rule_label(r), min_value=0.0, step=0.1, format="%g", key=f"mqm_w{i}")
+        if w != r.weight:
+            changed.append(f"{r.spec().rpartition('=')[0]}={w:g}")
+    more = st.text_input("More rules, ahead of these", key="mqm_rules", placeholder="e.g. Accuracy/*:Minor=2; Style/*:Major=1",
+                         help="CATEGORY:SEVERITY=W or SEVERITY=W, separated by ';'; * stands for any text")
+    wtext = "; ".join(([more.strip()] if more.strip() else []) + changed)
+    try:
+        weights = Study.mqm_weights(wtext)
+    except InputError as exc:
+        st.error(md(exc.for_page()))
+        st.stop()
+    st.button("Google's weights", key="mqm_reset", on_click=google_weights,
+              help="Back to Major 5, Minor 1, Minor punctuation 0.1, Non-translation 25")
+
+st.session_state["mqm_saved"] = {"_data": d.key, **{k: st.session_state[k] for k in KEYS}}
+QP["by"] = ",".join(by)
+QP["per"] = per
+if weights.changes():
+    QP["w"] = weights.changes()
+else:
+    QP.pop("w", None)
+for f in FIELDS:
+    if f in where:
+        QP[f"f.{f}"] = where[f]
+    else:
+        QP.pop(f"f.{f}", None)
+
+shown_w = weights.changes() or "Google's (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25)"
+st.caption(f"Weights: {md(shown_w)}. " + ("; ".join(f"{md(f)} in {md(', '.join(v))}" for f, v in where.items())
+                                           if where else "All rows.") +
+           " The address of this page holds the slice: copy it to share it (with the data).")
+
+if by:
+    try:
+        sl = pd.DataFrame(Study.mqm_slices(hs, by, weights, where))
+    except InputError as exc:
+        st.error(md(exc.for_page()))
+        st.stop()
+    if sl.empty:
+        st.info("No errors in this slice.")
+    else:
+        sl = sl.sort_values(score_col, ascending=False, na_position="last")
+        st.subheader(f"{len(sl)} slices, MQM {PER[per]}")
+        st.dataframe(styled(sl, precision=3), hide_index=True, height=min(420, 38 + 35 * len(sl)),
+                     column_config={"MQM": st.column_config.NumberColumn(format="%.3f", help="mean over the rated "
+                                    "segments of the raters' mean penalty (lower is better)"),
+                                    "MQM per 100 chars": st.column_config.NumberColumn(format="%.3f", help="penalty "
+                                    "per 100 characters of the rated segments' source"),
+                                    "rated": st.column_config.NumberColumn(help="rated segments in the slice's "
+                                                                                "system / document / rater scope")})
+        downloads(sl, "mqm_slices", key="mqmsl")
+        top = sl.dropna(subset=[score_col]).head(25)
+        names = [" / ".join(str(r[b]) for b in by) for _, r in top.iterrows()]
+        fig = go.Figure(go.Bar(x=top[score_col], y=names, orientation="h", text=[f"{v:.3f}" for v in top[score_col]],
+                               textposition="outside", cliponaxis=False,
+                               hovertemplate="%{y}: %{x:.3f}<extra></extra>"))
+        fig.update_layout(height=90 + 24 * len(top), margin=dict(t=10, l=10, r=60), yaxis_autorange="reversed",
+                          xaxis_title=f"MQM {PER[per]} (lower is better)")
+        st.plotly_chart(fig, width="stretch")
+        if len(sl) > len(top):
+            st.caption(f"The chart shows the {len(top)} heaviest of {len(sl)} slices; the table has them all.")
+
+st.subheader("Systems compared on this slice")
+with st.spinner("Paired randomization over segments..."):
+    sig = Study.mqm_significance(hs, weights, where, per=per)
+sys_t = pd.DataFrame([{"system": s, score_col: v, "rated segments": sig["segments"][s]}
+                      for s, v in sig["systems"].items()]).sort_values(score_col, na_position="last")
+pairs = pd.DataFrame(sig["pairs"])
+k1, k2 = st.columns([1, 2])
+k1.dataframe(styled(sys_t, precision=3), hide_index=True)
+if pairs.empty:
+    k2.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
+else:
+    pairs["significant"] = ["yes" if p < 0.05 else "no" for p in pairs["p (Holm)"]]
+    k2.dataframe(styled(pairs, precision=4), hide_index=True, height=min(420, 38 + 35 * len(pairs)),
+                 column_config={"difference": st.column_config.NumberColumn(format="%+.3f",
+                                                                            help="MQM a - MQM b on the segments "
+                                                                                 "both have (lower is better)")})
+    k2.caption(f"{md(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
+               f"of {len(pairs)} pairs differ significantly on this slice.")
+    downloads(pairs, "mqm_slice_pairs", key="mqmsig")
+
+agree = d.rater_agreement()
+with st.expander("Raters' agreement"):
+    if agree:
+        st.dataframe(pd.DataFrame(agree), hide_index=True)
+        st.caption("Cohen's kappa over the segments both raters rated (penalties in bands 0 / <=1 / <=5 / >5).")
+    else:
+        st.caption("No two raters share a segment here, so there is no kappa to compute.")
+
+import shlex  # noqa: E402
+
+cli = ["python", "-m", "blonde_core", "human", "--mqm", d.human_file] + (["--by", ",".join(by)] if by else []) + \
+    (["--weights", weights.changes()] if weights.changes() else []) + \
+    [x for f, v in where.items() for x in ("--where", f"{f}={','.join(v)}")] + \
+    ["--significance"] + (["--per", per] if per != "segment" else [])
+with st.expander("Reproduce on the command line"):
+    copyable(" ".join(shlex.quote(x) for x in cli))
