@@ -28,7 +28,12 @@ CSS = """
  text-underline-offset:4px;text-decoration-skip-ink:none;}
 .bl-miss{background-image:repeating-linear-gradient(135deg,rgba(0,0,0,.10) 0 3px,transparent 3px 7px);}
 .bl-g::after{font-size:.62em;font-weight:700;vertical-align:super;margin-left:1px;}
-""" + "".join(f".bl-g-{c}::after{{content:'{g}';color:{COLORS[c]};}}\n" for c, g in GLYPHS.items()) + """\
+""" + "".join(f".bl-g-{c}::after{{content:'{g}' attr(data-n);color:{COLORS[c]};}}\n"
+             f".bl-g-{c}.bl-g0::after{{content:'{g}0';color:#777;}}\n" for c, g in GLYPHS.items()) + """\
+.bl-nc{background:none!important;text-decoration-color:#999!important;text-decoration-style:dotted!important;
+ text-decoration-thickness:1px!important;color:#555;}
+.bl-fv{opacity:.8;}
+
 .bl-legend{font-size:.8rem;line-height:1.5;margin-bottom:.3rem;}
 .bl-legend span{display:inline-block;margin-right:14px;}
 .bl-chip{display:inline-block;min-width:14px;height:14px;border-radius:3px;vertical-align:middle;margin-right:4px;}
@@ -77,17 +82,22 @@ def render_text(text: str, spans: list[dict], categories=None) -> str:
         if status in ("missed", "extra"):
             style += f"outline:1px dashed {COLORS[outer['category']]};"
         title = "; ".join(
-            f"{LABELS[s['category']]}: {s['feature']}" + (
+            f"{LABELS[s['category']]}: {s['feature']}" + (f" #{s['ident']}" if s.get("ident") else "") + (
                 " (weight 0 in these settings: not counted)" if s.get("counted") is False else
                 f" ({STATUS_HELP[s.get('status', 'neutral')]})" if STATUS_HELP.get(s.get('status', 'neutral')) else "")
             for s in cover)
-        klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else "")
+        klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else " bl-nc" if status == "uncounted" else "")
         out.append(f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
                    f"{escape(piece)}</span>")
-        for s in use:  # a letter after each span: the category without colour
-            if s["end"] == b:
-                out.append(f'<span class="bl-g bl-g-{s["category"]}" '
-                           f'title="{escape(LABELS[s["category"]])}"></span>')
+        for s in use:  # a letter after each span: the category without colour (E2: the document's entity 2;
+            if s["end"] == b:  # P0: a span of weight 0, not counted)
+                nc = s.get("counted") is False
+                n = "" if nc or not s.get("ident") else f' data-n="{int(s["ident"])}"'
+                what = LABELS[s["category"]] + (" (weight 0: not counted)" if nc else
+                                                f" #{int(s['ident'])}, the same number wherever it recurs"
+                                                if s.get("ident") else "")
+                out.append(f'<span class="bl-g bl-g-{s["category"]}{" bl-g0" if nc else ""}"{n} '
+                           f'title="{escape(what, quote=True)}"></span>')
     return "".join(out)
 
 
@@ -128,8 +138,11 @@ def legend(categories=None, compact: bool = False) -> str:
             f'<span class="bl-g bl-g-{c}"></span></span>' for c in cats)
         chips += ('<span><i class="bl-chip" style="background:rgba(0,0,0,.25)"></i>filled: matched</span>'
                   '<span><i class="bl-chip bl-miss" style="outline:1px dashed #555"></i>hatched: missed or '
-                  'extra</span><span><i class="bl-chip" style="background:rgba(120,120,120,.10)"></i>faint: '
-                  'not counted (weight 0)</span>')
+                  'extra</span><span title="a feature of weight 0 in these settings, e.g. neuter \'it\'">'
+                  '<span class="bl-seg bl-nc" style="text-decoration-line:underline">grey dotted</span>'
+                  '<span class="bl-g bl-g-pronoun bl-g0"></span> weight 0</span>'
+                  '<span title="each entity of the document its own number, the same in the reference and every '
+                  'system">E1, E2: one entity each</span>')
         return f'<div class="bl-legend">{chips}</div>'
     chips = "".join(
         f'<span><i class="bl-chip" style="background:{_rgba(COLORS[c], .45)}"></i>'
@@ -141,8 +154,11 @@ def legend(categories=None, compact: bool = False) -> str:
     chips += ('<span><i class="bl-chip bl-miss" style="outline:1px dashed #555"></i>'
               'hatched, dashed outline, paler: missed (reference) or not in the reference (system); '
               'filled: matched</span>'
-              '<span><i class="bl-chip" style="background:rgba(120,120,120,.10)"></i>'
-              'faint, no outline: shown but not counted (a feature with weight 0, e.g. neuter "it")</span>')
+              '<span><span class="bl-seg bl-nc" style="text-decoration-line:underline">grey, dotted underline, '
+              'no fill</span><span class="bl-g bl-g-pronoun bl-g0"></span>, letter with 0: shown but not counted (a '
+              'feature with weight 0, e.g. neuter "it")</span>'
+              '<span>E1, E2, ...: each entity of the document its own number, the same in the reference and every '
+              'system (as the paper colours Qiao and husband)</span>')
     return f'<div class="bl-legend">{chips}</div>'
 
 
@@ -160,8 +176,14 @@ def category_label(c: str) -> str:
     return LABELS.get(c) or (f"{c}-gram" if c.isdigit() else c)
 
 
-def counts_line(counts: dict, categories) -> str:
-    """A sentence's span counts per category, each with its letter and full short name."""
+def counts_line(counts: dict, categories, features: dict | None = None) -> str:
+    """A sentence's span counts per category, each with its letter and full short name, and (features:
+    {category: {feature: count}}) the count vector by feature, as the paper's Figure 3 gives it."""
+    def vec(c):
+        f = (features or {}).get(c)
+        if not f:
+            return ""
+        return f' <span class="bl-fv">[{escape(", ".join(f"{k} {v}" for k, v in f.items()))}]</span>'
     return '<div class="bl-counts">' + " · ".join(
-        f'<span style="color:{COLORS[c]}">{GLYPHS[c]} {escape(SHORT[c])} {counts.get(c, 0)}</span>'
+        f'<span style="color:{COLORS[c]}">{GLYPHS[c]} {escape(SHORT[c])} {counts.get(c, 0)}{vec(c)}</span>'
         for c in categories) + "</div>"

@@ -356,7 +356,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
                     r = view["rows"][name][i]
                     spans = [dict(s, status="neutral") for s in r["spans"]] if name == ref else r["spans"]
                     cells.append(f"<td class=t><div class=bl-doc>{render_text(r['text'], spans, cats)}</div>"
-                                 f"{counts_line(r['counts'], cats)}</td>")
+                                 f"{counts_line(r['counts'], cats, r.get('features'))}</td>")
                 body.append(f"<tr><td>{i + 1}</td>{''.join(cells)}</tr>")
             parts.append(f"<h3>{esc(d)}: BlonDe A {100 * x:.1f}, B {100 * y:.1f}</h3>"
                          f"<p class=note>{len(show)} of {n_sent} sentences differ in a discourse category"

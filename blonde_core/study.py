@@ -232,12 +232,12 @@ class Study:
 
     @staticmethod
     def mqm_significance(human, weights=None, where: dict | None = None, per: str = "segment",
-                         n: int = 1000, seed: int = 12345) -> dict:
-        """The systems compared pair by pair on an MQM slice (analysis/mqm.significance)."""
-        from .analysis.mqm import MqmWeights, significance
+                         n: int | None = None, seed: int = 12345) -> dict:
+        """The systems compared pair by pair on an MQM slice (analysis/mqm.significance; n: its trials)."""
+        from .analysis.mqm import TRIALS, MqmWeights, significance
 
         w = weights if isinstance(weights, MqmWeights) else MqmWeights.parse(weights)
-        return significance(human, w, where, per=per, n=n, seed=seed)
+        return significance(human, w, where, per=per, n=n or TRIALS, seed=seed)
 
     def with_files(self, annotation=None, ner=None, human=None, human_higher_is_better: bool = True,
                    score_column: str | None = None, human_mapping: dict | None = None) -> "Study":

@@ -110,7 +110,7 @@ if out["sentence_level"]:
                                                                         for v in df[y]], textposition="outside",
                                 cliponaxis=False, marker_pattern_shape=pat)
                          for (y, k, n, pat) in zip(ys, names_, (a, b), ("", "/"))])
-        fig.update_layout(barmode="group", height=330, margin=dict(t=30, b=10), yaxis_title=title,
+        fig.update_layout(barmode="group", height=300, margin=dict(t=30, b=10), yaxis_title=title,
                           legend=dict(orientation="h", y=1.12))
         return fig
 
@@ -118,11 +118,11 @@ if out["sentence_level"]:
         """One bucket table (sortable, downloadable) beside its grouped bars, A plain and B hatched."""
         with tab:
             df = pd.DataFrame(bk[part])
-            left_, right_ = st.columns([2, 3])
+            st.plotly_chart(bars(df, x, ys, title), width="stretch")
+            left_, right_ = st.columns([3, 2]) if below else (st.container(), None)
             left_.dataframe(styled(df), hide_index=True)
             if below:
-                left_.dataframe(pd.DataFrame(bk[below]), hide_index=True)
-            right_.plotly_chart(bars(df, x, ys, title), width="stretch")
+                right_.dataframe(pd.DataFrame(bk[below]), hide_index=True)
             downloads(df, f"buckets_{part}_{a}_vs_{b}", key=f"bk{part}")
             st.caption(caption)
 
@@ -132,7 +132,7 @@ if out["sentence_level"]:
                "from their summed counts, as the corpus score is of all of them.")
     bucket_tab(tabs[1], "score", "bucket", ["sentences A", "sentences B"], "sentences",
                "How many sentences of each system fall in each band of their own sentence-level BlonDe (points); "
-               "below the table, how the sentence-level differences A - B spread. undefined: a sentence with no "
+               "beside the table, how the sentence-level differences A - B spread. undefined: a sentence with no "
                "span on either side in every category.", below="score_difference")
     bucket_tab(tabs[2], "frequency", "frequency", ["F A", "F B"], "word F-measure (points)",
                f"Word accuracy: F-measure of each system's words against the reference's, clipped per sentence, "
@@ -208,7 +208,7 @@ if out["sentence_level"]:
             spans = [dict(s, status="neutral") for s in r["spans"]] if errs is None else r["spans"]
             note = "" if errs is None else f"<div class='bl-counts'>missed {errs[i][0]} · extra {errs[i][1]}</div>"
             cells.append(f"<td><div class='bl-doc'>{render_text(r['text'], spans, [cat])}</div>"
-                         f"{counts_line(r['counts'], [cat])}{note}</td>")
+                         f"{counts_line(r['counts'], [cat], r.get('features'))}{note}</td>")
         html.append(f"<tr class='bl-row' style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>"
                     f"{''.join(cells)}</tr>")
     html.append("</tbody></table>")

@@ -179,7 +179,7 @@ def cell(rows, i, errors=None, name=None):
     if errors is not None and i < len(errors) and errors[i]:
         mqm = f'<div class="bl-mqm-line">{render_errors(r["text"], errors[i])}</div>'
     return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
-            f'{counts_line(r["counts"], cats)}{ext_line(name, i) if name else ""}')
+            f'{counts_line(r["counts"], cats, r.get("features"))}{ext_line(name, i) if name else ""}')
 
 
 def highlighted() -> str:

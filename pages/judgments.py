@@ -159,16 +159,18 @@ sys_t = pd.DataFrame([{"system": s, score_col: v, "rated segments": sig["segment
                       for s, v in sig["systems"].items()]).sort_values(score_col, na_position="last")
 pairs = pd.DataFrame(sig["pairs"])
 k1, k2 = st.columns([1, 2])
-k1.dataframe(styled(sys_t, precision=3), hide_index=True)
+k1.dataframe(styled(sys_t, precision=3), hide_index=True, height=38 + 35 * len(sys_t))
+k2.caption(f"Each system's MQM {PER[per]} on the slice (lower is better), over the segments it has in the slice. "
+           "Below, every pair compared on the segments both have.")
 if pairs.empty:
-    k2.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
+    st.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
 else:
     pairs["significant"] = ["yes" if p < 0.05 else "no" for p in pairs["p (Holm)"]]
-    k2.dataframe(styled(pairs, precision=4), hide_index=True, height=min(420, 38 + 35 * len(pairs)),
+    st.dataframe(styled(pairs, precision=4), hide_index=True, height=min(420, 38 + 35 * len(pairs)),
                  column_config={"difference": st.column_config.NumberColumn(format="%+.3f",
                                                                             help="MQM a - MQM b on the segments "
                                                                                  "both have (lower is better)")})
-    k2.caption(f"{md(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
+    st.caption(f"{md(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
                f"of {len(pairs)} pairs differ significantly on this slice.")
     downloads(pairs, "mqm_slice_pairs", key="mqmsig")
 

@@ -4,6 +4,7 @@ the navigation, checks the leaderboard and a highlighted document, and checks
 that uploaded text with <script> and <img onerror> runs no script in any frame.
 Screenshots go to test-artifacts/ (look at them)."""
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -105,8 +106,14 @@ def shot(page, name, widths=(1280, 1600)):
     for w in widths:
         page.set_viewport_size({"width": w, "height": 1000})
         page.wait_for_timeout(800)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{w}.png"), full_page=True)
         assert page.evaluate(OVERFLOW) == [], (name, w)
+        # the whole page: Streamlit scrolls inside its main block, so the window is made as tall as that block
+        tall = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]')?.scrollHeight || 1000")
+        page.set_viewport_size({"width": w, "height": max(1000, min(int(tall), 6000))})
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{w}.png"), full_page=True)
+    page.set_viewport_size({"width": widths[-1], "height": 1000})
+    page.wait_for_timeout(300)
 
 
 def wait_value(page, label, value):
@@ -187,8 +194,8 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     shot(page, "2-overview")
 
     goto(page, "Documents")
-    page.locator(".bl-seg").first.wait_for()
-    assert page.locator(".bl-seg").count() > 50
+    page.locator(".bl-row .bl-seg").first.wait_for()
+    assert page.locator(".bl-row .bl-seg").count() > 50
     body = page.content()
     assert "&lt;script&gt;window.__xss" in body  # shown as text, escaped
     # and shown literally, character for character (a sanitiser would have dropped the tags instead)
@@ -198,10 +205,20 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     # every category's spans carry a cue that is not colour: their own underline style and a letter
     for cat, (letter, line) in {"entity": ("E", "solid"), "tense": ("T", "dotted"), "pronoun": ("P", "double"),
                                 "dm": ("M", "dashed")}.items():
-        glyph = page.locator(f".bl-doc .bl-g-{cat}").first
-        assert glyph.evaluate("e => getComputedStyle(e, '::after').content") == f'"{letter}"', cat
+        glyph = page.locator(f".bl-row .bl-doc .bl-g-{cat}:not(.bl-g0)").first
+        content = glyph.evaluate("e => getComputedStyle(e, '::after').content")
+        # an entity's letter carries its number in the document (E1, E2, ...: the same entity, the same number)
+        assert content == f'"{letter}"' or (cat == "entity" and re.fullmatch(r'"E\d+"', content)), (cat, content)
         style = glyph.evaluate("e => getComputedStyle(e.previousElementSibling).textDecorationStyle")
         assert style == line, (cat, style)
+    # weight-0 spans (neuter "it" in the package preset) drawn apart: grey dotted, letter P0, never filled
+    nc = page.locator(".bl-row .bl-doc .bl-seg.bl-nc").first
+    assert nc.evaluate("e => getComputedStyle(e).textDecorationStyle") == "dotted"
+    assert nc.evaluate("e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"
+    assert page.locator(".bl-row .bl-g0").first.evaluate("e => getComputedStyle(e, '::after').content") in ('"P0"', '"E0"')
+    # an entity's number is the same in the reference and the systems: the numbers of one row's reference cell
+    # recur in the system cells beside it
+    assert page.locator(".bl-row .bl-g-entity[data-n]").count() > 0
     no_exception(page)
     shot(page, "4-documents")
 
@@ -353,6 +370,103 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.locator(".bl-row").first.wait_for()
     no_exception(page)
     shot(page, "5b-contrast")
+    # compare-mt's buckets for SMU and Online-W: the sentence-length bucket table, downloaded as the page offers
+    # it, equals what the command line's `contrast --buckets` gives for the same two systems
+    import csv
+    import io
+    import json
+
+    page.get_by_role("tab", name="Sentence length").click()
+    with page.expect_download() as dl:
+        page.locator(".st-key-csv_bklengthbuckets_length_SMU_vs_Online-W button").click()
+    got = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    cli = subprocess.run([sys.executable, "-m", "blonde_core", "contrast", "-r", str(ted / "refs" / "ref.txt"), "-s",
+                          str(ted / "systems" / "SMU.txt"), str(ted / "systems" / "Online-W.txt"), "--docids",
+                          str(ted / "docids.txt"), "--pair", "SMU", "Online-W", "--buckets", "--format", "json",
+                          "--cache-dir", str(SERVER_CACHE[-1])], capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stderr
+    want = json.loads(cli.stdout)["buckets"]
+    assert [r["bucket"] for r in got] == [r["bucket"] for r in want["length"]]
+    b20 = next(r for r in want["length"] if r["bucket"] == "20-29 words")
+    row20 = next(r for r in got if r["bucket"] == "20-29 words")
+    assert int(row20["sentences"]) == b20["sentences"] > 0
+    assert float(row20["BlonDe A"]) == pytest.approx(b20["BlonDe A"]) and float(row20["BlonDe B"]) == pytest.approx(b20["BlonDe B"])
+    page.locator('[data-testid="stTabs"] .js-plotly-plot').first.wait_for()
+    no_exception(page)
+    shot(page, "5c-contrast-buckets")
+    # a point of the A-vs-B sentence scatter opens that sentence for both systems in Documents, in view
+    page.get_by_role("tab", name="A vs B per sentence").click()
+    sents = want["sentences"]
+    pts = [(r["BlonDe A"], r["BlonDe B"]) for r in sents]
+    lone = max((i for i, p_ in enumerate(pts) if p_[0] is not None and p_[1] is not None and 20 < p_[0] < 80),
+               key=lambda i: min(abs(pts[i][0] - q[0]) + abs(pts[i][1] - q[1]) for j, q in enumerate(pts) if j != i))
+    scatter = page.locator('[data-testid="stTabs"] .js-plotly-plot', has=page.locator(".scatterlayer")).last
+    scatter.wait_for()
+    page.wait_for_timeout(800)
+    before = page.evaluate("history.length")
+    click_point(scatter, lone)
+    page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
+    wait_value(page, "Document", sents[lone]["document"])
+    row = page.locator(f"#bl-s-{sents[lone]['sentence']}")
+    row.wait_for()
+    assert "◀" in row.locator("td").first.inner_text()
+    for _ in range(50):
+        box = row.bounding_box()
+        if box and 0 <= box["y"] <= page.viewport_size["height"]:
+            break
+        page.wait_for_timeout(100)
+    assert box and 0 <= box["y"] <= page.viewport_size["height"], box
+    assert page.evaluate("history.length") == before + 1
+    assert page.locator('[data-testid="stMultiSelect"]', has_text="Systems").locator("[data-tag]").all_inner_texts() \
+        == ["SMU", "Online-W"]
+    page.get_by_role("link", name="Back to Contrast").wait_for()
+    page.go_back()
+    page.get_by_role("heading", name="Contrast", exact=True).first.wait_for()
+
+    # Human judgments: TED's MQM sliced by category and severity with Major weighing 10 instead of 5; the
+    # downloaded slice table equals `human --by category,severity --weights Major=10`; the slice is in the
+    # address, and the address opens the same slice in another tab
+    goto(page, "Human judgments")
+    page.get_by_text("Systems compared on this slice").first.wait_for()
+    by = page.locator('[data-testid="stMultiSelect"]', has_text="Slice by")
+    by.locator("input").click()
+    for _ in range(2):
+        page.keyboard.press("Backspace")  # system, category: both chips go
+    for f in ("category", "severity"):
+        page.keyboard.type(f)
+        page.get_by_role("option", name=f, exact=True).click()
+    page.keyboard.press("Escape")
+    page.get_by_text("Severity weights").first.click()
+    major = page.get_by_label("Major", exact=True)
+    major.fill("10")
+    major.press("Enter")
+    page.get_by_text("Weights: Major=10").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    with page.expect_download() as dl:
+        page.locator(".st-key-csv_mqmslmqm_slices button").click()
+    got = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    cli = subprocess.run([sys.executable, "-m", "blonde_core", "human", "--mqm", str(ted / "raw" / "mqm_ted_zhen.tsv"),
+                          "--by", "category,severity", "--weights", "Major=10", "--format", "json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stderr
+    want = {(r["category"], r["severity"]): r for r in json.loads(cli.stdout)["slices"]}
+    assert len(got) == len(want) > 10
+    for r in got:
+        w = want[(r["category"], r["severity"])]
+        assert (int(r["errors"]), float(r["penalty"])) == (w["errors"], pytest.approx(w["penalty"]))
+        assert float(r["MQM"]) == pytest.approx(w["MQM"])
+    assert want[("Accuracy/Mistranslation", "Major")]["penalty"] == 10 * want[("Accuracy/Mistranslation", "Major")]["errors"]
+    url = page.url
+    assert "by=category%2Cseverity" in url and "w=Major%3D10" in url, url
+    no_exception(page)
+    shot(page, "10-human-judgments")
+    other = page.context.browser.new_page()  # another browser: the link opens a copy of the data, same slice
+    other.goto(url)
+    other.get_by_text("Weights: Major=10").first.wait_for()
+    assert other.get_by_label("Major", exact=True).input_value() == "10"
+    assert other.locator('[data-testid="stMultiSelect"]', has_text="Slice by").locator("[data-tag]").all_inner_texts() \
+        == ["category", "severity"]
+    other.close()
 
     goto(page, "Human correlation")
     page.locator(MAIN + ".js-plotly-plot").first.wait_for()

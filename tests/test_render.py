@@ -51,3 +51,31 @@ def test_uploaded_text_comes_back_as_text_and_only_our_tags(text):
 def test_legend_has_only_our_markup():
     out = parse(legend())
     assert set(out.tags) <= {"div", "span", "i"} and set(out.attrs) <= {"class", "style"}
+
+
+def test_figure3_identity_numbers_count_vectors_and_weight0_spans():
+    """As the paper's Figure 3: each entity of a document one number, the same in the reference and a
+    system; per sentence the count vector by feature beside the category total; a weight-0 span (neuter
+    'it', a non-person entity in the package preset) drawn apart - grey dotted, no fill, letter with 0."""
+    from blonde_core.io.corpus import Corpus
+    from blonde_core.render import counts_line
+    from blonde_core.study import ScoreConfig, Study
+
+    ref = ["John Smith flew to Paris with his wife.", "In Paris, she was happy and it rained."]
+    sys_ = ["John Smith flew to Paris with his wife.", "In London, he was happy and it rained."]
+    res = Study(Corpus(["d"], {"ref": [ref]}, {"A": [sys_]}, boundaries="single"), "t").analysis(ScoreConfig())
+    view = res.sentence_view(0, ["A"], "ref")
+    ent = {(n, s["text"]): s["ident"] for n, rows in view["rows"].items() for r in rows for s in r["spans"]
+           if s["category"] == "entity"}
+    assert ent[("ref", "John Smith")] == ent[("A", "John Smith")] == 1
+    assert ent[("ref", "Paris")] == ent[("A", "Paris")] != ent[("A", "London")]
+    row = view["rows"]["A"][1]
+    assert row["features"] == {"pronoun": {"masculine": 1}, "tense": {"VBD": 2}}  # 'it' and London: weight 0
+    line = counts_line(row["counts"], ["tense", "pronoun"], row["features"])
+    assert "T tense 2 <span class=\"bl-fv\">[VBD 2]</span>" in line and "[masculine 1]" in line
+    html = render_text(row["text"], row["spans"])
+    it = html[html.index(">it<") - 300:html.index(">it<")]
+    assert 'class="bl-seg bl-nc"' in it and "not counted" in it
+    assert 'class="bl-g bl-g-pronoun bl-g0"' in html
+    first = view["rows"]["A"][0]
+    assert 'data-n="1"' in render_text(first["text"], first["spans"])  # John Smith, entity 1

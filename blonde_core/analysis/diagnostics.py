@@ -212,11 +212,20 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
         for r in ref_rows:
             for s in r["spans"]:
                 s["status"] = "neutral"
+    ident: dict = {}  # each entity of the document one number, the reference's first (as Figure 3 colours them)
     for rows in view["rows"].values():
         for r in rows:
             for s in r["spans"]:
                 s["counted"] = weights.get((s["category"], s["feature"]), True)
+                if s["category"] == "entity":
+                    s["ident"] = ident.setdefault((s["feature"], s["key"]), len(ident) + 1)
             r["counts"] = dict(Counter(s["category"] for s in r["spans"] if s["counted"]))
+            feats: dict = {}  # the count vector per category, by feature (counted spans only)
+            for s in r["spans"]:
+                if s["counted"]:
+                    f = feats.setdefault(s["category"], {})
+                    f[s["feature"]] = f.get(s["feature"], 0) + 1
+            r["features"] = feats
     return view
 
 
