@@ -33,6 +33,7 @@ CSS = """
 .bl-nc{background:none!important;text-decoration-color:#999!important;text-decoration-style:dotted!important;
  text-decoration-thickness:1px!important;color:#555;}
 .bl-fv{opacity:.8;}
+.bl-plus{background:none;border:2px solid #555;border-radius:4px;padding:0 2px;color:inherit;}
 
 .bl-legend{font-size:.8rem;line-height:1.5;margin-bottom:.3rem;}
 .bl-legend span{display:inline-block;margin-right:14px;}
@@ -51,53 +52,73 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def render_text(text: str, spans: list[dict], categories=None) -> str:
+def render_text(text: str, spans: list[dict], categories=None, marks=None) -> str:
     """HTML for one sentence.  spans: dicts with start, end, category, feature,
-    optional status (matched / missed / extra) and text."""
+    optional status (matched / missed / extra), describe (the feature in words) and text;
+    marks: [(start, end, title)] drawn boxed around whatever they cover (a BlonD+ checkpoint)."""
     cats = set(categories) if categories is not None else set(COLORS)
     use = [s for s in spans if s["category"] in cats and 0 <= s["start"] < s["end"] <= len(text)]
-    if not use:
+    marks = [m for m in marks or () if 0 <= m[0] < m[1] <= len(text)]
+    if not use and not marks:
         return escape(text)
-    cuts = sorted({0, len(text)} | {s["start"] for s in use} | {s["end"] for s in use})
+    cuts = sorted({0, len(text)} | {s["start"] for s in use} | {s["end"] for s in use}
+                  | {m[0] for m in marks} | {m[1] for m in marks})
     out = []
     for a, b in zip(cuts, cuts[1:]):
         piece = text[a:b]
-        cover = [s for s in use if s["start"] <= a and b <= s["end"]]
-        if not cover:
-            out.append(escape(piece))
-            continue
-        cover.sort(key=lambda s: (s["end"] - s["start"]), reverse=True)
-        outer = cover[0]
-        status = outer.get("status", "neutral")
-        if outer.get("counted") is False:  # weight 0 in these settings: shown, not counted, never a mismatch
-            status = "uncounted"
-        alpha = {"matched": .45, "neutral": .45, "uncounted": .10}.get(status, .14)
-        shadows = []
-        for depth, s in enumerate(cover[1:]):  # spans inside the outer one: stacked thin lines
-            shadows.append(f"inset 0 -{(depth + 1) * 3}px 0 {_rgba(COLORS[s['category']], .8)}")
-        line = COLORS[outer["category"]] if status in ("matched", "neutral") else _rgba(COLORS[outer["category"]], .5)
-        style = (f"background:{_rgba(COLORS[outer['category']], alpha)};text-decoration-style:"
-                 f"{LINES[outer['category']]};text-decoration-color:{line};"
-                 + (f"box-shadow:{','.join(shadows)};" if shadows else ""))
-        if status in ("missed", "extra"):
-            style += f"outline:1px dashed {COLORS[outer['category']]};"
-        title = "; ".join(
-            f"{LABELS[s['category']]}: {s['feature']}" + (f" #{s['ident']}" if s.get("ident") else "") + (
-                " (weight 0 in these settings: not counted)" if s.get("counted") is False else
-                f" ({STATUS_HELP[s.get('status', 'neutral')]})" if STATUS_HELP.get(s.get('status', 'neutral')) else "")
-            for s in cover)
-        klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else " bl-nc" if status == "uncounted" else "")
-        out.append(f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
-                   f"{escape(piece)}</span>")
-        for s in use:  # a letter after each span: the category without colour (E2: the document's entity 2;
-            if s["end"] == b:  # P0: a span of weight 0, not counted)
-                nc = s.get("counted") is False
-                n = "" if nc or not s.get("ident") else f' data-n="{int(s["ident"])}"'
-                what = LABELS[s["category"]] + (" (weight 0: not counted)" if nc else
-                                                f" #{int(s['ident'])}, the same number wherever it recurs"
-                                                if s.get("ident") else "")
-                out.append(f'<span class="bl-g bl-g-{s["category"]}{" bl-g0" if nc else ""}"{n} '
-                           f'title="{escape(what, quote=True)}"></span>')
+        mark = next((m for m in marks if m[0] <= a and b <= m[1]), None)
+        if mark is not None:
+            out.append(f'<mark class="bl-plus" title="{escape(mark[2], quote=True)}">')
+        out.append(_piece(a, b, piece, use))
+        if mark is not None:
+            out.append("</mark>")
+    return "".join(out)
+
+
+def _piece(a: int, b: int, piece: str, use: list[dict]) -> str:
+    """One stretch of a sentence between two cuts: plain, or a span drawn for the spans that cover it
+    (the longest outside, the others as stacked lines), then the letters of the spans that end there."""
+    cover = sorted((s for s in use if s["start"] <= a and b <= s["end"]), key=lambda s: s["end"] - s["start"],
+                   reverse=True)
+    if not cover:
+        return escape(piece) + _letters(use, b)
+    outer = cover[0]
+    status = outer.get("status", "neutral")
+    if outer.get("counted") is False:  # weight 0 in these settings: shown, not counted, never a mismatch
+        status = "uncounted"
+    alpha = {"matched": .45, "neutral": .45, "uncounted": .10}.get(status, .14)
+    shadows = [f"inset 0 -{(depth + 1) * 3}px 0 {_rgba(COLORS[s['category']], .8)}"
+               for depth, s in enumerate(cover[1:])]
+    line = COLORS[outer["category"]] if status in ("matched", "neutral") else _rgba(COLORS[outer["category"]], .5)
+    style = (f"background:{_rgba(COLORS[outer['category']], alpha)};text-decoration-style:"
+             f"{LINES[outer['category']]};text-decoration-color:{line};"
+             + (f"box-shadow:{','.join(shadows)};" if shadows else ""))
+    if status in ("missed", "extra"):
+        style += f"outline:1px dashed {COLORS[outer['category']]};"
+    title = "; ".join(
+        f"{LABELS[s['category']]}: {s['feature']}" + (f" = {s['describe']}" if s.get("describe") else "")
+        + (f" #{s['ident']}" if s.get("ident") else "") + (
+            " (weight 0 in these settings: not counted)" if s.get("counted") is False else
+            f" ({STATUS_HELP[s.get('status', 'neutral')]})" if STATUS_HELP.get(s.get('status', 'neutral')) else "")
+        for s in cover)
+    klass = "bl-seg" + (" bl-miss" if status in ("missed", "extra") else " bl-nc" if status == "uncounted" else "")
+    return (f'<span class="{klass}" style="{escape(style, quote=True)}" title="{escape(title, quote=True)}">'
+            f"{escape(piece)}</span>" + _letters(use, b))
+
+
+def _letters(use: list[dict], b: int) -> str:
+    """A letter after each span ending at b: the category without colour (E2: the document's entity 2;
+    P0: a span of weight 0, not counted)."""
+    out = []
+    for s in use:
+        if s["end"] == b:
+            nc = s.get("counted") is False
+            n = "" if nc or not s.get("ident") else f' data-n="{int(s["ident"])}"'
+            what = LABELS[s["category"]] + (" (weight 0: not counted)" if nc else
+                                            f" #{int(s['ident'])}, the same number wherever it recurs"
+                                            if s.get("ident") else "")
+            out.append(f'<span class="bl-g bl-g-{s["category"]}{" bl-g0" if nc else ""}"{n} '
+                       f'title="{escape(what, quote=True)}"></span>')
     return "".join(out)
 
 

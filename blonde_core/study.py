@@ -210,6 +210,14 @@ class Study:
         return judgments_summary(human)
 
     @staticmethod
+    def plus_marks(annotation_line: str | None, text: str) -> list:
+        """Where a BlonD+ annotation line's checkpoints occur in a text, as the score counts them:
+        [(start, end, what)] for render_text's marks."""
+        from .metric.plus import checkpoint_marks
+
+        return checkpoint_marks(annotation_line, text) if annotation_line else []
+
+    @staticmethod
     def mqm_weights(text: str | None = None):
         """MQM severity weights: the defaults changed by `text` ('Major=10; Fluency/Punctuation:Minor=0.5')."""
         from .analysis.mqm import MqmWeights

@@ -574,11 +574,11 @@ def human_mapping(human, study: Study | None = None) -> None:
                         "of": total}
                        for k, v in sorted(hm.items())])
     if study is None:
-        st.dataframe(df, hide_index=True)
+        st.dataframe(df, hide_index=True, placeholder="-")
         st.caption("A wrong match? Correct it in the table on the Data page.")
         return
     loaded = list(study.corpus.references) + list(study.corpus.systems)
-    edited = st.data_editor(df, hide_index=True, key=f"human_map_{study.key}", disabled=["name in the file",
+    edited = st.data_editor(df, hide_index=True, placeholder="-", key=f"human_map_{study.key}", disabled=["name in the file",
                             "segments rated", "of"], column_config={"loaded text": st.column_config.SelectboxColumn(
                                 options=loaded + [left_out], required=True,
                                 help="The loaded text these judgments are about; left out: not used")})
@@ -703,6 +703,36 @@ def clicked(event) -> dict | None:
     """The first point a chart selection reports, or None."""
     pts = (event or {}).get("selection", {}).get("points", []) if event else []
     return pts[0] if pts else None
+
+
+def cliff_notes(res, names) -> list[str]:
+    """HTML sentences (escaped) explaining a score cliff where it happens: a category that matched nothing (or
+    has spans on one side only) enters the geometric mean as 0, floored at 1e-5, and pulls BlonDe and BlonD-d
+    down with it; what leaving absent categories out of the mean would give."""
+    skip = res.with_config(res.config.with_(absent="skip")) if res.config.absent == "keep" else None
+    out = []
+    for n in names:
+        msgs = [m for notes in res.collapse_notes(n).values() for m in notes]
+        if not msgs:
+            continue
+        now = res.scores(n)
+        alt = skip.scores(n) if skip is not None else None
+
+        def pts(s, k):
+            return "-" if s[k]["F1"] is None else f"{100 * s[k]['F1']:.2f}"
+        tail = ("; leaving absent categories out would not change them (both sides have spans)"
+                if alt is None or all(alt[k]["F1"] == now[k]["F1"] for k in ("BlonDe", "BlonD-d"))
+                else f"; with <i>Leave absent categories out of the mean</i> (sidebar, More settings) they would be "
+                     f"{pts(alt, 'BlonDe')} and {pts(alt, 'BlonD-d')}")
+        out.append(f"<b>{esc(n)}</b>: {esc('; '.join(msgs))}. That is why BlonDe is {pts(now, 'BlonDe')} and "
+                   f"BlonD-d {pts(now, 'BlonD-d')}{tail}.")
+    return out
+
+
+def system_column(**kw):
+    """The system column of a table: wide enough for whole names (WMT's "JDExploreAcademy"), pinned so it stays
+    in view when the table scrolls sideways."""
+    return st.column_config.TextColumn(width="medium", pinned=True, **kw)
 
 
 def styled(df: pd.DataFrame, precision: int = 2):

@@ -44,7 +44,7 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
         st.write("No counted entity in the reference of this document.")
         return
     kw = dict(on_select=lambda: _focus_from_table(key, first), selection_mode="single-row") if focus else {}
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key=key, **kw)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="-", key=key, **kw)
 
 
 def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
@@ -69,7 +69,7 @@ def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
                                          for i in range(len(col))], axis=0)
     kw = dict(on_select=lambda: _focus_from_table(key, [r["sentence"] for r in rows]),
               selection_mode="single-row") if focus else {}
-    st.dataframe(styled, hide_index=True, key=key, **kw)
+    st.dataframe(styled, hide_index=True, placeholder="-", key=key, **kw)
 
 
 def tense_timeline_view(res, di, systems, ref, focus: bool, key: str) -> None:

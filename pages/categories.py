@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import category_label
 from blonde_core.study import CATALOG
 from pages._shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
-                           signature_box, start_page, styled, system_order, unlabel)
+                           signature_box, start_page, styled, system_column, system_order, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = res.discourse_categories()
@@ -81,7 +81,7 @@ for c in cats:
     heat_table[f"{category_label(c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
 with st.expander("As a table", expanded=False):
     st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[category_label(c) for c in cats]),
-                 hide_index=True)
+                 hide_index=True, placeholder="-", column_config={"system": system_column()})
     st.caption("A dash (-): the category has no span in reference or system.")
 downloads(heat_table, "categories", key="cat")
 
@@ -111,7 +111,7 @@ if frames:
     st.plotly_chart(fig, width="stretch")
     st.caption("Unweighted counts per feature. Features with weight 0 in the current preset (e.g. neuter and "
                "epicene pronouns, NON-PERSON entities in blonde-0.1.4) are shown but do not enter the score.")
-    st.dataframe(styled(feats, precision=3), hide_index=True)
+    st.dataframe(styled(feats, precision=3), hide_index=True, placeholder="-")
     st.caption("A dash (-): R, P or F1 undefined (no span in reference or system for that feature).")
     downloads(feats, f"features_{cat}", key="feat")
 
@@ -127,7 +127,7 @@ else:
                "occurrences match in the same sentence; strings the system renders differently show up as "
                "missed (reference side) and extra (system side).")
     st.dataframe(ents[["group", "as written", "entity", "reference", "system", "matched", "missed", "extra",
-                       "documents"]].rename(columns={"entity": "matching key"}), hide_index=True)
+                       "documents"]].rename(columns={"entity": "matching key"}), hide_index=True, placeholder="-")
     if cfg.lowercase:
         st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
                    "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "
@@ -200,7 +200,7 @@ if flat:
                   "one side has no span at all; the default is the package's behaviour."
                   if cfg.absent == "keep" else ""), icon=":material/warning:")
     with st.expander(f"As a table ({len(flat)} rows)", expanded=False):
-        st.dataframe(pd.DataFrame(flat), hide_index=True, height=min(38 + 35 * len(flat), 400))
+        st.dataframe(pd.DataFrame(flat), hide_index=True, placeholder="-", height=min(38 + 35 * len(flat), 400))
         downloads(pd.DataFrame(flat), "collapsed_documents", key="coll")
 else:
     st.write("No document has a category that matched nothing.")

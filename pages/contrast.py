@@ -33,7 +33,7 @@ out = res.contrast(a, b)  # what the command line's `contrast --pair A B` prints
 summary = pd.DataFrame(out["categories"])
 summary["category"] = summary["category"].map(LABELS)
 st.subheader(f"{md(a)} (A) vs {md(b)} (B), whole corpus")
-st.dataframe(styled(summary), hide_index=True)
+st.dataframe(styled(summary), hide_index=True, placeholder="-")
 st.caption("F1 in points over the corpus; the last columns count the sentences where A makes fewer errors than B "
            "in the category, B fewer than A, or both the same (errors = missed + extra spans, counted as the "
            "score counts them)." if out["sentence_level"] else "F1 in points over the corpus.")
@@ -53,7 +53,7 @@ with left:
     if docs_df.empty:
         st.write("No document has this category.")
     else:
-        st.dataframe(styled(docs_df.drop(columns="category")), hide_index=True,
+        st.dataframe(styled(docs_df.drop(columns="category")), hide_index=True, placeholder="-",
                      on_select=partial(pick_doc, f"ct_docs_{cat}", list(docs_df["document"])),
                      selection_mode="single-row", key=f"ct_docs_{cat}",
                      height=min(300, 38 + 35 * len(docs_df)))  # no empty rows under a few documents
@@ -66,7 +66,7 @@ with right:
     elif sent_df.empty:
         st.write("A and B make the same number of errors in every sentence.")
     else:
-        st.dataframe(sent_df.drop(columns="category"), hide_index=True,
+        st.dataframe(sent_df.drop(columns="category"), hide_index=True, placeholder="-",
                      on_select=partial(pick_doc, f"ct_sents_{cat}", list(sent_df["document"])),
                      selection_mode="single-row", key=f"ct_sents_{cat}", height=min(300, 38 + 35 * len(sent_df)))
         downloads(pd.DataFrame(out["sentences"]), f"contrast_sentences_{a}_vs_{b}", key="cts")
@@ -95,7 +95,7 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
                     st.write(md(part.get("note", "no unit has a value on both sides")))
                 else:
                     df_dis = pd.DataFrame(part["rows"])
-                    st.dataframe(styled(df_dis), hide_index=True, key=f"ct_dis_{unit}",
+                    st.dataframe(styled(df_dis), hide_index=True, placeholder="-", key=f"ct_dis_{unit}",
                                  on_select=partial(pick_doc, f"ct_dis_{unit}", list(df_dis["document"])),
                                  selection_mode="single-row", height=min(300, 38 + 35 * len(df_dis)))
                     downloads(df_dis, f"disagreement_{unit}_{disagree}_{a}_vs_{b}", key=f"ctdis{unit}")
@@ -120,9 +120,9 @@ if out["sentence_level"]:
             df = pd.DataFrame(bk[part])
             st.plotly_chart(bars(df, x, ys, title), width="stretch")
             left_, right_ = st.columns([3, 2]) if below else (st.container(), None)
-            left_.dataframe(styled(df), hide_index=True)
+            left_.dataframe(styled(df), hide_index=True, placeholder="-")
             if below:
-                right_.dataframe(pd.DataFrame(bk[below]), hide_index=True)
+                right_.dataframe(pd.DataFrame(bk[below]), hide_index=True, placeholder="-")
             downloads(df, f"buckets_{part}_{a}_vs_{b}", key=f"bk{part}")
             st.caption(caption)
 
@@ -146,7 +146,7 @@ if out["sentence_level"]:
             if ng.empty:
                 col.write("None.")
             else:
-                col.dataframe(styled(ng), hide_index=True, height=min(400, 38 + 35 * len(ng)))
+                col.dataframe(styled(ng), hide_index=True, placeholder="-", height=min(400, 38 + 35 * len(ng)))
         st.caption(f"{bk['ngrams_differing']} reference n-grams (1 to 4 words) are matched a different number of times; "
                    "ranked by the ratio (matched A + 1) / (matched B + 1). The downloads hold the top 20 of each side.")
         downloads(pd.DataFrame(bk["ngrams_a_better"] + bk["ngrams_b_better"]), f"ngrams_{a}_vs_{b}", key="bkn")
@@ -155,7 +155,7 @@ if out["sentence_level"]:
         if sp.empty:
             st.write("A and B match every discourse feature equally often.")
         else:
-            st.dataframe(styled(sp), hide_index=True, height=min(400, 38 + 35 * len(sp)))
+            st.dataframe(styled(sp), hide_index=True, placeholder="-", height=min(400, 38 + 35 * len(sp)))
             downloads(sp, f"spans_{a}_vs_{b}", key="bksp")
     with tabs[4]:
         sn = pd.DataFrame(bk["sentences"])
@@ -185,7 +185,7 @@ di = docs.index(doc)
 st.subheader(f"{md(doc)}: category by category")
 dc = pd.DataFrame(res.document_contrast(di, a, b))
 dc["category"] = dc["category"].map(LABELS)
-st.dataframe(styled(dc), hide_index=True)
+st.dataframe(styled(dc), hide_index=True, placeholder="-")
 st.caption("A dash (-): the category has no span in this document on that side.")
 downloads(dc, f"contrast_{doc}_{a}_vs_{b}", key="ctdoc")
 if st.button("Open this document for A and B in Documents", key="ct_open"):

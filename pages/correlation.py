@@ -148,7 +148,7 @@ st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy
            "accuracy (Deutsch et al. 2023, the WMT23/24 statistic): metric differences up to epsilon count as ties, "
            "epsilon chosen to maximise it. Document level: the chosen grouping; groups that are constant or "
            "shorter than 2 are left out and counted.")
-st.dataframe(styled(table, precision=3), hide_index=True)
+st.dataframe(styled(table, precision=3), hide_index=True, placeholder="-")
 downloads(table, f"correlation_{level}", latex=True, key="corr")
 
 st.subheader("Compare two metrics")
@@ -177,7 +177,7 @@ else:
         cmp_rows.append({"test": "Williams (dependent correlations)", "p (B correlates better than A)": None,
                          "detail": "only for ungrouped correlations with n > 3"})
     ct = pd.DataFrame(cmp_rows)
-    st.dataframe(ct, hide_index=True, column_config={"p (B correlates better than A)":
+    st.dataframe(ct, hide_index=True, placeholder="-", column_config={"p (B correlates better than A)":
                                                      st.column_config.NumberColumn(format="%.4f")})
     downloads(ct, f"compare_{level}", key="cmp")
 

@@ -121,7 +121,7 @@ if d.human is not None and d.human.error_spans:
                     "in segments with a human error": x["missed_in_flagged_segments"]}
                    for s, v in ov["systems"].items() for c, x in v["categories"].items()]
         if ov_rows:
-            st.dataframe(styled(pd.DataFrame(ov_rows)), hide_index=True)
+            st.dataframe(styled(pd.DataFrame(ov_rows)), hide_index=True, placeholder="-")
             alone = {s: v["human_error_spans_where_blonde_saw_no_discourse_mismatch"]
                      for s, v in ov["systems"].items()}
             st.caption("BlonDe's spans here are those that count (features with weight); share: - when nothing is "
@@ -145,7 +145,7 @@ if rows:  # folded under a one-line summary, so the document's text starts above
     summary = " · ".join(f"{r['system']} {'-' if pd.isna(r['BlonDe F1']) else format(r['BlonDe F1'], '.1f')}"
                          for r in rows)
     with st.expander(f"This document's scores, BlonDe F1: {md(summary)} (per category and spans: open)"):
-        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
+        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True, placeholder="-")
         st.caption(f"A dash (-): the category has no span on either side. Spans: matched / in system / in reference "
                    f"for this document; ° = thin evidence (fewer than {CATALOG.thin} reference spans).")
         downloads(pd.DataFrame(rows), f"document_{doc}_scores", key="docsc")

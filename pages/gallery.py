@@ -3,8 +3,9 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.render import CSS, legend, render_text
-from pages._shared import (config, styled, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, text_apt,
-                           text_companions)
+from blonde_core.study import Study
+from pages._shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
+                           text_apt, text_companions)
 
 st.title("Phenomenon gallery")
 st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
@@ -28,10 +29,20 @@ for ex in gallery():
             cols[0].markdown("**source**")
             cols[0].html("".join(f'<div class="bl-doc">{esc(s)}</div>' for s in lines_of(ex["source"])))
             k = 1
+        ann_lines = ann.split("\n") if ann else []
         for col, n in zip(cols[k:], ["reference"] + res.names):
             col.markdown(f"**{md(n)}**")
-            col.html("".join(f'<div class="bl-doc">{render_text(r["text"], r["spans"])}</div>'
-                             for r in view["rows"][n]))
+            # a BlonD+ checkpoint boxed wherever the score finds it (the reference's line says which words)
+            marks = [Study.plus_marks(ann_lines[i] if i < len(ann_lines) else None, r["text"])
+                     for i, r in enumerate(view["rows"][n])]
+            col.html("".join(f'<div class="bl-doc">{render_text(r["text"], r["spans"], marks=m)}</div>'
+                             for r, m in zip(view["rows"][n], marks)))
+        tenses = sorted({s["feature"] for rows in view["rows"].values() for r in rows for s in r["spans"]
+                         if s["category"] == "tense"})
+        words = {f: d for grp in res.tense_legend().values() for f, d in grp}
+        if tenses:
+            st.caption("Tense tags here: " + "; ".join(f"{f} = {words.get(f, f)}" for f in tenses)
+                       + (". Boxed: the BlonD+ checkpoint, counted wherever it occurs." if ann else "."))
         rows = []
         for n in res.names:
             s = res.scores(n)
@@ -54,12 +65,14 @@ for ex in gallery():
             for row in rows:
                 v = apt.get(row["candidate"])
                 row["APT ↑"] = None if v is None else 100 * v
-        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True)
+        st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True, placeholder="-")
         st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5)."
                    + (" Otem and Utem: lower is better." if ex["id"] == "over-under" else "")
                    + (f" APT: source pronouns translated as in the reference ({ex['pair']}, the example's word "
                       "alignments)."
                       if ex.get("pair") else ""))
+        for c in cliff_notes(res, res.names):  # a floored category explained under the numbers it moved
+            st.html(f'<p style="font-size:.85rem;margin:0">&#9888; {c}</p>')
         if note:
             st.caption(note)
         if st.button("Open in sandbox", key=f"open_{ex['id']}", icon=":material/edit:"):

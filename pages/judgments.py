@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, Study
-from pages._shared import downloads, md, need_data, copyable, styled
+from pages._shared import copyable, downloads, md, need_data, styled, system_column
 
 st.title("Human judgments")
 d = need_data("human judgments sliced by system, document, rater, category and severity")
@@ -133,7 +133,7 @@ if by:
     else:
         sl = sl.sort_values(score_col, ascending=False, na_position="last")
         st.subheader(f"{len(sl)} slices, MQM {PER[per]}")
-        st.dataframe(styled(sl, precision=3), hide_index=True, height=min(420, 38 + 35 * len(sl)),
+        st.dataframe(styled(sl, precision=3), hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(sl)),
                      column_config={"MQM": st.column_config.NumberColumn(format="%.3f", help="mean over the rated "
                                     "segments of the raters' mean penalty (lower is better)"),
                                     "MQM per 100 chars": st.column_config.NumberColumn(format="%.3f", help="penalty "
@@ -159,14 +159,15 @@ sys_t = pd.DataFrame([{"system": s, score_col: v, "rated segments": sig["segment
                       for s, v in sig["systems"].items()]).sort_values(score_col, na_position="last")
 pairs = pd.DataFrame(sig["pairs"])
 k1, k2 = st.columns([1, 2])
-k1.dataframe(styled(sys_t, precision=3), hide_index=True, height=38 + 35 * len(sys_t))
+k1.dataframe(styled(sys_t, precision=3), hide_index=True, placeholder="-", height=38 + 35 * len(sys_t),
+             column_config={"system": system_column()})
 k2.caption(f"Each system's MQM {PER[per]} on the slice (lower is better), over the segments it has in the slice. "
            "Below, every pair compared on the segments both have.")
 if pairs.empty:
     st.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
 else:
     pairs["significant"] = ["yes" if p < 0.05 else "no" for p in pairs["p (Holm)"]]
-    st.dataframe(styled(pairs, precision=4), hide_index=True, height=min(420, 38 + 35 * len(pairs)),
+    st.dataframe(styled(pairs, precision=4), hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(pairs)),
                  column_config={"difference": st.column_config.NumberColumn(format="%+.3f",
                                                                             help="MQM a - MQM b on the segments "
                                                                                  "both have (lower is better)")})
@@ -177,7 +178,7 @@ else:
 agree = d.rater_agreement()
 with st.expander("Raters' agreement"):
     if agree:
-        st.dataframe(pd.DataFrame(agree), hide_index=True)
+        st.dataframe(pd.DataFrame(agree), hide_index=True, placeholder="-")
         st.caption("Cohen's kappa over the segments both raters rated (penalties in bands 0 / <=1 / <=5 / >5).")
     else:
         st.caption("No two raters share a segment here, so there is no kappa to compute.")

@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
 from pages._shared import (PATTERNS, apt_scores, companions, copyable, label, md, open_documents, shown_f1, spans_text,
-                           signature_box, standard, start_page, thin_evidence)
+                           signature_box, standard, start_page, system_column, thin_evidence)
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
@@ -135,6 +135,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
     small = "small" if layout_kind == "compact" else None  # the compact table fits 1280 px without scrolling
     fmt = {c: st.column_config.NumberColumn(format="%.2f", width=small) for c in view.columns
            if c not in ("system", "rank", "cluster") and view[c].dtype.kind == "f"}
+    fmt["system"] = system_column()
     fmt["rank"] = st.column_config.NumberColumn(help="Rank by BlonDe F1: sort by this column to sort by BlonDe.",
                                                 width=small)
     fmt["cluster"] = st.column_config.NumberColumn(help="Systems of one cluster are not significantly different "
@@ -150,7 +151,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
                                                    help=f"{m}: computed elsewhere ({ext[m]['direction']}); its 95% "
                                                         "interval and its own cluster in the full table")
     if final:  # a row opens the system's weakest document on the Documents page
-        ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
+        ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, placeholder="-", column_config=fmt,
                           width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows",
                           height=min(38 + 35 * len(view), 800))  # every row visible up to about 20 systems
         if ev and ev.selection.rows:
@@ -159,7 +160,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
             worst = min(per, key=lambda k: -1 if per[k]["BlonD-d"]["F1"] is None else per[k]["BlonD-d"]["F1"])
             open_documents(doc=worst, systems=[name], only=[], origin="pages/overview.py")
     else:
-        st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, column_config=fmt,
+        st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, placeholder="-", column_config=fmt,
                      width="stretch", height=min(38 + 35 * len(view), 800))
     st.caption(status + (" · Select a row to open the system's weakest document (lowest BlonD-d) on the Documents "
                          "page. - : no value (the category or metric is absent)." if final else ""))

@@ -6,8 +6,8 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from pages._views import pronoun_threads_view, tense_timeline_view
-from pages._shared import (config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
-                           spans_text)
+from pages._shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
+                           spans_text, styled)
 
 st.title("Sandbox")
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
@@ -90,21 +90,16 @@ def sandbox() -> None:
                 row[f"{c} spans"] = spans_text(v)
         rows.append(row)
     table = pd.DataFrame(rows)
+    # each candidate's headline scores right under its edit box: an edit and what it did, side by side
+    for col, n in ((c2, "A"), (c3, "B")):
+        if n in names:
+            r = table.set_index("candidate").loc[n]
+            col.html('<div class="bl-note" style="opacity:1">' + " · ".join(
+                f"{k} <b>{'-' if pd.isna(r[k]) else f'{r[k]:.2f}'}</b>" for k in ("BlonDe", "BlonD-d", "BLEU")
+                if k in r) + "</div>")
     # a score cliff explained where it happens: a category that matched nothing (or has no span on one side)
     # enters the geometric mean as 0, floored at 1e-5, and pulls BlonDe down with it
-    cliffs = []
-    skip = res.with_config(res.config.with_(absent="skip")) if res.config.absent == "keep" else None
-    for n in names:
-        msgs = res.collapse_notes(n).get(res.corpus.doc_ids[0], [])
-        if not msgs:
-            continue
-        alt = skip.scores(n)["BlonDe"]["F1"] if skip is not None else None
-        now = scores[n]["BlonDe"]["F1"]
-        cliffs.append(f"<b>{esc(n)}</b>: {esc('; '.join(msgs))}. That is why BlonDe is "
-                      f"{'-' if now is None else f'{100 * now:.2f}'}"
-                      + (f"; with <i>Leave absent categories out of the mean</i> (sidebar, More settings) it would "
-                         f"be {100 * alt:.2f}" if alt is not None and alt != now
-                         else "; leaving absent categories out would not change it (both sides have spans)") + ".")
+    cliffs = cliff_notes(res, names)
     cats = list(COLORS)
     columns = []
     # the reference marked for each candidate in turn (matched / missed against that candidate), beside it
@@ -137,8 +132,10 @@ def sandbox() -> None:
                 det.append({"candidate": n, "category": c, "R": pct(v["R"]), "P": pct(v["P"]), "F1": pct(v["F1"]),
                             "matched": v["spans"]["matched"], "in system": v["spans"]["system"],
                             "in reference": v["spans"]["reference"], "thin": "yes" if v["thin"] else ""})
-        st.table(pd.DataFrame(det).set_index(["candidate", "category"]).map(
-            lambda v: "-" if pd.isna(v) else (f"{v:.2f}" if isinstance(v, float) else v)))
+        # a plain sortable grid, one row per candidate and category (st.table drew its two-level index with
+        # stray bullets)
+        st.dataframe(styled(pd.DataFrame(det)), hide_index=True, placeholder="-",
+                     height=38 + 35 * len(det))
         st.caption("R, P, F1 in points; counts are spans (n-grams for 1-4) of the features that carry weight.")
         tense_timeline_view(res, 0, names, "reference", focus=False, key="sb_timeline")
         pronoun_threads_view(res, 0, names, "reference", focus=False, key="sb_pronouns")

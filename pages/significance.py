@@ -8,7 +8,7 @@ from blonde_core.study import CATALOG, InputError
 
 policy = CATALOG.policy
 from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
-                           styled, system_order, thin_evidence, unlabel)
+                           styled, system_column, system_order, thin_evidence, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -113,7 +113,7 @@ pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci", "abse
 for col in POINTS:
     if col in pairs:
         pairs[col] = pairs[col].astype(float) * scale
-st.dataframe(styled(pairs, precision=4), hide_index=True)
+st.dataframe(styled(pairs, precision=4), hide_index=True, placeholder="-")
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
                       for s, v in out["systems"].items()])
@@ -123,7 +123,7 @@ st.caption("Scores, differences and intervals in points (0-100), as on every pag
               + (" (the interval excludes 0 exactly when the raw p is below 0.05)." if test == "bootstrap" else ".")
               if out["pairs"] and out["pairs"][0].get("ci_method") else ""))
 with st.expander("Scores and bootstrap intervals (points)"):
-    st.dataframe(styled(sysdf), hide_index=True)
+    st.dataframe(styled(sysdf), hide_index=True, placeholder="-", column_config={"system": system_column()})
 if out.get("absent_warning"):
     st.markdown("**The same test with absent categories left out of the mean** (the setting *Leave absent "
                 "categories out of the mean*; its signature: `absent:skip`)")
@@ -131,7 +131,7 @@ if out.get("absent_warning"):
                           scale * q["corpus_diff"], "ci_low": None if q["ci"][0] is None else scale * q["ci"][0],
                           "ci_high": None if q["ci"][1] is None else scale * q["ci"][1], corr: q[corr]}
                          for q in out["absent_left_out"]["pairs"]])
-    st.dataframe(styled(left, precision=3), hide_index=True)
+    st.dataframe(styled(left, precision=3), hide_index=True, placeholder="-")
 
 # the `compare` command that reproduces this page's numbers (its signature: out["signature"])
 cmd = ("compare", ["--metric", full, "--test", test, "--unit", unit, "--seed", str(out["seed"])]
@@ -151,7 +151,7 @@ with st.spinner("Testing every category..."):
 allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr)[cats].reset_index()
 st.caption(f"{corr} per pair and metric; count of significant pairs (< 0.05) per metric: " +
            ", ".join(f"{m}: {int((allcat[m] < 0.05).sum())}" for m in cats))
-st.dataframe(styled(allcat, precision=3), hide_index=True)
+st.dataframe(styled(allcat, precision=3), hide_index=True, placeholder="-")
 downloads(allcat, f"significance_all_{test}", latex=True, key="sigall")
 signature_box(out["signature"], command=cmd)
 st.caption("The command reproduces the matrix and the pairs table of the metric chosen above (its JSON on the "

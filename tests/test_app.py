@@ -427,6 +427,18 @@ def test_gallery_every_example_loads_and_renders():
     assert fr_t.loc["A", "tense"] == 0 and fr_t.loc["B", "tense"] == 100
     assert fr_t.loc["A", "tense spans"].startswith("0/4/4")
     assert "passé composé" in html and any("written in 'fr'" in c.value for c in at.caption)
+    # the cards' words match their numbers: the entity card's BLEU gap is the rewordings', its entity gap the
+    # name's; the tense card's BLEU is alike for both; the pronoun card explains B's floored BlonD-d
+    ent = by_id["entity"]
+    assert ent.loc["A", "BLEU"] < ent.loc["B", "BLEU"] and ent.loc["A", "entity spans"].startswith("1/")
+    assert round(ent.loc["A", "entity"]) == 33 and ent.loc["B", "entity"] == 100
+    assert abs(by_id["tense"].loc["A", "BLEU"] - by_id["tense"].loc["B", "BLEU"]) < 2
+    assert "the system has 1 asynchronous spans and the reference none" in html  # B's 'After'
+    assert f"BlonD-d {by_id['pronoun'].loc['B', 'BlonD-d']:.2f}" in html
+    # the BlonD+ checkpoint boxed where the score finds it: twice in the reference, twice in B, never in A
+    assert html.count("BlonD+ ambiguity checkpoint &#x27;problem&#x27;") == 4
+    # tense tags said in words
+    assert any("VBD = past tense" in c.value for c in at.caption)
     # an example opens in the sandbox
     at.button(key="open_tense").click().run()
     at.switch_page("pages/sandbox.py").run()
@@ -509,9 +521,12 @@ def test_sandbox_reacts_to_one_changed_word():
     at.text_area(key="sb_a_None").set_value("Mary walked into the room.\nHe saw a letter on the table.\n"
                                             "It was not for him.").run()
     cliff = sandbox_scores(at)
-    body = next(h.proto.body for h in at.html if "<table" in h.proto.body)
-    assert "pronoun: 0 of 2 feminine spans matched" in body and "dm: 0 of 1 comparison spans matched" in body
-    assert f"That is why BlonDe is {cliff.loc['A', 'BlonDe']:.2f}" in body
+    import html as html_
+
+    body = html_.unescape(next(h.proto.body for h in at.html if "<table" in h.proto.body))
+    assert "pronoun: 0 of the reference's 2 feminine spans matched" in body
+    assert "dm: 0 of the reference's 1 comparison spans matched" in body
+    assert f"That is why BlonDe is {cliff.loc['A', 'BlonDe']:.2f} and BlonD-d {cliff.loc['A', 'BlonD-d']:.2f}" in body
     # with a candidate B, the reference is shown marked for each candidate, beside it
     at.text_area(key="sb_b_None").set_value(ref).run()
     body = next(h.proto.body for h in at.html if "<table" in h.proto.body)
@@ -532,11 +547,12 @@ def test_sandbox_reacts_to_one_changed_word():
     assert present.loc["A", "BlonDe"] == round(100 * core.scores("A")["BlonDe"]["F1"], 2)
     assert present.loc["A", "verb tense F1"] == round(100 * core.scores("A")["categories"]["tense"]["F1"], 2)
     # the Details switch: per-category table, the command line with this very text, downloads
-    assert not at.table and not any("cat > A.txt" in c.value for c in at.code)
+    assert not any("in reference" in df.value.columns for df in at.dataframe)
+    assert not any("cat > A.txt" in c.value for c in at.code)
     at.toggle(key="sb_more").set_value(True).run()
     assert_clean(at, "sandbox details")
-    det = at.table[0].value
-    assert det.loc[("A", "tense"), "F1"] == f"{100 * core.scores('A')['categories']['tense']['F1']:.2f}"
+    det = [df.value for df in at.dataframe if "in reference" in df.value.columns][0].set_index(["candidate", "category"])
+    assert det.loc[("A", "tense"), "F1"] == pytest.approx(100 * core.scores('A')['categories']['tense']['F1'])
     assert any("cat > A.txt" in c.value and cand[0] in c.value for c in at.code)
     assert_clean(at, "sandbox edits")
 

@@ -41,11 +41,13 @@ def test_uploaded_text_comes_back_as_text_and_only_our_tags(text):
     spans = [{"start": 0, "end": min(8, n), "category": "entity", "feature": "<b>PERSON</b>", "status": "missed"},
              {"start": 3, "end": n // 2, "category": "tense", "feature": 'VBD" onmouseover="x', "status": "matched"},
              {"start": n // 2, "end": n, "category": "pronoun", "feature": "she"}]
-    for sp in ([], spans):
-        out = parse(render_text(text, sp))
+    spans[0].update(ident=2, describe='<i>past</i>" onclick="x')
+    marks = [(1, min(6, n), "<script>checkpoint</script>'\""), (n // 3, n, "x")]  # a BlonD+ checkpoint box
+    for sp, mk in (([], None), (spans, None), ([], marks), (spans, marks)):
+        out = parse(render_text(text, sp, marks=mk))
         assert "".join(out.text) == text  # shown literally, character for character
-        assert set(out.tags) <= {"span"}
-        assert set(out.attrs) <= {"class", "style", "title"}
+        assert set(out.tags) <= {"span", "mark"}
+        assert set(out.attrs) <= {"class", "style", "title", "data-n"}
 
 
 def test_legend_has_only_our_markup():

@@ -129,11 +129,15 @@ def collapse_notes(result, name: str) -> dict:
             r = (ds[di, sl, 2] * wt).sum()
             s = (ds[di, sl, 1] * wt).sum()
             if m == 0 and (r > 0 or s > 0):
-                feats = [f"{int(ds[di, c, 2])} {result.layout.columns[c][1]}" for c in range(sl.start, sl.stop)
-                         if ds[di, c, 2] > 0 and wt[c - sl.start] > 0]
-                what = " + ".join(feats) if feats else "0"
-                side = "recall" if r > 0 else "precision"
-                msgs.append(f"{cat}: 0 of {what} spans matched ({side} 0); geometric mean floored")
+                def feats(k):
+                    return " + ".join(f"{int(ds[di, c, k])} {result.layout.columns[c][1]}" for c in range(sl.start, sl.stop)
+                                      if ds[di, c, k] > 0 and wt[c - sl.start] > 0)
+                if r > 0:
+                    msgs.append(f"{cat}: 0 of the reference's {feats(2)} spans matched (recall 0); geometric mean "
+                                "floored")
+                else:  # the system has spans of a category the reference does not have
+                    msgs.append(f"{cat}: the system has {feats(1)} spans and the reference none (precision 0); "
+                                "geometric mean floored")
         if msgs:
             notes[d] = msgs
     return notes
@@ -213,10 +217,13 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
             for s in r["spans"]:
                 s["status"] = "neutral"
     ident: dict = {}  # each entity of the document one number, the reference's first (as Figure 3 colours them)
+    described = pack.tense_descriptions  # VBD -> "past tense": tags said in words
     for rows in view["rows"].values():
         for r in rows:
             for s in r["spans"]:
                 s["counted"] = weights.get((s["category"], s["feature"]), True)
+                if s["category"] == "tense" and s["feature"] in described:
+                    s["describe"] = described[s["feature"]]
                 if s["category"] == "entity":
                     s["ident"] = ident.setdefault((s["feature"], s["key"]), len(ident) + 1)
             r["counts"] = dict(Counter(s["category"] for s in r["spans"] if s["counted"]))

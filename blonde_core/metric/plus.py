@@ -50,6 +50,18 @@ def count_phrase(phrase: str, text: str) -> int:
     return len(pat.findall(text))
 
 
+def checkpoint_marks(line: str, text: str) -> list[tuple[int, int, str]]:
+    """Where the checkpoints of one annotation line occur in a text, as the score finds them (whole words,
+    any case): [(start, end, what)] for highlighting."""
+    out = []
+    for kind, cps in zip(("ambiguity", "ellipsis"), parse_annotation_line(line)):
+        for cp in cps:
+            count_phrase(cp, "")  # compiles the pattern the score uses
+            for m in _PAT_CACHE[cp].finditer(text):
+                out.append((m.start(), m.end(), f"BlonD+ {kind} checkpoint '{cp}' (counted where it occurs)"))
+    return sorted(out)
+
+
 def normalise_ner_name(name: str) -> str:
     return name.strip(" ").lower().split("'s")[0].split("\u2019s")[0].split("'")[0].strip()
 
