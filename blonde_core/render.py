@@ -98,6 +98,7 @@ def _piece(a: int, b: int, piece: str, use: list[dict]) -> str:
     title = "; ".join(
         f"{LABELS[s['category']]}: {s['feature']}" + (f" = {s['describe']}" if s.get("describe") else "")
         + (f" #{s['ident']}" if s.get("ident") else "") + (
+            " (found in the text as written; lowercased, spaCy does not find it: not counted)" if s.get("lost") else
             " (weight 0 in these settings: not counted)" if s.get("counted") is False else
             f" ({STATUS_HELP[s.get('status', 'neutral')]})" if STATUS_HELP.get(s.get('status', 'neutral')) else "")
         for s in cover)

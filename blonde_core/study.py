@@ -409,6 +409,13 @@ class Study:
         """The scores with every question the pages ask of them (Analysis)."""
         return Analysis(self.result(cfg, progress=progress), self.human)
 
+    def lost_entities(self, cfg: ScoreConfig, doc_index: int, names: list[str]) -> dict:
+        """The entities of one document that lowercasing hides from the score (analysis/diagnostics.py):
+        its sentences annotated as written, once, through this study's engine (cached like every annotation)."""
+        from .analysis.diagnostics import lost_entities
+
+        return lost_entities(self.result(cfg), self._engine.annotator(False, cfg.lang), doc_index, names)
+
     def standard(self, granularity: str, metric: str, progress=None):
         """One sacrebleu metric (BLEU, chrF or TER), per-segment statistics cached on disk."""
         from .analysis.standard import StandardResult

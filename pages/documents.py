@@ -38,9 +38,20 @@ st.session_state["keep_doc_sel"], st.session_state["keep_doc_systems"] = doc, li
 ref = c3.selectbox("Reference", list(res.corpus.references), key="doc_ref")
 if "doc_cats" not in st.session_state:
     st.session_state["doc_cats"] = list(COLORS)
-cats = st.pills("Categories", list(COLORS), selection_mode="multi", format_func=LABELS.get, key="doc_cats") or []
+pc1, pc2 = st.columns([3, 1], vertical_alignment="bottom")
+cats = pc1.pills("Categories", list(COLORS), selection_mode="multi", format_func=LABELS.get, key="doc_cats") or []
 di = docs.index(doc)
 view = res.sentence_view(di, systems, ref)
+if cfg.lowercase and "entity" in cats and pc2.toggle(
+        "Also show the entities lowercasing hides", key="doc_lost",
+        help="The score annotates lowercased text (sidebar: Lowercase before annotation), where spaCy misses many "
+             "names. On: this document is annotated as written too (once, then cached) and the entities found only "
+             "there are drawn grey and dotted with E0 - not counted."):
+    with st.spinner("Annotating this document as written..."):
+        lost = d.lost_entities(cfg, di, [ref, *systems])
+    for name, per in lost.items():
+        for row, extra in zip(view["rows"][name], per):
+            row["spans"] = sorted(row["spans"] + extra, key=lambda x: (x["start"], -x["end"]))
 n_sent = max(len(view["rows"][ref]), *(len(view["rows"][s]) for s in systems)) if systems else \
     len(view["rows"][ref])
 

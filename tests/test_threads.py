@@ -49,3 +49,26 @@ def test_document_granularity_threads_look_in_the_whole_document():
     r = result(["Ann ran and Bob ran"], ["Ann ran", "Bob ran"], granularity="document")
     th = {t["entity"]: t for t in entity_threads(r, 0, "sys")}
     assert th["Ann"]["consistent"] and th["Bob"]["consistent"]
+
+
+def test_entities_lowercasing_hides_are_found_as_written(ted):
+    """TED talk.2 as the score sees it (lowercased): spaCy misses 'Einstein'; annotated as written it finds
+    him. Such entities come back not counted (drawn grey, E0), never over an entity the score has; with case
+    kept there is nothing to add."""
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.study import ScoreConfig, Study
+
+    st = Study(plain_corpus([ted / "refs" / "ref.txt"], [ted / "systems" / "SMU.txt"], docids=ted / "docids.txt"), "t")
+    cfg = ScoreConfig()
+    lost = st.lost_entities(cfg, 0, ["ref", "SMU"])
+    found = {(s["text"], s["feature"]) for row in lost["ref"] for s in row}
+    assert ("Einstein", "PERSON") in found
+    view = st.analysis(cfg).sentence_view(0, ["SMU"], "ref")
+    for name in ("ref", "SMU"):
+        assert len(lost[name]) == len(view["rows"][name])
+        for row, extra in zip(view["rows"][name], lost[name]):
+            counted = [(s["start"], s["end"]) for s in row["spans"] if s["category"] == "entity"]
+            for s in extra:
+                assert s["counted"] is False and s["lost"] and row["text"][s["start"]:s["end"]].lower() == s["text"].lower()
+                assert not any(s["start"] < e and a < s["end"] for a, e in counted)
+    assert st.lost_entities(ScoreConfig(lowercase=False), 0, ["ref"]) == {}

@@ -236,6 +236,34 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
     return view
 
 
+def lost_entities(result, annotator, doc_index: int, names: list[str]) -> dict:
+    """Entities that lowercasing hides: {name: [[span, ...] per sentence]} of the entities spaCy finds in the
+    text as written (annotator: one that keeps case) where the lowercased text the score annotates has no
+    entity over them.  Each span is drawn as not counted (counted False, lost True).  Empty when the
+    settings keep case."""
+    if not result.config.lowercase:
+        return {}
+    table, pack = result.table, result.table.pack
+    out = {}
+    for name in names:
+        docs = result.corpus.systems.get(name) or result.corpus.references[name]
+        raws = docs[doc_index]
+        recs = annotator.annotate(raws)
+        rows = []
+        for raw in raws:
+            cased, lower = annotator.prepare(raw), prepare(raw, True)
+            found = []
+            if len(cased) == len(lower) and lower in table.index:
+                have = [(s, e) for _, _, s, e in entities(table.records[table.index[lower]], lower, pack)]
+                for g, key, s, e in entities(recs[cased], cased, pack):
+                    if not any(s < e2 and s2 < e for s2, e2 in have):
+                        found.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
+                                      "text": cased[s:e], "key": key, "counted": False, "lost": True})
+            rows.append(found)
+        out[name] = rows
+    return out
+
+
 def counted_features(result) -> dict:
     """{(category, feature): whether the feature carries weight in the result's settings} - a span
     of a weight-0 feature (neuter and epicene pronouns, non-person entities in blonde-0.1.4) is
