@@ -102,7 +102,7 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
 
 if out["sentence_level"]:
     st.subheader("Buckets, n-grams and every sentence (as compare-mt)")
-    bk = res.buckets(a, b)  # what `contrast --pair A B --buckets` prints
+    bk = d.buckets(cfg, a, b)  # what `contrast --pair A B --buckets` prints
     tabs = st.tabs(["Sentence length", "Sentence score", "Word frequency", "N-grams and spans", "A vs B per sentence"])
 
     def bars(df, x, ys, title, names_=("A", "B")):

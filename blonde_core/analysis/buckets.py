@@ -41,10 +41,15 @@ def _bucket(values, edges) -> np.ndarray:
     return np.searchsorted(np.asarray(edges), np.asarray(values, float), side="right")
 
 
-def _tokens(text: str, lowercase: bool) -> list[str]:
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+_TOKENIZER: list = []  # sacrebleu's 13a tokenizer, made once (it compiles its expressions)
 
-    t = Tokenizer13a()(text.strip())
+
+def _tokens(text: str, lowercase: bool) -> list[str]:
+    if not _TOKENIZER:
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        _TOKENIZER.append(Tokenizer13a())
+    t = _TOKENIZER[0](text.strip())
     return (t.lower() if lowercase else t).split()
 
 
@@ -143,17 +148,17 @@ def buckets(result, a: str, b: str, top: int = 20) -> dict:
     # n-grams of the reference matched by one and not the other
     right = {n: Counter() for n in (a, b)}
     in_ref: Counter = Counter()
+    def grams(words):
+        return Counter(tuple(words[i:i + k]) for k in NGRAM_ORDERS for i in range(len(words) - k + 1))
+
     for k, r in enumerate(ref):
-        for order in NGRAM_ORDERS:
-            rc = Counter(tuple(r[i:i + order]) for i in range(len(r) - order + 1))
-            in_ref.update(rc)
-            for n in (a, b):
-                h = hyp[n][k]
-                hc = Counter(tuple(h[i:i + order]) for i in range(len(h) - order + 1))
-                for g, c in rc.items():
-                    m = min(c, hc.get(g, 0))
-                    if m:
-                        right[n][g] += m
+        rc = grams(r)
+        in_ref.update(rc)
+        for n in (a, b):
+            hc = grams(hyp[n][k])
+            got = right[n]
+            for g in rc.keys() & hc.keys():
+                got[g] += min(rc[g], hc[g])
     rows = []
     for g in set(right[a]) | set(right[b]):
         x, y = right[a][g], right[b][g]

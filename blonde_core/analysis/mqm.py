@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -60,6 +60,7 @@ DEFAULT_RULES = (
 class MqmWeights:
     """Ordered rules (category pattern, severity pattern, weight); the first match wins."""
     rules: tuple = DEFAULT_RULES
+    _seen: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @classmethod
     def parse(cls, text: str | None) -> "MqmWeights":
@@ -92,10 +93,11 @@ class MqmWeights:
         return cls(tuple(new + rules))
 
     def weight(self, category: str, severity: str) -> float:
-        for r in self.rules:
-            if r.matches(category, severity):
-                return r.weight
-        return 0.0
+        key = (category, severity)
+        w = self._seen.get(key)
+        if w is None:  # a file has a few dozen (category, severity) pairs: each matched against the rules once
+            w = self._seen[key] = next((r.weight for r in self.rules if r.matches(category, severity)), 0.0)
+        return w
 
     def changes(self) -> str:
         """The rules that differ from the defaults, as `parse` reads them ('' for the defaults)."""
