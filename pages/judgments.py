@@ -133,13 +133,14 @@ if by:
     else:
         sl = sl.sort_values(score_col, ascending=False, na_position="last")
         st.subheader(f"{len(sl)} slices, MQM {PER[per]}")
-        st.dataframe(styled(sl, precision=3), hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(sl)),
-                     column_config={"MQM": st.column_config.NumberColumn(format="%.3f", help="mean over the rated "
-                                    "segments of the raters' mean penalty (lower is better)"),
-                                    "MQM per 100 chars": st.column_config.NumberColumn(format="%.3f", help="penalty "
-                                    "per 100 characters of the rated segments' source"),
-                                    "rated": st.column_config.NumberColumn(help="rated segments in the slice's "
-                                                                                "system / document / rater scope")})
+        num = st.column_config.NumberColumn
+        st.dataframe(sl, hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(sl)), column_config={
+            "penalty": num(format="%.1f", help="the errors' summed weights"),
+            "MQM": num(format="%.3f", help="mean over the rated segments of the raters' mean penalty (lower is "
+                                           "better)"),
+            "MQM per 100 chars": num(format="%.3f", help="penalty per 100 characters of the rated segments' source"),
+            "rated": num(help="rated segments in the slice's system / document / rater scope"),
+            "chars": num(help="characters of the rated segments' source")})
         downloads(sl, "mqm_slices", key="mqmsl")
         top = sl.dropna(subset=[score_col]).head(25)
         names = [" / ".join(str(r[b]) for b in by) for _, r in top.iterrows()]
