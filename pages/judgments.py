@@ -2,6 +2,8 @@
 severity and the file's metadata fields, under severity weights the user may change, per rated
 segment or per 100 source characters - with the systems compared again on the slice.  The state
 lives in the URL, so a slice can be shared."""
+import shlex
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -163,7 +165,24 @@ k1, k2 = st.columns([1, 2])
 k1.dataframe(styled(sys_t, precision=3), hide_index=True, placeholder="-", height=38 + 35 * len(sys_t),
              column_config={"system": system_column()})
 k2.caption(f"Each system's MQM {PER[per]} on the slice (lower is better), over the segments it has in the slice. "
-           "Below, every pair compared on the segments both have.")
+           "Beside, every pair compared on the segments both have; below, the same as a table.")
+if not pairs.empty:  # the pairs as a matrix: rows and columns in the slice's order (best first)
+    order = [s for s in sys_t["system"] if s in set(pairs["a"]) | set(pairs["b"])]
+    pos = {s: i for i, s in enumerate(order)}
+    z = [[None] * len(order) for _ in order]
+    txt = [[""] * len(order) for _ in order]
+    for r in pairs.to_dict("records"):
+        for x, y, sign in ((r["a"], r["b"], 1), (r["b"], r["a"], -1)):
+            z[pos[x]][pos[y]] = sign * r["difference"]
+            txt[pos[x]][pos[y]] = f"{sign * r['difference']:+.2f}" + ("*" if r["p (Holm)"] < 0.05 else "")
+    heat = go.Figure(go.Heatmap(z=z, x=order, y=order, text=txt, texttemplate="%{text}", colorscale="RdBu_r",
+                                zmid=0, colorbar=dict(title="row - column"),
+                                hovertemplate="%{y} - %{x}: %{z:+.3f} (lower is better)<extra></extra>"))
+    heat.update_layout(height=120 + 26 * len(order), margin=dict(t=10, b=10), yaxis_autorange="reversed",
+                       xaxis=dict(tickangle=-40))
+    k2.plotly_chart(heat, width="stretch")
+    k2.caption("Each cell: the row system's MQM minus the column system's, on the segments both have (negative, "
+               "blue: the row system is better); * marks a Holm-corrected p < 0.05.")
 if pairs.empty:
     st.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
 else:
@@ -184,11 +203,9 @@ with st.expander("Raters' agreement"):
     else:
         st.caption("No two raters share a segment here, so there is no kappa to compute.")
 
-import shlex  # noqa: E402
-
 cli = ["python", "-m", "blonde_core", "human", "--mqm", d.human_file] + (["--by", ",".join(by)] if by else []) + \
     (["--weights", weights.changes()] if weights.changes() else []) + \
     [x for f, v in where.items() for x in ("--where", f"{f}={','.join(v)}")] + \
-    ["--significance"] + (["--per", per] if per != "segment" else [])
+    ["--significance"] + (["--per", "100chars"] if per != "segment" else [])
 with st.expander("Reproduce on the command line"):
     copyable(" ".join(shlex.quote(x) for x in cli))

@@ -120,3 +120,8 @@ def test_the_command_line_says_the_same(ted, ted_mqm, capsys):
     assert main(["human", "--mqm", mqm, "--where", "system=SMU,ref", "--significance"]) == 0
     text = capsys.readouterr().out
     assert "SMU              ref" in text and "paired randomization" in text
+    assert main(["human", "--mqm", mqm, "--where", "system=SMU,ref", "--significance", "--per", "100chars",
+                 "--format", "json"]) == 0
+    sig = json.loads(capsys.readouterr().out)["significance"]
+    assert sig["per"] == "100 characters" and sig["pairs"][0]["MQM a"] == pytest.approx(
+        slices(ted_mqm, ["system"], None, {"system": ["SMU"]})[0]["MQM per 100 chars"])

@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--where", metavar="FIELD=V1,V2", action="append", default=[],
                    help="MQM: keep only these values of a field (system, doc, rater, category, severity or a "
                         "metadata field); repeat for several fields")
-    h.add_argument("--per", choices=("segment", "100 characters"), default="segment",
+    h.add_argument("--per", choices=("segment", "100chars"), default="segment",
                    help="MQM significance: scores per rated segment or per 100 source characters")
     h.add_argument("--significance", action="store_true",
                    help="MQM: every pair of systems compared on the slice (paired randomization over segments, "

@@ -475,7 +475,8 @@ def run_human(a) -> str:
         raise InputError("--by, --where, --weights and --significance need an MQM file (--mqm FILE)",
                          code=InputError.Codes.OPTIONS)
     if sliced:
-        data = Study.judgments_summary(hs, by, a.weights, where, a.significance, a.per)
+        data = Study.judgments_summary(hs, by, a.weights, where, a.significance,
+                                       "100 characters" if a.per == "100chars" else a.per)
         if a.format == "json":
             return dump_json(data)
         lines = [f"weights: {data['weights']}" + "".join(f"; {k} in {', '.join(v)}" for k, v in data["where"].items())]
