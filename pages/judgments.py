@@ -158,14 +158,14 @@ if by:
 st.subheader("Systems compared on this slice")
 with st.spinner("Paired randomization over segments..."):
     sig = Study.mqm_significance(hs, weights, where, per=per)
-sys_t = pd.DataFrame([{"system": s, score_col: v, "rated segments": sig["segments"][s]}
+sys_t = pd.DataFrame([{"system": s, score_col: v, "rated": sig["segments"][s]}
                       for s, v in sig["systems"].items()]).sort_values(score_col, na_position="last")
 pairs = pd.DataFrame(sig["pairs"])
-k1, k2 = st.columns([1, 2])
+k1, k2 = st.columns([4, 5])
 k1.dataframe(styled(sys_t, precision=3), hide_index=True, placeholder="-", height=38 + 35 * len(sys_t),
              column_config={"system": system_column()})
-k2.caption(f"Each system's MQM {PER[per]} on the slice (lower is better), over the segments it has in the slice. "
-           "Beside, every pair compared on the segments both have; below, the same as a table.")
+k2.caption(f"Each system's MQM {PER[per]} on the slice (lower is better), over the segments it has in the slice "
+           "(rated: how many). Below, every pair compared on the segments both have: as a matrix, then as a table.")
 if not pairs.empty:  # the pairs as a matrix: rows and columns in the slice's order (best first)
     order = [s for s in sys_t["system"] if s in set(pairs["a"]) | set(pairs["b"])]
     pos = {s: i for i, s in enumerate(order)}
@@ -178,10 +178,10 @@ if not pairs.empty:  # the pairs as a matrix: rows and columns in the slice's or
     heat = go.Figure(go.Heatmap(z=z, x=order, y=order, text=txt, texttemplate="%{text}", colorscale="RdBu_r",
                                 zmid=0, colorbar=dict(title="row - column"),
                                 hovertemplate="%{y} - %{x}: %{z:+.3f} (lower is better)<extra></extra>"))
-    heat.update_layout(height=120 + 26 * len(order), margin=dict(t=10, b=10), yaxis_autorange="reversed",
+    heat.update_layout(height=140 + 34 * len(order), margin=dict(t=10, b=10), yaxis_autorange="reversed",
                        xaxis=dict(tickangle=-40))
-    k2.plotly_chart(heat, width="stretch")
-    k2.caption("Each cell: the row system's MQM minus the column system's, on the segments both have (negative, "
+    st.plotly_chart(heat, width="stretch")
+    st.caption("Each cell: the row system's MQM minus the column system's, on the segments both have (negative, "
                "blue: the row system is better); * marks a Holm-corrected p < 0.05.")
 if pairs.empty:
     st.info("Fewer than two systems share rated segments in this slice: no pair to compare.")
