@@ -225,6 +225,13 @@ class Study:
         return MqmWeights.parse(text)
 
     @staticmethod
+    def mqm_units() -> dict:
+        """What an MQM slice's score is per: {"segment": "per rated segment", "100 characters": ...}."""
+        from .analysis.mqm import PER
+
+        return dict(PER)
+
+    @staticmethod
     def mqm_fields(human) -> list[str]:
         """The fields MQM can be sliced and filtered by (the file's metadata fields included)."""
         from .analysis.mqm import fields

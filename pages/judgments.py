@@ -26,7 +26,7 @@ if hs is None or not hs.errors:
 
 FIELDS = Study.mqm_fields(hs)
 DEFAULTS = Study.mqm_weights().rules
-PER = {"segment": "per rated segment", "100 characters": "per 100 source characters"}
+PER = Study.mqm_units()
 values = {f: sorted({str(v) for v in vals}) for f, vals in
           {"system": {r[0] for r in hs.errors}, "doc": {r[1] for r in hs.errors}, "rater": {r[3] for r in hs.errors},
            "category": {r[4] for r in hs.errors}, "severity": {r[5] for r in hs.errors},
@@ -50,7 +50,8 @@ if saved is None or saved.get("_data") != d.key:
         saved[f"mqm_f_{f}"] = [v for v in QP.get_all(f"f.{f}") if v in values[f]]
     try:
         w0 = Study.mqm_weights(QP.get("w", ""))
-    except InputError:
+    except InputError as exc:  # a link whose weights were edited by hand: say so, start from Google's
+        st.warning(f"The address's weights were not understood, so Google's are used: {md(exc.for_page())}")
         w0 = Study.mqm_weights()
     for i, r in enumerate(DEFAULTS):
         same = [x for x in w0.rules if (x.category, x.severity) == (r.category, r.severity)]

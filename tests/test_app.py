@@ -278,6 +278,18 @@ def test_mqm_sliced_on_the_human_judgments_page(ted, capsys):
     assert at2.number_input[major].value == 10.0 and at2.multiselect(key="mqm_f_system").value == ["SMU", "refB"]
     table2 = [df.value for df in at2.dataframe if "severity" in df.value.columns][0]
     pd.testing.assert_frame_equal(table2.reset_index(drop=True), table.reset_index(drop=True))
+    # an address whose weights were edited by hand into nonsense: said, and Google's weights used
+    at3 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    bad = dict(qp, w="Major=lots")
+    for k, v in bad.items():
+        at3.query_params[k] = v
+    at3.run()
+    at3.switch_page("pages/judgments.py")
+    for k, v in bad.items():
+        at3.query_params[k] = v
+    at3.run()
+    assert not at3.exception and any("weights were not understood" in w.value for w in at3.warning)
+    assert at3.number_input[major].value == 5.0
 
 
 def test_significance_numbers_are_points_for_every_metric():
