@@ -265,29 +265,28 @@ def test_mqm_sliced_on_the_human_judgments_page(ted, capsys):
     qp = dict(at.query_params)
     assert qp["by"] == "category,severity" and qp["w"] == "Major=10" and qp["f.system"] == ["SMU", "refB"]
     # the URL opens the same slice in another session (its data through the token, a copy of its own)
-    at2 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    for k, v in qp.items():
-        at2.query_params[k] = v
-    at2.run()
-    at2.switch_page("pages/judgments.py")
-    for k, v in qp.items():
-        at2.query_params[k] = v
-    at2.run()
+
+    def opened(query):
+        """A new session opened on this address (the query set again after the switch, as a browser keeps it)."""
+        app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+        for step in ("data", "page"):
+            for k, v in query.items():
+                app.query_params[k] = v
+            if step == "page":
+                app.switch_page("pages/judgments.py")
+                for k, v in query.items():
+                    app.query_params[k] = v
+            app.run()
+        return app
+
+    at2 = opened(qp)
     assert_clean(at2, "judgments from the URL")
     assert at2.multiselect(key="mqm_by").value == ["category", "severity"]
     assert at2.number_input[major].value == 10.0 and at2.multiselect(key="mqm_f_system").value == ["SMU", "refB"]
     table2 = [df.value for df in at2.dataframe if "severity" in df.value.columns][0]
     pd.testing.assert_frame_equal(table2.reset_index(drop=True), table.reset_index(drop=True))
     # an address whose weights were edited by hand into nonsense: said, and Google's weights used
-    at3 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    bad = dict(qp, w="Major=lots")
-    for k, v in bad.items():
-        at3.query_params[k] = v
-    at3.run()
-    at3.switch_page("pages/judgments.py")
-    for k, v in bad.items():
-        at3.query_params[k] = v
-    at3.run()
+    at3 = opened(dict(qp, w="Major=lots"))
     assert not at3.exception and any("weights were not understood" in w.value for w in at3.warning)
     assert at3.number_input[major].value == 5.0
 
