@@ -205,7 +205,7 @@ class Study:
                 out["slices"] = slices(human, by, w, where)
                 out["rater_agreement"] = rater_agreement(human) if human.rater_scores else []
             if significance:
-                out["significance"] = Study.mqm_significance(human, weights, where, per=per)
+                out["significance"] = Study.mqm_significance(human, w, where, per=per)
             return out
         return judgments_summary(human)
 
@@ -243,7 +243,7 @@ class Study:
         """MQM sliced as Marot slices it (analysis/mqm.py); weights: MqmWeights or its text."""
         from .analysis.mqm import MqmWeights, slices
 
-        return slices(human, by, weights if isinstance(weights, MqmWeights) else MqmWeights.parse(weights), where)
+        return slices(human, by, MqmWeights.of(weights), where)
 
     @staticmethod
     def mqm_significance(human, weights=None, where: dict | None = None, per: str = "segment",
@@ -251,8 +251,7 @@ class Study:
         """The systems compared pair by pair on an MQM slice (analysis/mqm.significance; n: its trials)."""
         from .analysis.mqm import TRIALS, MqmWeights, significance
 
-        w = weights if isinstance(weights, MqmWeights) else MqmWeights.parse(weights)
-        return significance(human, w, where, per=per, n=n or TRIALS, seed=seed)
+        return significance(human, MqmWeights.of(weights), where, per=per, n=n or TRIALS, seed=seed)
 
     def with_files(self, annotation=None, ner=None, human=None, human_higher_is_better: bool = True,
                    score_column: str | None = None, human_mapping: dict | None = None) -> "Study":

@@ -37,11 +37,10 @@ for ex in gallery():
                      for i, r in enumerate(view["rows"][n])]
             col.html("".join(f'<div class="bl-doc">{render_text(r["text"], r["spans"], marks=m)}</div>'
                              for r, m in zip(view["rows"][n], marks)))
-        tenses = sorted({s["feature"] for rows in view["rows"].values() for r in rows for s in r["spans"]
-                         if s["category"] == "tense"})
-        words = {f: d for grp in res.tense_legend().values() for f, d in grp}
+        tenses = {s["feature"]: s.get("describe", s["feature"]) for rows in view["rows"].values() for r in rows
+                  for s in r["spans"] if s["category"] == "tense"}  # each tag with its words (sentence_view's)
         if tenses:
-            st.caption("Tense tags here: " + "; ".join(f"{f} = {words.get(f, f)}" for f in tenses)
+            st.caption("Tense tags here: " + "; ".join(f"{f} = {tenses[f]}" for f in sorted(tenses))
                        + (". Boxed: the BlonD+ checkpoint, counted wherever it occurs." if ann else "."))
         rows = []
         for n in res.names:

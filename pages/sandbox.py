@@ -91,12 +91,10 @@ def sandbox() -> None:
         rows.append(row)
     table = pd.DataFrame(rows)
     # each candidate's headline scores right under its edit box: an edit and what it did, side by side
-    for col, n in ((c2, "A"), (c3, "B")):
-        if n in names:
-            r = table.set_index("candidate").loc[n]
-            col.html('<div class="bl-note" style="opacity:1">' + " · ".join(
-                f"{k} <b>{'-' if pd.isna(r[k]) else f'{r[k]:.2f}'}</b>" for k in ("BlonDe", "BlonD-d", "BLEU")
-                if k in r) + "</div>")
+    for r in rows:
+        {"A": c2, "B": c3}[r["candidate"]].html('<div class="bl-note" style="opacity:1">' + " · ".join(
+            f"{k} <b>{'-' if pd.isna(r[k]) else f'{r[k]:.2f}'}</b>" for k in ("BlonDe", "BlonD-d", "BLEU"))
+            + "</div>")
     # a score cliff explained where it happens: a category that matched nothing (or has no span on one side)
     # enters the geometric mean as 0, floored at 1e-5, and pulls BlonDe down with it
     cliffs = cliff_notes(res, names)

@@ -269,15 +269,11 @@ def test_mqm_sliced_on_the_human_judgments_page(ted, capsys):
     def opened(query):
         """A new session opened on this address (the query set again after the switch, as a browser keeps it)."""
         app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-        for step in ("data", "page"):
-            for k, v in query.items():
-                app.query_params[k] = v
-            if step == "page":
-                app.switch_page("pages/judgments.py")
-                for k, v in query.items():
-                    app.query_params[k] = v
-            app.run()
-        return app
+        app.query_params.update(query)
+        app.run()
+        app.switch_page("pages/judgments.py")
+        app.query_params.update(query)
+        return app.run()
 
     at2 = opened(qp)
     assert_clean(at2, "judgments from the URL")
@@ -528,6 +524,10 @@ def test_sandbox_reacts_to_one_changed_word():
     he = sandbox_scores(at)
     assert he.loc["A", "pronoun F1"] < 100.0 and he.loc["A", "BlonDe"] < same.loc["A", "BlonDe"]
     assert list(he.columns[:3]) == ["BlonDe", "BlonD-d", "BLEU"]  # BLEU beside BlonDe, visible at 1280 px
+    # and the same three under candidate A's edit box (B is empty: no line for it)
+    under = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="bl-note"')]
+    assert under == ['<div class="bl-note" style="opacity:1">' + " · ".join(
+        f"{k} <b>{he.loc['A', k]:.2f}</b>" for k in ("BlonDe", "BlonD-d", "BLEU")) + "</div>"]
     # a score cliff explained beside the scores: which category matched nothing, and what BlonDe then is
     at.text_area(key="sb_a_None").set_value("Mary walked into the room.\nHe saw a letter on the table.\n"
                                             "It was not for him.").run()

@@ -58,16 +58,9 @@ def _sentences(result, name: str) -> list[str]:
     return [s for d in docs for s in d]
 
 
-def _prf(m: float, s: float, r: float) -> dict:
-    p = m / s if s else None
-    rc = m / r if r else None
-    f = 2 * p * rc / (p + rc) if p and rc else (0.0 if p is not None and rc is not None else None)
-    return {"P": p, "R": rc, "F": f}
-
-
 def buckets(result, a: str, b: str, top: int = 20) -> dict:
     from blonde_core.analysis.stats.units import metric_fn
-    from blonde_core.analysis.diagnostics import entity_strings, feature_breakdown
+    from blonde_core.analysis.diagnostics import _prf, entity_strings, feature_breakdown
 
     if result.config.granularity != "sentence":
         raise InputError("buckets need sentence-level matching (the scores were matched per document)",
@@ -139,8 +132,8 @@ def buckets(result, a: str, b: str, top: int = 20) -> dict:
     for i, lab in enumerate(freq_labels):
         row = {"frequency": lab, "reference words": int(acc[a][i, 2])}
         for n, key in ((a, "A"), (b, "B")):
-            p = _prf(*(float(v) for v in acc[n][i]))
-            row["F A" if key == "A" else "F B"] = None if p["F"] is None else 100 * p["F"]
+            f = _prf(*(float(v) for v in acc[n][i]))[2]  # matched, system, reference -> F (NaN: a side has none)
+            row[f"F {key}"] = nan_to_none(100 * f)
             row[f"words {key}"] = int(acc[n][i, 1])
         row["A - B"] = None if row["F A"] is None or row["F B"] is None else row["F A"] - row["F B"]
         freq_rows.append(row)

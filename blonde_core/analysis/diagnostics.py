@@ -226,13 +226,13 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
                     s["describe"] = described[s["feature"]]
                 if s["category"] == "entity":
                     s["ident"] = ident.setdefault((s["feature"], s["key"]), len(ident) + 1)
-            r["counts"] = dict(Counter(s["category"] for s in r["spans"] if s["counted"]))
             feats: dict = {}  # the count vector per category, by feature (counted spans only)
             for s in r["spans"]:
                 if s["counted"]:
                     f = feats.setdefault(s["category"], {})
                     f[s["feature"]] = f.get(s["feature"], 0) + 1
             r["features"] = feats
+            r["counts"] = {c: sum(f.values()) for c, f in feats.items()}
     return view
 
 

@@ -92,6 +92,11 @@ class MqmWeights:
                 new.append(rule)
         return cls(tuple(new + rules))
 
+    @classmethod
+    def of(cls, weights) -> "MqmWeights":
+        """Weights as given: an MqmWeights, the text `parse` reads, or None (Google's)."""
+        return weights if isinstance(weights, cls) else cls.parse(weights)
+
     def weight(self, category: str, severity: str) -> float:
         key = (category, severity)
         w = self._seen.get(key)
@@ -140,6 +145,11 @@ def _checked(human, by, where) -> None:
         raise InputError("slicing needs MQM rows (categories, severities, raters)", code=InputError.Codes.JUDGMENTS)
 
 
+def _where(where: dict | None) -> dict:
+    """{field: set of allowed values}, fields with no value chosen left out."""
+    return {f: set(v) for f, v in (where or {}).items() if v}
+
+
 def _is_error(row) -> bool:
     """An annotation that found something (not No-error, not a quality-control probe)."""
     return row[4].lower() not in ("no-error", "found") and row[5].lower() not in ("no-error", "hotw-test")
@@ -164,7 +174,7 @@ def slices(human, by: list[str], weights: MqmWeights | None = None, where: dict 
     over rated segments of the raters' mean penalty) and MQM per 100 source characters; lower is
     better.  where: {field: allowed values}, the filter applied before slicing."""
     weights = weights or MqmWeights()
-    where = {f: set(v) for f, v in (where or {}).items() if v}
+    where = _where(where)
     if not by:
         raise InputError(f"slice by one or more of {', '.join(fields(human))}", code=InputError.Codes.SETTING)
     _checked(human, by, where)
@@ -203,7 +213,7 @@ def segment_scores(human, weights: MqmWeights | None = None, where: dict | None 
     """{system: {(doc, seg): score}}: each rated segment's raters' mean penalty of the errors the
     filter keeps (the slice's score per segment)."""
     weights = weights or MqmWeights()
-    where = {f: set(v) for f, v in (where or {}).items() if v}
+    where = _where(where)
     _checked(human, [], where)
     rated = _rated(human, [], where).get((), {})
     out: dict = defaultdict(dict)
@@ -254,14 +264,14 @@ def significance(human, weights: MqmWeights | None = None, where: dict | None = 
             x = np.array([seg[a][k] for k in keys])
             y = np.array([seg[b][k] for k in keys])
             d = x - y
-            scale = 1.0 if per == "segment" else 100 / max(1, sum(chars.get(k, 0) for k in keys))
-            denom = len(keys) if per == "segment" else 1.0
-            observed = d.sum() * scale / denom
+            # a sum of segment differences -> a difference of scores: / segments, or x 100 / characters
+            unit = 1 / len(keys) if per == "segment" else 100 / max(1, sum(chars.get(k, 0) for k in keys))
+            observed = d.sum() * unit
             signs = signs_of.get(len(keys))
             if signs is None:
                 signs = signs_of[len(keys)] = _signs(len(keys), n, seed)
-            null = np.concatenate([signs[c:c + 1000].astype(float) @ d for c in range(0, n, 1000)]) * scale / denom
-            tol = 1e-9 * np.abs(d).sum() * scale / denom
+            null = np.concatenate([signs[c:c + 1000].astype(float) @ d for c in range(0, n, 1000)]) * unit
+            tol = 1e-9 * np.abs(d).sum() * unit
             p = (int(np.sum(np.abs(null) >= abs(observed) - tol)) + 1) / (n + 1)
             pairs.append({"a": a, "b": b, "segments": len(keys), "MQM a": score(x, keys), "MQM b": score(y, keys),
                           "difference": float(observed), "p": p})

@@ -42,12 +42,16 @@ def parse_annotation(lines: list[str]) -> list[tuple[list[str], list[str]]]:
 _PAT_CACHE: dict[str, re.Pattern] = {}
 
 
-def count_phrase(phrase: str, text: str) -> int:
+def _pattern(phrase: str) -> re.Pattern:
+    """A checkpoint as the score finds it: the literal phrase as whole words, any case."""
     pat = _PAT_CACHE.get(phrase)
     if pat is None:
-        pat = re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", re.IGNORECASE)
-        _PAT_CACHE[phrase] = pat
-    return len(pat.findall(text))
+        pat = _PAT_CACHE[phrase] = re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", re.IGNORECASE)
+    return pat
+
+
+def count_phrase(phrase: str, text: str) -> int:
+    return len(_pattern(phrase).findall(text))
 
 
 def checkpoint_marks(line: str, text: str) -> list[tuple[int, int, str]]:
@@ -56,8 +60,7 @@ def checkpoint_marks(line: str, text: str) -> list[tuple[int, int, str]]:
     out = []
     for kind, cps in zip(("ambiguity", "ellipsis"), parse_annotation_line(line)):
         for cp in cps:
-            count_phrase(cp, "")  # compiles the pattern the score uses
-            for m in _PAT_CACHE[cp].finditer(text):
+            for m in _pattern(cp).finditer(text):
                 out.append((m.start(), m.end(), f"BlonD+ {kind} checkpoint '{cp}' (counted where it occurs)"))
     return sorted(out)
 
