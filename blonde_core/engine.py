@@ -175,4 +175,4 @@ class Engine:
         if self.cache_mode == "disk":
             from blonde_core.analysis.standard import segment_keys_of
 
-            self.disk("segstats").delete_many(segment_keys_of(study.corpus))
+            self.disk("segstats").delete_many(segment_keys_of(study.corpus, study.text_language()))

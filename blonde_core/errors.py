@@ -24,6 +24,7 @@ class Codes:
     LANGUAGE = "E040"  # a language pack is missing or malformed
     PIPELINE = "E041"  # no spaCy pipeline for the language is installed
     SCHEDULER = "E042"  # a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs
+    NO_PACK = "E043"  # the target language has no language pack: the BlonDe family is not computed
     TOO_LITTLE = "E050"  # not enough data for what was asked
     TOO_MUCH = "E051"  # more than this server takes at once (its limits per upload)
     OUTPUT = "E060"  # the output cannot be written
@@ -44,6 +45,8 @@ ERRORS = {
     Codes.LANGUAGE: "a language pack is missing or malformed",
     Codes.PIPELINE: "no spaCy pipeline for the language is installed",
     Codes.SCHEDULER: "a Dask scheduler cannot be reached, has no workers, or a worker's pipeline differs",
+    Codes.NO_PACK: "the target language has no language pack, so the BlonDe family is not computed (chrF, BLEU, "
+                   "TER, metrics computed elsewhere and human judgments are)",
     Codes.TOO_LITTLE: "not enough data for what was asked",
     Codes.TOO_MUCH: "more data than this server takes at once (its limits per upload)",
     Codes.OUTPUT: "the output cannot be written",

@@ -254,9 +254,12 @@ class Study:
         return significance(human, MqmWeights.of(weights), where, per=per, n=n or TRIALS, seed=seed)
 
     def with_files(self, annotation=None, ner=None, human=None, human_higher_is_better: bool = True,
-                   score_column: str | None = None, human_mapping: dict | None = None) -> "Study":
+                   score_column: str | None = None, human_mapping: dict | None = None,
+                   human_common: bool = True) -> "Study":
         """The same texts with BlonD+ annotation, refined entities and human judgments read from these
-        files (paths or (name, bytes)); None keeps what the study has."""
+        files (paths or (name, bytes)); None keeps what the study has.  human may be a list: several ESA
+        exports (Appraise's CSV, io/esa.py) read together, bound to this study's language pair;
+        human_common: ESA systems compared only on the segments judged for every one of them."""
         from .io.human import read_human
         from .io.readers import read_lines
 
@@ -266,8 +269,24 @@ class Study:
         if ner is not None:
             kw.update(ner=read_lines(_named(ner), allow_empty=True), ner_file=str(_named(ner)))
         if human is not None:
-            kw.update(human=read_human(_named(human), score_column, human_higher_is_better, corpus=self.corpus,
-                                       mapping=human_mapping), human_file=str(_named(human)))
+            from .io.esa import bind_esa, is_esa, read_esa
+
+            named = [_named(h) for h in (human if isinstance(human, list) else [human])]
+            if all(is_esa(n) for n in named):
+                esa = read_esa(named)
+                pair = self.language_pair()
+                if pair is not None and pair not in esa.pairs and len(esa.pairs) > 1:
+                    raise InputError(f"holds no ESA judgment of {pair}, the loaded texts' language pair (it has "
+                                     f"{', '.join(sorted(esa.pairs))})", file=", ".join(map(str, named)),
+                                     code=InputError.Codes.JUDGMENTS)
+                hs = bind_esa(esa, self.corpus, pair if pair in esa.pairs else None, human_mapping, human_common)
+            elif len(named) > 1:
+                raise InputError("several judgment files are read together only when all are ESA exports "
+                                 "(Appraise's CSV)", file=", ".join(map(str, named)), code=InputError.Codes.JUDGMENTS)
+            else:
+                hs = read_human(named[0], score_column, human_higher_is_better, corpus=self.corpus,
+                                mapping=human_mapping)
+            kw.update(human=hs, human_file=", ".join(map(str, named)))
         return dataclasses.replace(self, **kw) if kw else self
 
     def with_human_mapping(self, mapping: dict) -> "Study":
@@ -308,8 +327,8 @@ class Study:
         self.corpus.check_limits(max_line_chars, max_segments)
 
     def guess_language(self) -> dict:
-        """The target language guessed from the first reference (lang.guess_language: {"language", "shares",
-        "words"}); "language" is None when no language pack's frequent words cover enough of it."""
+        """The target language guessed from the first reference, whatever it is (lang.guess_language:
+        {"language": ISO code or None, "name", "pack": the pack for it or None, "script", ...})."""
         from .lang import guess_language
 
         if "_guess" not in self.__dict__:  # the texts never change: guessed once per study
@@ -317,13 +336,73 @@ class Study:
             self.__dict__["_guess"] = guess_language(s for d in ref for s in d)
         return self.__dict__["_guess"]
 
-    def language_note(self, cfg: ScoreConfig) -> str | None:
-        """A warning when the texts look like another language than the one they are scored with."""
-        g = self.guess_language()["language"]
-        if g is None or g == cfg.lang:
+    def language_pair(self) -> str | None:
+        """"en-zh": a WMT folder's pair, else the source's and the reference's languages as guessed (None
+        without a source)."""
+        from .lang.detect import identify_texts
+
+        if self.wmt:
+            return self.wmt[1]
+        if not self.corpus.source:
             return None
-        return (f"the reference looks like '{g}' but is scored with the '{cfg.lang}' language pack (tenses, pronouns, "
-                f"markers and entities of '{cfg.lang}'): choose '{g}' to score it as {g}")
+        src = identify_texts(s for d in self.corpus.source for s in d)["language"]
+        tgt = self.guess_language()["language"]
+        return f"{src}-{tgt}" if src and tgt else None
+
+    def text_language(self) -> str:
+        """The language the target texts are written in (the guess; English when nothing was recognised):
+        what sacrebleu's tokenizers follow, whichever pack scores the texts."""
+        return self.guess_language()["language"] or "en"
+
+    def target_lang(self, asked: str | None = None) -> str:
+        """The target language the scores are made for: the one asked for (--lang, the sidebar), else the
+        guess (a language without a pack included: then the BlonDe family is not computed)."""
+        if asked is not None:
+            return asked
+        return self.guess_language()["language"] or "en"
+
+    def language_note(self, cfg: ScoreConfig) -> str | None:
+        """A warning when the texts look like another language than the one they are scored with (a pack
+        forced onto them), or None."""
+        from .lang.detect import language_name
+
+        g = self.guess_language()
+        if g["language"] is None or g["language"] == cfg.lang or not cfg.has_pack:
+            return None
+        return (f"the reference looks like '{g['language']}' ({g['name']}) but is scored with the '{cfg.lang}' "
+                f"language pack ({language_name(cfg.lang)} tenses, pronouns, markers and entities): these BlonDe "
+                f"numbers do not measure {g['name']} discourse")
+
+    def no_pack(self, cfg: ScoreConfig) -> str | None:
+        """The one sentence said wherever a BlonDe number would be, when the target language has no pack
+        (None: it has one)."""
+        from .lang import no_pack_message
+        from .lang.detect import language_name
+
+        return None if cfg.has_pack else no_pack_message(cfg.lang, language_name(cfg.lang))
+
+    def system_languages(self) -> dict:
+        """{system: {"checked", "off_target", "other": {code: n}}} for the systems whose output is not all in
+        the target language (lang.detect.segment_languages over up to 200 segments each): segments in another
+        script than the reference's, or in the source's language (a refusal, a copy of the source).
+        Only systems with at least one such segment are listed."""
+        from .lang.detect import identify_texts, script_of, segment_languages
+
+        if "_syslang" in self.__dict__:
+            return self.__dict__["_syslang"]
+        g = self.guess_language()
+        target = g["language"]
+        out = {}
+        if target is not None:
+            src = identify_texts(s for d in self.corpus.source for s in d)["language"] if self.corpus.source else None
+            for name, docs in self.corpus.systems.items():
+                r = segment_languages([s for d in docs for s in d], target)
+                off = {k: v for k, v in r["other"].items() if k == src or script_of(k) != g["script"]}
+                if off or r["empty"]:
+                    out[name] = {"checked": r["checked"], "off_target": sum(off.values()), "other": off,
+                                 "empty": r["empty"], "sampled": r["checked"] + r["empty"]}
+        self.__dict__["_syslang"] = out
+        return out
 
     def n_segments(self) -> int:
         """System segments in all (what sacrebleu's TER takes minutes on, beyond TER_MAX_SEGMENTS)."""
@@ -346,7 +425,7 @@ class Study:
         from .annotation.annotator import ProgressStop
 
         engine = self._engine
-        if engine.cache_mode == "off" or engine.pool != "server":
+        if engine.cache_mode == "off" or engine.pool != "server" or not cfg.has_pack:
             return None
         try:
             self.corpus.check(cfg.granularity)
@@ -381,6 +460,9 @@ class Study:
         from .annotation.pipeline import pipeline_id
         from .lang import load_pack
 
+        if not cfg.has_pack:
+            return f"texts|lang:{cfg.lang}|pack:none"
+
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
                              refined_ner=self.ner is not None)
 
@@ -394,6 +476,8 @@ class Study:
         from .metric.blonde import BlonDe
 
         engine = self._engine
+        if not cfg.has_pack:  # never a BlonDe number with another language's pack in silence
+            raise InputError(self.no_pack(cfg), code=InputError.Codes.NO_PACK)
         self.corpus.check(cfg.granularity)
 
         def count():
@@ -411,6 +495,17 @@ class Study:
         base = self._get(("counts", counting_key(cfg)), count)
         return base if base.config == cfg else base.with_config(cfg)
 
+    def scores_or_texts(self, cfg: ScoreConfig):
+        """The BlonDe-family Result, or, for a target language without a pack, the texts alone
+        (analysis/textsonly.py): what the meta-evaluation and the tables of other metrics read systems
+        and documents from."""
+        if cfg.has_pack:
+            return self.result(cfg)
+        from .analysis.textsonly import TextsOnly
+
+        self.corpus.check(cfg.granularity)
+        return TextsOnly(self.corpus, cfg.granularity, cfg.lang)
+
     def analysis(self, cfg: ScoreConfig, progress=None) -> "Analysis":
         """The scores with every question the pages ask of them (Analysis)."""
         return Analysis(self.result(cfg, progress=progress), self.human)
@@ -427,19 +522,22 @@ class Study:
         return lost_entities(self.result(cfg), self._engine.annotator(False, cfg.lang), doc_index, names)
 
     def standard(self, granularity: str, metric: str, progress=None):
-        """One sacrebleu metric (BLEU, chrF or TER), per-segment statistics cached on disk."""
+        """One sacrebleu metric (BLEU, chrF or TER) for the texts' language (BLEU's tokenizer and TER's
+        Asian support follow it: metric/registry.py), per-segment statistics cached on disk."""
         from .analysis.standard import StandardResult
 
         engine = self._engine
+        lang = self.text_language()
         if self.origin == "sandbox":  # typed text: never on disk; a few lines, computed here (no workers)
-            return self._get(("standard", granularity, metric), lambda: StandardResult(
-                self.corpus, [metric], granularity, cache=False))
-        return self._get(("standard", granularity, metric), lambda: StandardResult(
+            return self._get(("standard", granularity, metric, lang), lambda: StandardResult(
+                self.corpus, [metric], granularity, cache=False, lang=lang))
+        return self._get(("standard", granularity, metric, lang), lambda: StandardResult(
             self.corpus, [metric], granularity, cache=engine.cache_mode == "disk", cache_dir=engine.cache_dir,
-            progress=progress, extract=engine.segstats_runner(self.corpus), store=engine.disk("segstats")))
+            progress=progress, extract=engine.segstats_runner(self.corpus), store=engine.disk("segstats"),
+            lang=lang))
 
     def standard_ready(self, granularity: str, metric: str) -> bool:
-        return (self.key, "standard", granularity, metric) in self._engine.results
+        return (self.key, "standard", granularity, metric, self.text_language()) in self._engine.results
 
     def standards(self, granularity: str, metrics):
         """Several sacrebleu metrics as one StandardResult (None when metrics is empty)."""
@@ -569,11 +667,11 @@ class Study:
         (companions: the companion metrics to include, default all)."""
         from .analysis.stats import oriented_tables
 
-        res = self.result(cfg)
+        res = self.scores_or_texts(cfg)
         std = self.standards(cfg.granularity, std_metrics)
-        apt = self.apt(apt_pair) if apt_pair else None
-        comp = self.companions(cfg)
-        if companions is not None:
+        apt = self.apt(apt_pair) if apt_pair and cfg.has_pack else None
+        comp = self.companions(cfg) if cfg.has_pack else None
+        if companions is not None and comp is not None:
             comp = {s: {m: v for m, v in vals.items() if m in companions or m == "documents"}
                     for s, vals in comp.items()} if companions else None
         out = oriented_tables(level, res.names, std, comp, apt)
@@ -675,8 +773,10 @@ class Study:
 
         if self.human is None:
             raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
-        res = self.result(cfg)
+        res = self.scores_or_texts(cfg)
         comp = tuple(companions) if companions is not None else None
+        if not cfg.has_pack:
+            metrics, comp, apt_pair = None, (), None
         if level == "segment":  # the BlonDe family and metrics computed elsewhere, segment by segment
             std_metrics, apt_pair, comp, spa = (), None, (), False
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp) if level != "segment" else {}
@@ -983,6 +1083,13 @@ class Catalog:
         from .lang import guess_language
 
         return guess_language(texts)
+
+    @staticmethod
+    def language_name(code: str) -> str:
+        """'zh' -> 'Chinese' (lang/detect.py)."""
+        from .lang.detect import language_name
+
+        return language_name(code)
 
     @property
     def languages(self) -> list[str]:

@@ -105,7 +105,11 @@ def _annotate_ahead(study: Study) -> None:
 
     def keep_going() -> bool:
         return not stop.is_set() and (runtime is None or sid is None or runtime.is_active_session(sid))
-    st.session_state["annotating_ahead"] = study.prefetch(config(), keep_going) is not None
+    cfg = config()
+    guess = study.guess_language()["language"]  # the sidebar's default for the new data: its own language
+    if guess is not None and guess != cfg.lang:
+        cfg = cfg.with_(lang=guess, weights=None)
+    st.session_state["annotating_ahead"] = study.prefetch(cfg, keep_going) is not None
 
 
 def set_data(study: Study | None) -> None:
@@ -149,10 +153,25 @@ def start_page(title: str, what: str):
     if d is None:
         st.stop()
     cfg = config()
+    no_pack_stop(d, cfg, what)
     res = result(d, cfg)
     if res is None:
         st.stop()
     return d, cfg, res
+
+
+def no_pack_stop(d, cfg: ScoreConfig, what: str) -> None:
+    """Where a BlonDe number would be, for a target language without a pack: the one sentence that says so,
+    where to go for what is computed, and the page stops."""
+    msg = d.no_pack(cfg)
+    if msg is None:
+        return
+    st.error(md(msg) + f": {md(what)} needs the BlonDe family.", icon=":material/translate:")
+    c1, c2, c3 = st.columns(3)
+    c1.page_link("pages/overview.py", label="chrF, BLEU and human scores: Overview", icon=":material/leaderboard:")
+    c2.page_link("pages/correlation.py", label="Metrics against humans", icon=":material/scatter_plot:")
+    c3.page_link("pages/judgments.py", label="Human judgments sliced", icon=":material/rule:")
+    st.stop()
 
 
 def need_data(what: str = "this page") -> LoadedData | None:
@@ -204,13 +223,19 @@ def sidebar_settings() -> ScoreConfig:
     lc = sb.toggle(s.label, value=True, key="lowercase", help=s.help)
     d = data()
     guess = d.guess_language()["language"] if d is not None else None
-    langs = CATALOG.languages
+    packs = CATALOG.languages
+    # the guessed language is offered even without a pack (then the BlonDe family is off, and every page says so)
+    langs = packs + ([guess] if guess and guess not in packs else [])
     s = _setting("lang")
     lang = sb.selectbox(s.label, langs, index=langs.index(guess) if guess in langs else langs.index("en"),
                         key=f"lang_{d.key if d is not None else 'none'}",
+                        format_func=lambda c: f"{c} - {CATALOG.language_name(c)}" + ("" if c in packs else
+                                                                                    " (no pack: BlonDe off)"),
                         help="The language pack the target texts are scored with (tenses, gendered pronouns, "
                              "discourse markers, entity labels, spaCy pipeline); the default is guessed from the "
-                             "reference" + (f": {guess}" if guess else "") + ".")
+                             "reference" + (f": {guess}" if guess else "") + ". A language without a pack gets "
+                             "chrF, BLEU and TER (tokenized for it), metrics computed elsewhere and human judgments, "
+                             "no BlonDe number.")
     with sb.expander("More settings"):
         s = _setting("average")
         avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
@@ -220,7 +245,7 @@ def sidebar_settings() -> ScoreConfig:
         skip = st.toggle(s.label, value=False, key="skip_absent",
                          help=s.help + ". Enters the signature (absent:skip) and the command line (--skip-absent).")
         weights = {}
-        for c in CATALOG.categories:
+        for c in CATALOG.categories if lang in packs else ():
             w = _weights_input(c, preset, lang)
             if w is not None:
                 weights[c] = w

@@ -47,15 +47,24 @@ exclude = st.multiselect("Systems left out", judged, default=[], key=f"corr_excl
                          help="For example the human translations, which humans and metrics judge differently.")
 if ref != texts[0] and d0.annotation is not None and d.annotation is None:
     st.caption("BlonD+ is off here: its annotation belongs to the first reference.")
-res = result(d, cfg)
-if res is None:
-    st.stop()
+if cfg.has_pack:
+    res = result(d, cfg)
+    if res is None:
+        st.stop()
+else:  # no pack: the metrics that need none against the judgments, and the sentence that says why
+    st.warning(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
+    if level == "segment" and not d.external_segments(list(d.corpus.systems)):
+        st.info("Segment level correlates the BlonDe family and metrics computed elsewhere with segment scores; "
+                "without a pack and without such metrics there is nothing to correlate. Choose system or document "
+                "level.")
+        st.stop()
+    res = d.scores_or_texts(cfg)
 # TER joins once it has been computed for this reference (it can take minutes on long segments)
 std_metrics = ("BLEU", "chrF") + (("TER",) if d.standard_ready(cfg.granularity, "TER") else ())
 standard(d, cfg, std_metrics)
 pair = d.guess_pair()
 apt_pair = pair if pair and st.session_state.get("with_apt") and ref == texts[0] else None
-blonde = set(res.metric_names())
+blonde = set(res.metric_names()) if cfg.has_pack else set()
 all_names = None
 try:
     with st.spinner("Correlating..."):
@@ -196,7 +205,7 @@ if d0.human.errors:
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
 # the page's settings and metrics; the core's signature says them all.
 hs0 = d0.human
-cli = [] if d0.wmt else ["--human", d0.human_file]  # a WMT folder: its human scores come with --wmt-dir (and --gold)
+cli = [] if d0.wmt and not d0.human_file else ["--human", *d0.human_file.split(", ")]  # a WMT folder: its human scores come with --wmt-dir (and --gold)
 cli += ["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else []
 mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
 cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \

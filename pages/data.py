@@ -1,11 +1,10 @@
 """Data: upload references, system outputs and extras, or load the bundled sample."""
-import re
 
 import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
-from pages._shared import SUMMARY_CSS, TED, data, human_mapping, load_sample, md, set_data, summary_table
+from pages._shared import SUMMARY_CSS, TED, config, data, human_mapping, load_sample, md, set_data, summary_table
 from pages._state import server_engine, study_store, upload_limits
 
 st.title("Data")
@@ -116,7 +115,7 @@ def analyse_files() -> None:
     refs, syss = ss.get("up_refs") or [], ss.get("up_sys") or []
     docids, source, human, plus, ner = (ss.get(k) for k in ("up_docids", "up_src", "up_human", "up_plus", "up_ner"))
     uploads = {"refs": refs, "syss": syss, "docids": [docids], "source": [source],
-               "human": [human], "plus": [plus], "ner": [ner]}
+               "human": list(human or []), "plus": [plus], "ner": [ner]}
     upload_errors.clear()
     try:
         if not refs:
@@ -127,7 +126,7 @@ def analyse_files() -> None:
         set_data(within_limits(Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                                   docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
                                   source=nb(source) if source is not None else None,
-                                  human=nb(human) if human is not None else None,
+                                  human=[nb(f) for f in human] if human else None,
                                   human_higher_is_better=not ss.get("up_lower"),
                                   annotation=nb(plus) if plus is not None else None,
                                   ner=nb(ner) if ner is not None else None, origin="uploaded files",
@@ -215,8 +214,8 @@ with tab_files:
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
                              "or, with blank-line boundaries, its documents separated by blank lines too")
-        a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores or a table)",
-                        key="up_human")
+        a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores, a table, or one or several ESA "
+                        "exports of Appraise)", key="up_human", accept_multiple_files=True)
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")
         b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
                         help="the blonde package's annotation format, one line per reference segment")
@@ -239,7 +238,8 @@ with tab_wmt:
                    "segment), sources/LP.txt, references/LP.NAME.txt, system-outputs/LP/NAME.txt, "
                    "human-scores/LP.NAME.LEVEL.score and metric-scores/LP/NAME-REF.LEVEL.score (LEVEL sys, doc or "
                    "seg). Everything in it is loaded: texts, document ids with their domains, the human scores and "
-                   "every metric's scores.")
+                   "every metric's scores. WMT24's release as it is works too: its canary line is left out, "
+                   "metadata/LP.jsonl checked, and the ESA exports of Appraise under human/ read for the pair.")
         a, b = st.columns(2)
         a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
         b.text_input("or the folder's path on this server", key="up_wmt_dir",
@@ -274,19 +274,9 @@ if st.session_state.get("annotating_ahead"):
 
 
 def guess_language(docs) -> str:
-    """A target language the core has a pack for (its frequent words), else a rough look at the script."""
-    found = CATALOG.guess_language(s for d in docs[:3] for s in d[:40])["language"]
-    if found:
-        return found
-    text = " ".join(s for d in docs[:3] for s in d[:20])
-    if not text:
-        return "?"
-    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
-    if cjk / max(len(text), 1) > 0.2:
-        return "zh"
-    if re.search(r"[äöüß]", text) and not re.search(r"\bthe\b", text):
-        return "de"
-    return "en" if re.search(r"\b(the|and|of|to)\b", text, re.I) else "?"
+    """The language a text is written in, whatever it is (the core's guess: script, then py3langid)."""
+    g = CATALOG.guess_language(s for d in docs[:3] for s in d[:40])
+    return f"{g['language']} ({g['name']})" if g["language"] else "?"
 
 
 rows = [{"name": n, "role": "reference", "language (guess)": guess_language(v), "segments": sum(map(len, v))}
@@ -303,12 +293,15 @@ st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;
         + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
         + "</div>")
 target = d.guess_language()
-st.caption(f"Target language: **{md(target['language'] or 'not recognised')}**"
-           + (f" (guessed from the reference: {100 * target['shares'][target['language']]:.0f}% of its words are "
-              "among that language's most frequent)" if target["language"] else
-              " (no language pack's frequent words cover the reference; scored as English unless chosen otherwise)")
-           + ". The sidebar's *Target language* chooses the language pack; "
-           + ", ".join(CATALOG.languages) + " are installed.")
+if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
+    st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
+             "*Target language* only if the texts really are in that language.", icon=":material/translate:")
+st.caption(f"Target language: **{md(target['name'] or 'not recognised')}**"
+           + (f" ({md(target['language'])}, guessed from the reference by its script ({md(target['script'])})"
+              + (", then py3langid" if target["method"] == "py3langid" else "") + ")" if target["language"] else
+              " (the reference has no letters to go by; scored as English unless chosen otherwise)")
+           + ". The sidebar's *Target language* chooses the language pack; packs installed: "
+           + ", ".join(CATALOG.languages) + ".")
 try:
     c.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",

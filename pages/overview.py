@@ -6,8 +6,61 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
-from pages._shared import (PATTERNS, apt_scores, companions, copyable, label, md, open_documents, shown_f1, spans_text,
-                           signature_box, standard, start_page, system_column, thin_evidence)
+from pages._shared import (PATTERNS, apt_scores, companions, config, copyable, data, downloads, label, md,
+                           open_documents, shown_f1, spans_text, signature_box, standard, start_page, styled,
+                           system_column, thin_evidence)
+
+
+def texts_only_board(d, cfg) -> None:
+    """The Overview of a target language without a pack: the sentence that says so at the top, then what
+    needs no pack (chrF and BLEU tokenized for the language, TER on request, metrics computed elsewhere, the
+    human column), with 95% intervals over documents; no BlonDe number anywhere."""
+    st.title("Overview")
+    st.error(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
+    c1, c2 = st.columns([1, 3])
+    n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
+    with_ter = c2.toggle("Compute TER", value=False, key="with_ter_nopack",
+                         help="sacrebleu's TER takes minutes on thousands of long segments.")
+    metrics = ("chrF", "BLEU") + (("TER",) if with_ter else ())
+    standard(d, cfg, metrics)
+    iv = d.standard_intervals(cfg.granularity, metrics, n_boot)
+    hum = d.human_column(list(d.corpus.systems))
+    ext = d.external_scores(list(d.corpus.systems))
+    rows = []
+    for name in d.corpus.systems:
+        row = {"system": name}
+        if hum:
+            h = hum["systems"][name]
+            row[f"human ({hum['name']})"] = np.nan if h["score"] is None else h["score"]
+            row["human rated segments"] = h["segments"]
+        for m in metrics:
+            v = iv[m][name]
+            row[m] = np.nan if v["score"] is None else v["score"]
+            row[f"{m} 95% CI"] = "-" if v["ci"][0] is None else f"[{v['ci'][0]:.2f}, {v['ci'][1]:.2f}]"
+        for m in (ext or {}).get("metrics", {}):
+            x = ext["systems"][name].get(m)
+            row[m] = np.nan if x is None else x
+        rows.append(row)
+    df = pd.DataFrame(rows).sort_values(rows and next((k for k in rows[0] if k.startswith("human (")), "chrF"),
+                                        ascending=False)
+    st.dataframe(styled(df), hide_index=True, placeholder="-", column_config={"system": system_column()})
+    st.caption(f"Ranked by {'the human score' if hum else 'chrF'}; intervals: {n_boot} bootstrap resamples over "
+               f"documents (seed 12345). No significance clusters here: they follow BlonDe's ranking.")
+    downloads(df, "leaderboard_texts_only", latex=True)
+    fig = go.Figure(go.Bar(x=df["system"], y=df["chrF"], name="chrF", marker_pattern_shape="/"))
+    fig.update_layout(height=320, margin=dict(l=10, r=10, t=30, b=10), yaxis_title="chrF (0-100)",
+                      title="chrF per system")
+    st.plotly_chart(fig, use_container_width=True)
+    st.caption("sacrebleu signatures (the tokenizer follows the target language):")
+    for m in metrics:
+        copyable(d.standards(cfg.granularity, [m]).signatures[m])
+    signature_box(f"lang:{cfg.lang}|pack:none", command=("score", ["--metrics", ",".join(metrics)]))
+
+
+_d0, _cfg0 = data(), config()
+if _d0 is not None and not _cfg0.has_pack:
+    texts_only_board(_d0, _cfg0)
+    st.stop()
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 

@@ -184,7 +184,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert page.locator(".st-key-bl-warmup").count() == 0
     # what was understood, as plain text: each file with its role and segments, each document
     rows = page.locator(".bl-sum").first.locator("tbody tr").all_inner_texts()
-    assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en", "529"], rows[:2]
+    assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en (English)", "529"], rows[:2]
     assert [r.split("\t")[0] for r in rows[1:]] == [p.stem for p in systems]
     from blonde_core.io.readers import read_lines
 
@@ -620,8 +620,8 @@ def test_a_french_target_in_the_browser(server, page, tmp_path):
     page.wait_for_timeout(1500)
     page.get_by_role("button", name="Analyse these files").click()
     page.get_by_text("2 system(s)").first.wait_for()
-    page.get_by_text("Target language: fr").first.wait_for()
-    wait_value(page, "Target language", "fr")
+    page.get_by_text("Target language: French").first.wait_for()
+    wait_value(page, "Target language", "fr - French")
     no_exception(page)
     goto(page, "Overview")
     page.locator(MAIN + ".js-plotly-plot").first.wait_for()

@@ -106,3 +106,50 @@ def test_wmt_folder_human_column_and_paper_exports(server, layout, tmp_path):
             assert wide <= w, (w, wide)
         assert [u for u in asked if not u.startswith("file://")] == []
         browser.close()
+
+
+def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
+    """WMT24 as released, loaded by path: Hindi has no pack, so the Data page says so right after loading, the
+    Overview says it at the top and shows chrF and BLEU (with the human ESA column), and no BlonDe number
+    (issue 44). Screenshots at 1280 and 1600 px: wmt24-hi-data, wmt24-hi-overview."""
+    from playwright.sync_api import sync_playwright
+
+    from conftest import SHARED
+
+    root = SHARED / "data" / "wmt24"
+    proc, url = start_server(tmp_path_factory.mktemp("cache24"), tmp_path_factory.mktemp("log24") / "streamlit.log",
+                             BLONDE_WMT_ROOTS=str(root.parent))
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.set_default_timeout(180_000)
+            page.goto(url)
+            goto(page, "Data")
+            page.get_by_role("tab", name="A WMT folder").click()
+            page.get_by_role("textbox", name="or the folder's path on this server").fill(str(root))
+            page.get_by_role("textbox", name="Language pair (when the folder has several)").fill("en-hi")
+            page.get_by_role("button", name="Load this folder").click()
+            page.get_by_text("WMT folder understood as").first.wait_for()
+            no_exception(page)
+            page.get_by_text("The target texts are in Hindi (hi)").first.wait_for()
+            shot(page, "wmt24-hi-data")
+            goto(page, "Overview")
+            alert = page.locator('[data-testid="stAlert"]', has_text="Hindi (hi)").first
+            alert.wait_for()
+            assert alert.bounding_box()["y"] < 400  # at the top, before any table
+            grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
+            grid.wait_for()
+            grid.locator('[role="columnheader"]', has_text="chrF").first.wait_for(state="attached")
+            headers = grid.locator('[role="columnheader"]').all_text_contents()
+            assert any("chrF" in h for h in headers) and any("BLEU" in h for h in headers), headers
+            assert any("human (esa)" in h for h in headers), headers
+            assert not any("BlonDe" in h or "BlonD-d" in h for h in headers), headers
+            body = page.locator(MAIN).inner_text()
+            assert "BlonDe F1" not in body and "lang:hi|pack:none" in body
+            no_exception(page)
+            shot(page, "wmt24-hi-overview")
+            browser.close()
+    finally:
+        stop(proc)

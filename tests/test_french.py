@@ -89,7 +89,7 @@ def test_wmt22_de_fr_on_the_pages(tmp_path):
     at.file_uploader(key="up_docids").set_value(("docids.txt", head(defr / "docids.txt"), "text/plain"))
     at.button(key="FormSubmitter:files-Analyse these files").click().run()
     assert_clean(at, "de-fr upload")
-    assert any("Target language: **fr**" in c.value for c in at.caption)
+    assert any("Target language: **French**" in c.value for c in at.caption)
     # the sidebar (app.py) chooses the guessed language; under st.navigation AppTest re-runs the page scripts
     # only, so the settings it would give are set here (the browser test drives the sidebar itself)
     from blonde_core.study import ScoreConfig
@@ -151,7 +151,9 @@ def test_the_command_line_guesses_french_and_warns_on_a_mismatch(tmp_path, capsy
     assert main(args + ["--lang", "en"]) == 0
     out = capsys.readouterr()
     assert "lang:en" in json.loads(out.out)["signature"]
-    assert "warning: the reference looks like 'fr' but is scored with the 'en' language pack" in out.err
+    assert "warning: the reference looks like 'fr' (French) but is scored with the 'en' language pack" in out.err
+    # the forced pack's warning travels with the numbers (issue 44)
+    assert any("scored with the 'en' language pack" in w for w in json.loads(out.out)["warnings"])
 
 
 def test_wmt22_de_fr_same_json_from_the_text_files_and_from_the_xml(tmp_path, capsys):

@@ -19,18 +19,29 @@ STANDARD = ("BLEU", "chrF", "TER")
 HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False}
 
 
-def _metric(name: str):
+def _metric(name: str, lang: str | None = None):
+    """sacrebleu's metric object for this target language (metric/registry.py: BLEU's tokenizer, TER's
+    Asian-character support); `name` may carry the language itself, "BLEU@zh" (what workers are sent)."""
     from sacrebleu.metrics import BLEU, CHRF, TER
 
-    return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name]()
+    from blonde_core.metric.registry import sacrebleu_options
+
+    if "@" in name:
+        name, lang = name.split("@", 1)
+    return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name](**sacrebleu_options(name, lang))
+
+
+def metric_key(name: str, lang: str | None) -> str:
+    """"BLEU@zh": a metric and the target language its sacrebleu object is made for."""
+    return f"{name}@{lang}" if lang else name
 
 
 _METRICS: dict = {}
 
 
 def segment_statistics(name: str, hyps: list, refs: list) -> list[list[float]]:
-    """sacrebleu's per-segment sufficient statistics of one metric (what the server's
-    worker processes run for it: annotation/workers.py `call`)."""
+    """sacrebleu's per-segment sufficient statistics of one metric ("chrF", or "BLEU@zh" for a target
+    language; what the server's worker processes run for it: annotation/workers.py `call`)."""
     obj = _METRICS.get(name) or _METRICS.setdefault(name, _metric(name))
     return [[float(x) for x in row] for row in obj._extract_corpus_statistics(hyps, refs)]
 
@@ -56,9 +67,10 @@ class StandardResult:
         return out
 
     def __init__(self, corpus: Corpus, metrics=STANDARD, granularity: str = "sentence", cache: bool = True,
-                 cache_dir=None, progress=None, extract=None, store=None):
-        """extract(metric name, hyps, refs) -> per-segment statistics: where sacrebleu
-        runs (default: here; the dashboard's server: in its worker processes)."""
+                 cache_dir=None, progress=None, extract=None, store=None, lang: str | None = None):
+        """extract(metric key, hyps, refs) -> per-segment statistics: where sacrebleu
+        runs (default: here; the dashboard's server: in its worker processes).  lang: the
+        target language (BLEU's tokenizer and TER's Asian support follow it)."""
         bad = [m for m in metrics if m not in STANDARD]
         if bad:
             raise InputError(f"unknown standard metric '{bad[0]}' (choose from {', '.join(STANDARD)})", code=InputError.Codes.SETTING)
@@ -66,7 +78,8 @@ class StandardResult:
         self.doc_ids = list(corpus.doc_ids)
         self.signatures: dict[str, str] = {}
         self.doc_stats: dict[str, dict[str, np.ndarray]] = {}  # metric -> system -> (n_docs, k)
-        self._objs = {m: _metric(m) for m in self.metrics}
+        self.lang = lang
+        self._objs = {m: _metric(m, lang) for m in self.metrics}
         ref_names = list(corpus.references)
 
         def units(docs):
@@ -99,7 +112,7 @@ class StandardResult:
             parts = []
             for i in range(0, len(all_h), step):  # progress (and a chance to stop) per chunk
                 parts.append(self._segment_stats(obj, self.signatures[m], all_h[i:i + step],
-                                                 [r[i:i + step] for r in all_r], store, extract, m))
+                                                 [r[i:i + step] for r in all_r], store, extract, metric_key(m, lang)))
                 done += len(all_h[i:i + step])
                 if progress:
                     progress(done, total)
@@ -165,9 +178,9 @@ def _keys(signature: str, hyps: list, refs: list) -> list[bytes]:
     return [cache_key(signature, False, "\x1e".join([h] + [r[i] for r in refs])) for i, h in enumerate(hyps)]
 
 
-def segment_keys_of(corpus: Corpus) -> list[bytes]:
-    """The disk-cache keys of every per-segment statistic this corpus can produce
-    (every metric, both granularities): what "Clear loaded data" deletes."""
+def segment_keys_of(corpus: Corpus, lang: str | None = None) -> list[bytes]:
+    """The disk-cache keys of every per-segment statistic this corpus can produce in its
+    target language (every metric, both granularities): what "Clear loaded data" deletes."""
     keys: list[bytes] = []
     ref_names = list(corpus.references)
     for gran in ("sentence", "document"):
@@ -178,7 +191,7 @@ def segment_keys_of(corpus: Corpus) -> list[bytes]:
 
         refs = [units(corpus.references[r]) for r in ref_names]
         for m in STANDARD:
-            obj = _metric(m)
+            obj = _metric(m, lang)
             obj.num_refs = len(ref_names)
             sig = f"{m}|{obj.get_signature().format()}"
             for docs in corpus.systems.values():

@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "significance policy's unit and of --metrics BLEU/chrF/TER over documents, and the "
                         "significance clusters (paired bootstrap, Benjamini-Hochberg, p < 0.05)")
     s.add_argument("--seed", type=int, default=12345, help="with --ci: the resampling seed (default 12345)")
-    s.add_argument("--human", metavar="FILE", help="human judgments (MQM TSV with error spans) for --overlap")
+    s.add_argument("--human", metavar="FILE", nargs="+",
+                   help="human judgments: the leaderboard's human column (MQM TSV, a DA / judgments table, or one or "
+                        "several ESA exports of Appraise); with --overlap, MQM or ESA error spans")
     s.add_argument("--overlap", action="store_true",
                    help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "
                         "error spans (and their MQM categories), and human errors where BlonDe saw none (JSON)")
@@ -94,12 +96,15 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=int, default=12345)
     rp.add_argument("--metrics", default="BLEU,chrF", help="sacrebleu metrics beside BlonDe (default BLEU,chrF; "
                                                            "'' for none)")
-    rp.add_argument("--human", metavar="FILE", help="human judgments for the correlation section")
+    rp.add_argument("--human", metavar="FILE", nargs="+", help="human judgments for the correlation section (several: ESA "
+                                                              "exports)")
     rp.add_argument("-o", "--output", metavar="FILE", help="write the report here (default: standard output)")
     r = sub.add_parser("correlate", help="correlation of the metrics with human judgments")
     add_corpus_args(r)
     add_config_args(r)
-    r.add_argument("--human", metavar="FILE", help="MQM TSV or a judgments table (with --wmt-dir: the folder's human scores unless given)")
+    r.add_argument("--human", metavar="FILE", nargs="+",
+                   help="MQM TSV, a judgments table, or one or several ESA exports of Appraise (with --wmt-dir: the "
+                        "folder's human scores unless given)")
     r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
     r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
     r.add_argument("--map", nargs="+", default=[], metavar="FILE_NAME=NAME",

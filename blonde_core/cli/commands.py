@@ -60,21 +60,55 @@ def load_study(a, human=None, **human_kw) -> Study:
     return study
 
 
-def evaluate(a, study: Study | None = None):
-    """The scores of the run's settings (an Analysis: the Result and what is asked of it); without --lang,
-    the language guessed from the reference (said on stderr when it is not English), and a warning when
-    the texts look like another language than the one they are scored with."""
-    study = study or load_study(a)
+def resolve_config(a, study: Study):
+    """The run's settings: without --lang, the target language guessed from the reference (said on stderr
+    when it is not English; a language without a pack included, then the BlonDe family is not computed),
+    and a warning when a pack is forced onto texts of another language (it travels with every number:
+    the notes on stderr, `warnings` in JSON)."""
     cfg = config_from_args(a)
+    a.warnings = getattr(a, "warnings", [])
     if a.lang is None:
-        guess = study.guess_language()["language"]
-        if guess is not None and guess != cfg.lang:
-            cfg = cfg.with_(lang=guess)
-            a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {guess} (--lang to "
-                                                 "choose another)"]
+        g = study.guess_language()
+        if g["language"] is not None and g["language"] != cfg.lang:
+            cfg = cfg.with_(lang=g["language"])
+            a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {g['language']} "
+                                                 f"({g['name']}; --lang to choose another)"]
     note = study.language_note(cfg)
     if note:
+        a.warnings.append(note)
         a.notes = getattr(a, "notes", []) + [f"warning: {note} (--lang {study.guess_language()['language']})"]
+    flagged = off_target_systems(study)
+    for name, v in flagged.items():
+        top = list(v["other"].items())
+        what = [f"{v['off_target']} in another language ({', '.join(f'{k} {n}' for k, n in top[:3])}"
+                f"{', ...' if len(top) > 3 else ''})"] \
+            if v["off_target"] else []
+        what += [f"{v['empty']} empty"] if v["empty"] else []
+        msg = (f"system '{name}': of {v['sampled']} segments checked, {' and '.join(what)}, not "
+               f"{study.guess_language()['name']} (a refusal, a copy of the source, no output); its scores are "
+               "computed as for any system")
+        a.warnings.append(msg)
+        a.notes = getattr(a, "notes", []) + [f"warning: {msg}"]
+    return cfg
+
+
+OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language is named
+
+
+def off_target_systems(study: Study) -> dict:
+    """Study.system_languages() of the systems with at least OFF_TARGET_SHARE of their checked segments in
+    another language (another script, or the source's)."""
+    return {k: v for k, v in study.system_languages().items() if v["sampled"] and
+            (v["off_target"] + v["empty"]) / v["sampled"] >= OFF_TARGET_SHARE}
+
+
+def evaluate(a, study: Study | None = None):
+    """The scores of the run's settings (an Analysis: the Result and what is asked of it); an InputError
+    (NO_PACK) naming the language when its target language has no pack."""
+    study = study or load_study(a)
+    cfg = resolve_config(a, study)
+    if not cfg.has_pack:
+        raise InputError(study.no_pack(cfg) + " (score --metrics chrF,BLEU gives those)", code=InputError.Codes.NO_PACK)
     return study.analysis(cfg, progress=_progress(sys.stderr))
 
 
@@ -98,13 +132,17 @@ def run_score(a) -> str:
     if a.entity_strings and a.format == "csv":
         raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
                          "missed per system)", code=InputError.Codes.OPTIONS)
-    if (a.overlap or a.human) and not (a.overlap and a.human):
-        raise InputError("--overlap and --human go together (score ... --human MQM.tsv --overlap)", code=InputError.Codes.OPTIONS)
+    if a.overlap and not a.human:
+        raise InputError("--overlap needs --human (score ... --human MQM.tsv --overlap)", code=InputError.Codes.OPTIONS)
     study = load_study(a, human=a.human)
     std_names, comp = _metric_names(a)
-    res = evaluate(a, study)
-    cfg = res.config
+    cfg = resolve_config(a, study)
+    if not cfg.has_pack:
+        return score_without_pack(a, study, cfg, std_names, comp)
+    res = study.analysis(cfg, progress=_progress(sys.stderr))
     data = res.to_dict(per_doc=a.per_doc)
+    if a.warnings:
+        data["warnings"] = list(a.warnings)
     if a.per_feature:
         for name in res.names:
             feats = {}
@@ -159,7 +197,8 @@ def run_score(a) -> str:
         data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
     if a.overlap:
         if not study.human.error_spans:
-            raise InputError("marks no error spans (<v>...</v>): --overlap needs an MQM file", file=a.human, code=InputError.Codes.JUDGMENTS)
+            raise InputError("marks no error spans: --overlap needs MQM (<v>...</v>) or ESA error spans",
+                             file=", ".join(a.human), code=InputError.Codes.JUDGMENTS)
         docs, ref = a.overlap_documents, a.overlap_reference
         bad = [x for x in docs or [] if x not in res.corpus.doc_ids]
         if bad:
@@ -182,6 +221,85 @@ def run_score(a) -> str:
             a.notes = getattr(a, "notes", []) + [thin["message"]]
         return to_csv(data)
     return to_text(data) + (f"warning: {thin['message']}\n" if thin else "")
+
+
+def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[str]) -> str:
+    """`score` for a target language without a pack: no BlonDe-family number anywhere, the one sentence
+    that says so first, and what needs no pack (sacrebleu's metrics with the language's tokenizer, metrics
+    computed elsewhere, the human column).  Nothing of that asked for: exit 2 (NO_PACK)."""
+    msg = study.no_pack(cfg)
+    names = list(study.corpus.systems)
+    external = study.external_scores(names, per_doc=a.per_doc)
+    human_col = study.human_column(names)
+    if not std_names and not a.metric_scores and not a.human:  # nothing asked for that needs no pack
+        raise InputError(msg + "; ask for them with --metrics chrF,BLEU", code=InputError.Codes.NO_PACK)
+    if a.per_feature or a.entity_strings or a.overlap:
+        raise InputError(msg + "; --per-feature, --entity-strings and --overlap need the BlonDe family",
+                         code=InputError.Codes.NO_PACK)
+    warnings = [msg] + ([f"not computed without a pack: {', '.join(comp)}"] if comp else []) + list(a.warnings)
+    g = study.guess_language()
+    data: dict = {"blonde": None, "language": {k: g[k] for k in ("language", "name", "script", "confidence", "method",
+                                                                "pack", "packs")},
+                  "warnings": warnings, "systems": {s: {} for s in names}}
+    std = study.standards(cfg.granularity, std_names)
+    if std is not None:
+        data["metric_signatures"] = std.signatures
+        data["metric_directions"] = {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better"
+                                     for m in std.metrics}
+        for name, vals in std.to_dict(per_doc=a.per_doc).items():
+            data["systems"][name].update(vals)
+    if external:
+        data["external_metrics"] = external["metrics"]
+        data.setdefault("metric_directions", {}).update(external["directions"])
+        for name, vals in external["systems"].items():
+            docs = vals.pop("documents", None)
+            data["systems"][name].update(vals)
+            for d, v in (docs or {}).items():
+                data["systems"][name].setdefault("documents", {}).setdefault(d, {}).update(v)
+    if human_col:
+        data["human"] = human_col
+        for name, v in human_col["systems"].items():
+            data["systems"][name].update({f"human:{human_col['name']}": v["score"], "human segments": v["segments"]})
+    data["signature"] = " ; ".join((data.get("metric_signatures") or {}).values()) or f"lang:{cfg.lang}|pack:none"
+    if a.ci is not None and std is not None:
+        ints = study.standard_intervals(cfg.granularity, std_names, a.ci, a.seed)
+        data["leaderboard"] = {"intervals": {m: {s: v["ci"] for s, v in per.items()} for m, per in ints.items()},
+                               "resamples": a.ci, "seed": a.seed, "unit": "doc",
+                               "note": "95% bootstrap intervals over documents; no significance clusters without "
+                                       "BlonDe (compare tests pairs)"}
+    if a.format == "json":
+        return dump_json(data)
+    metrics = [k for k in next(iter(data["systems"].values()), {}) if k != "documents"]
+    rows = []
+    for name, e in data["systems"].items():
+        rows.append({"system": name, "document": "", **{m: e.get(m) for m in metrics}})
+        for d, v in e.get("documents", {}).items():
+            rows.append({"system": name, "document": d, **{m: v.get(m) for m in metrics}})
+    if a.format == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["system", "document", *metrics, "signature"])
+        for r in rows:
+            w.writerow([r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
+                        data["signature"]])
+        a.notes = getattr(a, "notes", []) + [f"warning: {x}" for x in warnings]
+        return buf.getvalue()
+    out = [f"warning: {x}" for x in warnings] + [""]
+    out += rows_text([{k: v for k, v in r.items() if k != "document" or a.per_doc} for r in rows])
+    dirs = data.get("metric_directions", {})
+    out += ["", "Metrics on their own scales: " + ", ".join(f"{k} ({dirs[k]})" if k in dirs else k for k in metrics)
+            + "."]
+    if data.get("leaderboard"):
+        lb = data["leaderboard"]
+        out += ["", f"95% intervals ({lb['resamples']} bootstrap resamples over documents, seed {lb['seed']}):"]
+        out += rows_text([{"system": s, **{f"{m} 95% CI": "-" if per.get(s, [None])[0] is None else
+                                           f"[{per[s][0]:.2f}, {per[s][1]:.2f}]" for m, per in lb["intervals"].items()}}
+                          for s in names])
+    out += ["", *(data.get("metric_signatures") or {}).values()]
+    return "\n".join(out) + "\n"
 
 
 def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:
@@ -350,7 +468,12 @@ def run_correlate(a) -> str:
     if study.human is None:
         raise InputError(f"has no human-scores/{study.wmt[1]}.NAME.LEVEL.score: give --human FILE",
                          file=study.wmt[0], code=InputError.Codes.JUDGMENTS)
-    res = evaluate(a, study)
+    cfg = resolve_config(a, study)
+    if cfg.has_pack:
+        res = study.analysis(cfg, progress=_progress(sys.stderr))
+    else:  # no pack: the metrics that need none (sacrebleu's, computed elsewhere) against the judgments
+        res = study.scores_or_texts(cfg)
+        a.notes = getattr(a, "notes", []) + [f"warning: {study.no_pack(cfg)}"]
     human = study.human
     if human.mapping:
         unmatched = sorted(k for k, v in human.mapping.items() if v is None)
@@ -367,14 +490,24 @@ def run_correlate(a) -> str:
     comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
     blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions
                     and m.lstrip("-") not in study.external] if metrics else None
-    out, _ = study.correlate(res.config, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
+    if not cfg.has_pack:
+        comp_names, blonde_names = [], None
+        if a.level == "segment" and not study.external_segments(list(study.corpus.systems)):
+            raise InputError(study.no_pack(cfg) + "; at segment level only metrics computed elsewhere with segment "
+                             "scores are correlated without a pack", code=InputError.Codes.NO_PACK)
+    out, _ = study.correlate(cfg, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
                              permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
                              compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,
                              companions=comp_names)
     out = copy.deepcopy(out)
-    thin = res.thin_evidence()
+    thin = res.thin_evidence() if cfg.has_pack else None
     if thin:
         out["thin_evidence"] = thin
+    warnings = ([] if cfg.has_pack else [study.no_pack(cfg)]) + list(a.warnings)
+    if warnings:
+        out["warnings"] = warnings
+    if human.details:
+        out["human_details"] = human.details
     if human.mapping:
         out["human_mapping"] = human.mapping
         out["human_coverage"] = human.coverage
@@ -418,6 +551,7 @@ def run_correlate(a) -> str:
                      "resamples)" + (f"; Williams p = {_num(w['p_b_better'], '.4f')}" if w else ""))
     if thin:
         lines.append(f"warning: {thin['message']}")
+    lines += [f"warning: {w}" for w in out.get("warnings", [])]
     lines.append(out["signature"])
     return "\n".join(lines) + "\n"
 

@@ -18,6 +18,7 @@ class Corpus:
     boundaries: str = "docids"  # how documents were found: docids, blank-lines, single, structured
     files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
     docids_file: str | None = None  # the document-id file, when one was used
+    line_offset: int = 0  # lines of the files before the first segment that were left out (a WMT canary: 1)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -65,7 +66,7 @@ class Corpus:
         systems = {n: d for n, d in self.references.items() if n != name}
         systems.update({n: d for n, d in self.systems.items() if n != name})
         return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
-                      dict(self.files), self.docids_file)
+                      dict(self.files), self.docids_file, self.line_offset)
 
     def check_names(self) -> None:
         """A name is an identity: a reference and a system never share one."""

@@ -47,6 +47,7 @@ class HumanScores:
     mapping: dict = field(default_factory=dict)  # DA tables: name in the file -> loaded name (None: unmatched)
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
     table: object = field(default=None, repr=False, compare=False)  # DA tables: the rows as read, to re-map
+    details: dict = field(default_factory=dict)  # ESA: language pair, segments compared, rows dropped, files
 
     def oriented(self, value: float) -> float:
         """Higher is better."""

@@ -209,6 +209,9 @@ def read_score_lines(path, level: str, corpus: Corpus, domains: list[str] | None
     if not per:
         raise InputError("has no scores", file=name, code=InputError.Codes.EMPTY)
     n_seg, doc_of = _layout(corpus)
+    skip = corpus.line_offset
+    if level == "seg" and skip and all(len(v) == n_seg + skip for v in per.values()):
+        per = {s: v[skip:] for s, v in per.items()}  # the lines left out of the texts (a WMT canary) too
     want = {"seg": n_seg, "doc": len(corpus.doc_ids), "sys": 1}.get(level)
     if want is not None:
         for s, vals in per.items():

@@ -154,8 +154,13 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     doc_lines = _lines(tree, docs_rel)
     if not doc_lines:
         raise InputError("is empty", file=tree.name(docs_rel), code=InputError.Codes.EMPTY)
+    # WMT24 on: the first line is a canary string (domain and document "canary") that the task never
+    # scores; it is left out of every file, and said so
+    skip = 0
+    while skip < len(doc_lines) and doc_lines[skip].split()[:1] == ["canary"]:
+        skip += 1
     ids, domains = [], {}
-    for k, line in enumerate(doc_lines, 1):
+    for k, line in enumerate(doc_lines[skip:], skip + 1):
         parts = line.split()
         if len(parts) != 2:
             raise InputError(f"expected 'DOMAIN DOCID', found {len(parts)} fields", file=tree.name(docs_rel),
@@ -177,10 +182,10 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
 
     def docs_of(rel: str) -> list:
         lines = _lines(tree, rel)
-        if len(lines) != len(ids):
-            raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids)}; they must have one line per "
-                             "segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
-        it = iter(lines)
+        if len(lines) != len(ids) + skip:
+            raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids) + skip}; they must have one line "
+                             "per segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
+        it = iter(lines[skip:])
         return [[next(it) for _ in range(n)] for n in sizes]
 
     refs, files = {}, {}
@@ -205,10 +210,19 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         raise InputError(f"has no system-outputs/{lp}/NAME.txt besides the references", file=tree.label,
                          code=InputError.Codes.MALFORMED)
     src = docs_of(f"sources/{lp}.txt") if tree.has(f"sources/{lp}.txt") else None
-    corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.name(docs_rel))
+    corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.name(docs_rel), skip)
     corpus.check_names()
 
     skipped: list = []
+    if skip:
+        skipped.append((tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary "
+                                             "(domain 'canary'), which WMT does not score, left out"))
+    meta_rel = next((r for r in (f"metadata/{lp}.jsonl",) if tree.has(r)), None)
+    if meta_rel is not None:
+        _check_metadata(tree, meta_rel, ids, domains, skip)
+    else:
+        for rel in tree.under("metadata/"):
+            skipped.append((tree.name(rel), "metadata of another language pair or form"))
     # human scores: NAME -> {level: member}; only the ones used are read
     human_files: dict = defaultdict(dict)
     for rel in tree.under("human-scores/"):
@@ -225,8 +239,21 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         chosen = next((g for g in GOLD_ORDER if g in human_files), sorted(human_files)[0])
     human = human_scores(chosen, {lv: tree.get(rel) for lv, rel in human_files[chosen].items()}, corpus) \
         if chosen else None
+    if human is None and gold in (None, "esa"):  # WMT24's release: Appraise's ESA exports under human/
+        from .esa import bind_esa, is_esa, read_esa
+
+        esa_files = [tree.get(rel) for rel in tree.under("human/") if rel.endswith(".csv")]
+        esa_files = [f for f in esa_files if is_esa(f)]
+        if esa_files:
+            esa = read_esa(esa_files)
+            if lp in esa.pairs:
+                human, chosen = bind_esa(esa, corpus, lp), "esa"
+                human_files["esa"] = {"seg": f.name for f in esa_files}
+            else:
+                skipped += [(f.name, f"ESA judgments of {', '.join(sorted(esa.pairs))}, none of {lp}")
+                            for f in esa_files]
     for name in human_files:
-        if name != chosen:
+        if name != chosen and name != "esa":
             skipped += [(tree.name(rel), f"human scores '{name}' (another than the one used, '{chosen}')")
                         for rel in human_files[name].values()]
     metric_files: dict = defaultdict(dict)
@@ -242,6 +269,30 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
                for name, fs in sorted(metric_files.items())}
     return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped)
+
+
+def _check_metadata(tree: _Tree, rel: str, ids: list, domains: dict, skip: int) -> None:
+    """metadata/LP.jsonl (WMT24's release): one JSON object a segment with its "domain" and "docid";
+    they must agree with documents/LP.docs (the domains the Overview and Human correlation filter by)."""
+    import json
+
+    lines = _lines(tree, rel)
+    if len(lines) != len(ids) + skip:
+        raise InputError(f"has {len(lines)} lines but the documents file has {len(ids) + skip}", file=tree.name(rel),
+                         code=InputError.Codes.COUNTS)
+    for k, line in enumerate(lines[skip:], skip + 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not a JSON object ({exc.msg})", file=tree.name(rel), line=k,
+                             code=InputError.Codes.MALFORMED) from None
+        if not isinstance(row, dict):
+            raise InputError("is not a JSON object", file=tree.name(rel), line=k, code=InputError.Codes.MALFORMED)
+        d, dom = row.get("docid", ids[k - skip - 1]), row.get("domain")
+        if d != ids[k - skip - 1] or (dom is not None and dom != domains[d]):
+            raise InputError(f"says document '{d}' in domain '{dom}' where the documents file says "
+                             f"'{ids[k - skip - 1]}' in '{domains[ids[k - skip - 1]]}'", file=tree.name(rel), line=k,
+                             code=InputError.Codes.COUNTS)
 
 
 def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:

@@ -25,7 +25,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
                            "pronoun": [w per class]}; without it the early BlonD is not offered
     rc                     optional: RC's "content_tag_prefixes" and "function_words"
-    detect                 frequent words of the language, to guess a text's language (guess_language)
+    detect                 optional, frequent words of the language (not used to guess: lang/detect.py does)
 
 Adding a language is adding a folder: nothing outside it changes.  Nothing here
 imports spaCy.
@@ -218,28 +218,38 @@ def load_pack(name_or_path: str = "en") -> LanguagePack:
     return _build(data, str(path))
 
 
+def has_pack(name_or_path: str) -> bool:
+    """A pack of lang/ by that name, or a folder / JSON file holding one."""
+    path = Path(name_or_path)
+    if path.suffix == ".json":
+        return path.is_file()
+    return (path / "pack.json").is_file() if path.is_dir() else (PACK_DIR / name_or_path / "pack.json").is_file()
+
+
 def available() -> list[str]:
     """The languages this installation has a pack for (folders of lang/ with a pack.json)."""
     return sorted(p.name for p in PACK_DIR.iterdir() if (p / "pack.json").is_file())
 
 
-def guess_language(texts, min_share: float = 0.08) -> dict:
-    """Which language pack's frequent words (`detect`) cover the most words of these texts:
-    {"language": name or None (no pack covers min_share of the words), "shares": {name: share},
-    "words": how many words were read}.  Reads at most the first 5,000 words."""
-    import re
+def guess_language(texts) -> dict:
+    """The language these texts are written in, whatever it is (lang/detect.py: the script, then
+    py3langid among the languages of that script), and whether a pack scores it:
+    {"language": ISO 639-1 code or None (no letters), "name": its English name, "pack": the pack's
+    name or None (no pack for it), "script", "confidence", "method", "chars"}.  Reads at most the
+    first 20,000 characters."""
+    from .detect import identify_texts
 
-    words = []
-    for t in texts:
-        words += re.findall(r"[^\W\d_]+", t.lower())
-        if len(words) >= 5_000:
-            break
-    shares = {}
-    for name in available():
-        detect = set(load_pack(name).detect)
-        if detect and words:
-            shares[name] = sum(w in detect for w in words) / len(words)
-    best = max(shares, key=shares.get) if shares else None
-    if best is not None and shares[best] < min_share:
-        best = None
-    return {"language": best, "shares": shares, "words": len(words)}
+    g = identify_texts(texts)
+    packs = available()
+    return {**g, "pack": g["language"] if g["language"] in packs else None, "packs": packs}
+
+
+def no_pack_message(code: str | None, name: str | None = None) -> str:
+    """The one sentence every place says when the target language has no pack."""
+    from .detect import language_name
+
+    packs = available()
+    what = f"{name or language_name(code)} ({code})" if code else "a language that was not recognised"
+    return (f"The target texts are in {what}, and BlonDe Studio has no language pack for it (packs: "
+            f"{', '.join(f'{language_name(p)} ({p})' for p in packs)}): BlonDe, BlonD-d, BlonD+, the early BlonD, RC "
+            "and APT are not computed; chrF, BLEU, TER, metrics computed elsewhere and human judgments are")

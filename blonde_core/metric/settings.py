@@ -158,7 +158,9 @@ class ScoreConfig:
         sig=lambda cfg: "gran:" + ("sent" if cfg.granularity == "sentence" else "doc"))
     lang: str = _setting(
         "en", label="Target language", flags=("--lang",),
-        help="language pack: a name (en, fr) or a folder or JSON file (default: guessed from the reference)",
+        help="target language: a pack's name (en, fr), a folder or JSON file of a pack, or the ISO 639-1 code of a "
+             "language without a pack (zh, ja, ...: the BlonDe family is then not computed; default: guessed from "
+             "the reference)",
         to_cli=_flag_if("--lang", lambda v: v != "en"))
     _extra: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -176,6 +178,14 @@ class ScoreConfig:
                 continue
             if v not in s.choices:
                 raise InputError(f"{f.name} must be one of {', '.join(s.choices)}, not '{v}'", code=InputError.Codes.SETTING)
+        if not self.has_pack:
+            from blonde_core.lang.detect import NAMES
+
+            if self.lang not in NAMES:
+                load_pack(self.lang)  # neither a pack nor a language we know: the pack loader's message
+            if self.weights is not None:
+                raise InputError(f"weights are per language pack; '{self.lang}' has none", code=InputError.Codes.NO_PACK)
+            return
         n = load_pack(self.lang).n_features
         if self.weights is not None:
             for cat, w in self.weights.items():
@@ -187,6 +197,14 @@ class ScoreConfig:
                     raise InputError(f"{cat} weights must not be negative", code=InputError.Codes.SETTING)
         if len(self.plus_weights) != 2:
             raise InputError("BlonD+ needs 2 weights (ambiguity, ellipsis)", code=InputError.Codes.SETTING)
+
+    @property
+    def has_pack(self) -> bool:
+        """Whether the target language has a language pack (lang/): without one, only what needs no pack is
+        computed (metric/registry.py says which metrics)."""
+        from blonde_core.lang import has_pack
+
+        return has_pack(self.lang)
 
     # -- resolved settings -------------------------------------------------
     @property

@@ -70,6 +70,8 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
 
 
 def metric_names(result) -> list[str]:
+    if getattr(result, "no_pack", False):  # analysis/textsonly.py: no BlonDe statistic to correlate
+        return []
     probe = score(np.zeros((result.layout.n, 3)), result.config, result.layout, result.plus)
     tops = ["BlonDe", "BlonD-d"] + (["BlonD+"] if result.plus else [])
     return tops + list(probe["categories"])

@@ -1,0 +1,249 @@
+"""ESA (Error Span Annotation) judgments as Appraise exports them (WMT24 on): CSV without a
+header, one judgment a row, in these columns (as the task's own scripts name them):
+
+    user_id, system_id, segment_id, segment_type, source_lang, target_lang, overall, doc_id,
+    unk, error_spans, start_time, end_time
+
+What is kept, as the WMT24 task kept it (shared/data/wmt24/README.md):
+- rows of the raters' tutorial (segment_id >= 1,000,000) and quality-control rows
+  (segment_type BAD, deliberately damaged translations) are dropped;
+- a rater who judged the same segment of the same system twice: the later judgment
+  (end_time) wins;
+- several raters of one segment: the mean of their scores (`rater_scores` keeps each);
+- `refA`, the human reference judged as a system, is matched to the loaded text of that
+  name (a reference or a system) like every other system name (io/da.py guess_mapping);
+- by default systems are compared only on the segments judged for every system (the
+  task's choice); the judgments say how many segments remain.
+
+`segment_id` is the 0-based line of the released text files (the canary is line 0), so
+it is bound to the loaded corpus through its `line_offset`.  `error_spans` are character
+offsets into the system's segment, severity minor or major, no category: kept as human
+error spans like MQM's (Documents, the overlap table, the Human judgments page).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from blonde_core.errors import InputError
+from .corpus import Corpus
+from .judgments import HumanScores
+from .readers import decode_bytes, read_bytes
+
+COLUMNS = ("user_id", "system_id", "segment_id", "segment_type", "source_lang", "target_lang", "overall", "doc_id",
+           "unk", "error_spans", "start_time", "end_time")
+TUTORIAL_FROM = 1_000_000
+# Appraise's three-letter codes (ISO 639-2/3) -> the two-letter codes of language pairs
+LANG3 = {"eng": "en", "ces": "cs", "zho": "zh", "jpn": "ja", "hin": "hi", "deu": "de", "spa": "es", "rus": "ru",
+         "ukr": "uk", "isl": "is", "kor": "ko", "fra": "fr", "ara": "ar", "ita": "it", "por": "pt", "pol": "pl",
+         "nld": "nl", "tur": "tr", "ben": "bn", "mar": "mr", "est": "et", "lit": "lt", "lav": "lv", "fin": "fi",
+         "ron": "ro", "hrv": "hr", "srp": "sr", "slk": "sk", "slv": "sl", "swe": "sv", "dan": "da", "nob": "nb",
+         "hun": "hu", "bul": "bg", "ell": "el", "heb": "he", "vie": "vi", "tha": "th", "ind": "id", "kaz": "kk"}
+WEIGHTS = {"minor": 1.0, "major": 5.0}  # for slicing by severity (the ESA score itself is the rater's 0-100)
+
+
+@dataclass
+class EsaRow:
+    rater: str
+    system: str
+    segment: int  # 0-based line of the released files
+    pair: str  # "en-zh"
+    score: float
+    doc: str
+    spans: list  # [{"start", "end", "severity"}]; start/end None: no position ("missing")
+    end_time: float
+    where: tuple  # (file, line)
+
+
+@dataclass
+class EsaJudgments:
+    rows: list  # EsaRow, after the task's rules
+    files: list
+    dropped: dict  # why -> count
+    pairs: dict  # "en-zh" -> rows
+
+    def describe(self) -> str:
+        d = ", ".join(f"{v:,} {k}" for k, v in self.dropped.items() if v)
+        return (f"ESA (Appraise export): {len(self.rows):,} judgments of "
+                f"{', '.join(f'{p} ({n:,})' for p, n in sorted(self.pairs.items()))}" + (f"; dropped: {d}" if d else ""))
+
+
+def is_esa(path) -> bool:
+    """Does the file look like Appraise's ESA export (12 columns, TGT/BAD type, three-letter language codes)?"""
+    text = decode_bytes(read_bytes(path), str(path))
+    first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+    return (len(first) == len(COLUMNS) and len(first[4]) == 3 and len(first[5]) == 3
+            and first[3] in ("TGT", "BAD", "REF", "CHK") and first[2].isdigit())
+
+
+def _float(x: str, name: str, line: int, what: str) -> float:
+    try:
+        v = float(x)
+    except ValueError:
+        raise InputError(f"{what} '{x}' is not a number", file=name, line=line, code=InputError.Codes.MALFORMED) from None
+    if not math.isfinite(v):
+        raise InputError(f"{what} '{x}' is not a finite number", file=name, line=line, code=InputError.Codes.MALFORMED)
+    return v
+
+
+def _spans(raw: str, name: str, line: int) -> list:
+    if not raw.strip():
+        return []
+    try:
+        items = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"error_spans is not JSON ({exc.msg})", file=name, line=line,
+                         code=InputError.Codes.MALFORMED) from None
+    if not isinstance(items, list):
+        raise InputError("error_spans is not a list", file=name, line=line, code=InputError.Codes.MALFORMED)
+    out = []
+    for it in items:
+        if not isinstance(it, dict):
+            raise InputError("an error span is not an object", file=name, line=line, code=InputError.Codes.MALFORMED)
+        sev = str(it.get("severity") or "").lower()
+        a, b = it.get("start_i"), it.get("end_i")
+        pos = isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and 0 <= a <= b
+        out.append({"start": a if pos else None, "end": b if pos else None,
+                    "severity": sev.capitalize() if sev in WEIGHTS else (sev or "unknown")})
+    return out
+
+
+def read_esa(paths) -> EsaJudgments:
+    """One or several ESA export files -> EsaJudgments under the task's rules (module doc)."""
+    kept: dict = {}  # (rater, system, segment, pair) -> EsaRow (the later judgment)
+    dropped = {"tutorial rows": 0, "quality-control (BAD) rows": 0, "earlier judgments of the same rater": 0}
+    files = []
+    for path in paths:
+        name = str(path)
+        files.append(name)
+        text = decode_bytes(read_bytes(path), name)
+        for k, f in enumerate(csv.reader(io.StringIO(text)), 1):
+            if not f or not any(x.strip() for x in f):
+                continue
+            if len(f) != len(COLUMNS):
+                raise InputError(f"has {len(f)} fields; Appraise's ESA export has {len(COLUMNS)} ({', '.join(COLUMNS)})",
+                                 file=name, line=k, code=InputError.Codes.MALFORMED)
+            try:
+                seg = int(f[2])
+            except ValueError:
+                raise InputError(f"segment_id '{f[2]}' is not a line number", file=name, line=k,
+                                 code=InputError.Codes.MALFORMED) from None
+            if seg >= TUTORIAL_FROM:
+                dropped["tutorial rows"] += 1
+                continue
+            if f[3] != "TGT":
+                dropped["quality-control (BAD) rows"] += 1
+                continue
+            src, tgt = LANG3.get(f[4], f[4]), LANG3.get(f[5], f[5])
+            row = EsaRow(f[0], f[1], seg, f"{src}-{tgt}", _float(f[6], name, k, "overall score"), f[7],
+                         _spans(f[9], name, k), _float(f[11] or "0", name, k, "end_time"), (name, k))
+            key = (row.rater, row.system, row.segment, row.pair)
+            if key in kept:
+                dropped["earlier judgments of the same rater"] += 1
+                if row.end_time < kept[key].end_time:
+                    continue
+            kept[key] = row
+    rows = list(kept.values())
+    if not rows:
+        raise InputError("holds no ESA judgment (after dropping tutorial and quality-control rows)",
+                         file=", ".join(files), code=InputError.Codes.EMPTY)
+    pairs: dict = defaultdict(int)
+    for r in rows:
+        pairs[r.pair] += 1
+    return EsaJudgments(rows, files, dropped, dict(pairs))
+
+
+def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping: dict | None = None,
+             common: bool = True) -> HumanScores:
+    """HumanScores over the loaded corpus for one language pair (given, or the only one the files have):
+    segment scores (the raters' mean), documents and systems as the mean of their rated segments (with
+    common=True, of the segments judged for every matched system), raters' scores, error spans."""
+    from .da import guess_mapping
+
+    files = ", ".join(esa.files)
+    if pair is None:
+        if len(esa.pairs) != 1:
+            raise InputError(f"holds ESA judgments of {len(esa.pairs)} language pairs ({', '.join(sorted(esa.pairs))}); "
+                             "name the one of the loaded texts (--lp, or load a WMT folder)", file=files,
+                             code=InputError.Codes.JUDGMENTS,
+                             page=f"holds ESA judgments of {len(esa.pairs)} language pairs; upload the source too, "
+                                  "so that the pair can be told from the texts, or load a WMT folder")
+        pair = next(iter(esa.pairs))
+    if pair not in esa.pairs:
+        raise InputError(f"holds no ESA judgment of {pair} (it has {', '.join(sorted(esa.pairs))})", file=files,
+                         code=InputError.Codes.JUDGMENTS)
+    rows = [r for r in esa.rows if r.pair == pair]
+    loaded = list(corpus.references) + list(corpus.systems)
+    names = guess_mapping({r.system for r in rows}, loaded, mapping)
+    ref0 = next(iter(corpus.references.values()))
+    where = []  # corpus line (0-based, after the lines left out) -> (doc, segment id, index in doc)
+    for di, (d, doc) in enumerate(zip(corpus.doc_ids, ref0)):
+        seg_ids = corpus.seg_ids[di] if corpus.seg_ids else None
+        for k in range(len(doc)):
+            where.append((d, seg_ids[k] if seg_ids else str(k + 1), di, k))
+    texts = {**corpus.references, **corpus.systems}
+    raters: dict = defaultdict(dict)
+    spans: dict = defaultdict(list)
+    outside = 0
+    for r in rows:
+        name = names.get(r.system)
+        if name is None:
+            continue
+        line = r.segment - corpus.line_offset
+        if not 0 <= line < len(where):
+            outside += 1
+            continue
+        d, seg, di, k = where[line]
+        raters[(name, d, seg)][r.rater] = r.score
+        text = texts[name][di][k]
+        for sp in r.spans:
+            a, b = sp["start"], sp["end"]
+            ok = a is not None and b <= len(text)
+            spans[(name, d, seg)].append({"side": "target", "start": a if ok else None, "end": b if ok else None,
+                                          "text": text[a:b] if ok else "", "category": "ESA error",
+                                          "severity": sp["severity"], "rater": r.rater})
+    if not raters:
+        what = (f"no system of the ESA judgments matches a loaded text (judged: {', '.join(sorted(names))}; loaded: "
+                f"{', '.join(loaded)})")
+        raise InputError(f"{what}; map them with --map FILE_NAME=LOADED_NAME", file=files, code=InputError.Codes.NAMES,
+                         page=f"{what}; name the uploaded system files after the judged systems (NAME.txt)")
+    judged: dict = defaultdict(set)
+    for (s, d, seg) in raters:
+        judged[s].add((d, seg))
+    segs = set.intersection(*judged.values()) if common else None
+    hs = HumanScores("esa", True, kind=esa.describe() + (
+        f"; systems compared on the {len(segs):,} segments judged for all {len(judged)} of them" if common else
+        "; every judged segment used"))
+    per_doc: dict = defaultdict(lambda: defaultdict(list))
+    for (s, d, seg), by in raters.items():
+        v = sum(by.values()) / len(by)
+        hs.segments[(s, d, seg)] = v
+        hs.rater_scores[(s, d, seg)] = dict(by)
+        if segs is None or (d, seg) in segs:
+            per_doc[s][d].append(v)
+    for s, docs in per_doc.items():
+        hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in docs.items()}
+        allv = [x for v in docs.values() for x in v]
+        hs.system_scores[s] = sum(allv) / len(allv)
+        hs.n_segments[s] = len(allv)
+    hs.error_spans = dict(spans)
+    pos = {(d, seg): (di, k) for d, seg, di, k in where}
+    hs.targets = {key: texts[key[0]][pos[key[1:]][0]][pos[key[1:]][1]] for key in spans}
+    for key, sp in hs.error_spans.items():
+        for e in sp:
+            hs.errors.append((key[0], key[1], key[2], e["rater"], "ESA error", e["severity"],
+                              WEIGHTS.get(e["severity"].lower(), 0.0)))
+            hs.error_meta.append({})
+    hs.mapping = names
+    hs.coverage = {s: {"segments_rated": len(judged[s]), "segments": len(where),
+                       "segments_compared": hs.n_segments.get(s, 0)} for s in judged}
+    hs.details = {"pair": pair, "common": common, "segments_common": len(segs) if segs is not None else None,
+              "systems_judged": len(judged), "outside": outside, "dropped": dict(esa.dropped), "files": list(esa.files)}
+    return hs
+
+
+__all__ = ["COLUMNS", "EsaJudgments", "LANG3", "bind_esa", "is_esa", "read_esa"]

@@ -1,0 +1,192 @@
+"""WMT24 as released (issue 44): the target language known whatever it is, no BlonDe number for a
+language without a pack, sacrebleu's tokenizer per language, the canary line, metadata, and the
+ESA judgments of Appraise's export - all on the real files of shared/data/wmt24."""
+import csv
+import json
+from collections import defaultdict
+
+import pytest
+
+from conftest import SHARED
+
+WMT24 = SHARED / "data" / "wmt24"
+ESA = [WMT24 / "human" / "esa_generalMT2024_wave2.csv", WMT24 / "human" / "esa_generalMT2024_wave3.csv"]
+
+
+def run(capsys, *args):
+    from blonde_core.cli import main
+
+    code = main(list(map(str, args)))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("lp,code,name", [("en-cs", "cs", "Czech"), ("en-de", "de", "German"), ("en-es", "es", "Spanish"),
+                                          ("en-hi", "hi", "Hindi"), ("en-ja", "ja", "Japanese"),
+                                          ("en-ru", "ru", "Russian"), ("en-uk", "uk", "Ukrainian"),
+                                          ("en-zh", "zh", "Chinese")])
+def test_every_wmt24_target_language_is_recognised(lp, code, name):
+    from blonde_core.lang import guess_language
+
+    lines = (WMT24 / "references" / f"{lp}.refA.txt").read_text(encoding="utf-8").splitlines()[1:]
+    g = guess_language(lines)
+    assert (g["language"], g["name"]) == (code, name)
+    assert g["pack"] is None  # none of these has a pack yet: nothing may score them with en or fr
+
+
+def test_scripts_and_short_texts():
+    from blonde_core.lang.detect import identify
+
+    assert identify("彼女は昨日東京に行きました。")["language"] == "ja"  # Han with Kana: Japanese, by script
+    assert identify("她昨天去了北京。")["language"] == "zh"
+    assert identify("안녕하세요, 반갑습니다.")["language"] == "ko"
+    assert identify("Il y a un chat dans le jardin, et il faut partir.")["language"] == "fr"
+    assert identify("Góðan daginn, hvernig hefur þú það í dag?")["language"] == "is"
+    # too little to tell: not recognised (English is then the default, as before), never a wrong language
+    assert identify("The Cat sat")["language"] is None
+    assert identify("12345 !!!")["language"] is None
+
+
+def test_en_hi_gives_no_blonde_number_and_names_hindi(capsys):
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi")
+    assert code == 2 and "[E043]" in err and "Hindi (hi)" in err and out == ""
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--metrics", "chrF,BLEU", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["blonde"] is None and data["language"]["language"] == "hi"
+    assert "Hindi (hi)" in data["warnings"][0] and "no language pack" in data["warnings"][0]
+    assert "BlonDe" not in out.replace("BlonDe Studio", "") .replace("BlonDe, BlonD-d", "")  # no BlonDe value anywhere
+    assert len(data["systems"]) == 19
+    assert all(set(v) >= {"chrF", "BLEU"} for v in data["systems"].values())
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--metrics", "chrF")
+    assert code == 0 and out.startswith("warning: The target texts are in Hindi (hi)")
+    # an empty system is named, not silently scored 0 among the others
+    assert "'ONLINE-empty'" in out and "empty" in out
+
+
+@pytest.mark.parametrize("lp,tok,systems", [("en-zh", "zh", ["GPT-4", "ONLINE-B", "Claude-3.5"]),
+                                            ("en-ja", "ja-mecab", ["GPT-4", "ONLINE-B", "Team-J"])])
+def test_bleu_follows_the_target_language(capsys, lp, tok, systems):
+    import sacrebleu
+
+    code, out, _ = run(capsys, "score", "--wmt-dir", WMT24, "--lp", lp, "--metrics", "BLEU,chrF", "--format", "json",
+                       "--no-cache")
+    assert code == 0
+    data = json.loads(out)
+    assert f"|tok:{tok}" in data["metric_signatures"]["BLEU"] and f"tok:{tok}" in data["signature"]
+    ref = (WMT24 / "references" / f"{lp}.refA.txt").read_text(encoding="utf-8").splitlines()[1:]
+    for s in systems:
+        hyp = (WMT24 / "system-outputs" / lp / f"{s}.txt").read_text(encoding="utf-8").splitlines()[1:]
+        want = sacrebleu.corpus_bleu(hyp, [ref], tokenize=tok).score
+        assert data["systems"][s]["BLEU"] == pytest.approx(want, abs=1e-9), s
+        assert data["systems"][s]["chrF"] == pytest.approx(sacrebleu.corpus_chrf(hyp, [ref]).score, abs=1e-9)
+
+
+def test_the_canary_is_left_out_and_metadata_checked():
+    from blonde_core.study import Study
+
+    s = Study.from_wmt(WMT24, lp="en-cs")
+    assert s.corpus.n_segments == 997 and s.corpus.line_offset == 1
+    assert not any("CANARY" in x for d in s.corpus.systems["GPT-4"] for x in d)
+    assert "canary" not in s.domains.values()
+    assert any("canary" in x for x in s.messages["wmt"]["not used"])
+    # the folder's ESA exports are read for the pair (en-cs is in wave 2)
+    assert s.human is not None and s.human.name == "esa"
+
+
+def _by_hand(pair3: tuple, systems: list[str]) -> dict:
+    """The task's rules, written out: TGT rows below 1,000,000, the later judgment of a rater, the raters'
+    mean per segment, then each system's mean over the segments judged for every judged system."""
+    latest = {}
+    for f in ESA:
+        for r in csv.reader(f.open(encoding="utf-8")):
+            if (r[4], r[5]) != pair3 or r[3] != "TGT" or int(r[2]) >= 1_000_000:
+                continue
+            key = (r[0], r[1], int(r[2]))
+            if key not in latest or float(r[11]) >= latest[key][1]:
+                latest[key] = (float(r[6]), float(r[11]))
+    seg = defaultdict(list)
+    for (rater, system, sid), (v, _) in latest.items():
+        seg[(system, sid)].append(v)
+    judged = defaultdict(set)
+    for system, sid in seg:
+        judged[system].add(sid)
+    common = set.intersection(*judged.values())
+    return {s: sum(sum(seg[(s, i)]) / len(seg[(s, i)]) for i in common) / len(common) for s in systems}
+
+
+def test_esa_system_means_by_hand():
+    from blonde_core.study import Study
+
+    s = Study.from_wmt(WMT24, lp="en-zh").with_files(human=[str(p) for p in ESA])
+    hs = s.human
+    want = _by_hand(("eng", "zho"), ["GPT-4", "IKUN-C", "refA"])
+    for name, v in want.items():
+        assert hs.system_scores[name] == pytest.approx(v, abs=1e-9), name
+    assert hs.details["segments_common"] == 634 and hs.details["systems_judged"] == 13
+    assert hs.details["dropped"]["tutorial rows"] > 0 and hs.details["dropped"]["quality-control (BAD) rows"] > 0
+    # error spans are human spans over the system's own text
+    key, spans = next((k, v) for k, v in hs.error_spans.items() if any(x["start"] is not None for x in v))
+    sp = next(x for x in spans if x["start"] is not None)
+    assert hs.targets[key][sp["start"]:sp["end"]] == sp["text"] and sp["severity"] in ("Minor", "Major")
+
+
+def test_esa_rules_on_a_small_file(tmp_path):
+    """Tutorial and BAD rows dropped, a rater's later judgment wins, two raters averaged, systems compared on
+    the segments judged for all of them - counted by hand."""
+    from blonde_core.io.esa import bind_esa, read_esa
+    from blonde_core.study import Study
+
+    (tmp_path / "ref.txt").write_text("canary\nUn.\nDeux.\nTrois.\n", encoding="utf-8")
+    (tmp_path / "A.txt").write_text("canary\nun\ndeux\ntrois\n", encoding="utf-8")
+    (tmp_path / "B.txt").write_text("canary\nuno\ndos\ntres\n", encoding="utf-8")
+    rows = [
+        ["r1", "A", "1", "TGT", "eng", "fra", "80", "d", "False", "[]", "1", "2"],
+        ["r1", "A", "1", "TGT", "eng", "fra", "60", "d", "False", "[]", "3", "4"],  # later: 60 wins
+        ["r2", "A", "1", "TGT", "eng", "fra", "100", "d", "False", "[]", "1", "2"],  # mean (60 + 100) / 2 = 80
+        ["r1", "A", "2", "TGT", "eng", "fra", "50", "d", "False",
+         '[{"start_i": 0, "end_i": 4, "severity": "major", "error_type": null}]', "1", "2"],
+        ["r1", "A", "3", "TGT", "eng", "fra", "10", "d", "False", "[]", "1", "2"],  # B never judged seg 3
+        ["r1", "B", "1", "TGT", "eng", "fra", "40", "d", "False", "[]", "1", "2"],
+        ["r1", "B", "2", "TGT", "eng", "fra", "20", "d", "False", "[]", "1", "2"],
+        ["r1", "B", "2", "BAD", "eng", "fra", "0", "d#bad", "False", "[]", "1", "2"],
+        ["r1", "A", "1000001", "TGT", "eng", "fra", "0", "tutorial", "False", "[]", "1", "2"],
+    ]
+    with (tmp_path / "esa.csv").open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    corpus = Study.from_files([str(tmp_path / "ref.txt")], [str(tmp_path / "A.txt"), str(tmp_path / "B.txt")]).corpus
+    corpus.line_offset = 0  # these files keep the canary as line 0, as the release: segment_id k is line k
+    esa = read_esa([tmp_path / "esa.csv"])
+    assert esa.dropped == {"tutorial rows": 1, "quality-control (BAD) rows": 1, "earlier judgments of the same rater": 1}
+    hs = bind_esa(esa, corpus, "en-fr")
+    assert hs.system_scores["A"] == pytest.approx((80 + 50) / 2)  # segments 1 and 2 only: B has no 3
+    assert hs.system_scores["B"] == pytest.approx((40 + 20) / 2)
+    assert hs.details["segments_common"] == 2
+    assert bind_esa(esa, corpus, "en-fr", common=False).system_scores["A"] == pytest.approx((80 + 50 + 10) / 3)
+    (key, spans), = hs.error_spans.items()
+    assert key[0] == "A" and key[2] == "3" and spans[0]["text"] == "deux" and spans[0]["severity"] == "Major"
+
+
+def test_correlate_en_ja_against_esa(capsys):
+    code, out, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--lp", "en-ja", "--human", *ESA, "--level", "system",
+                         "--metrics", "chrF", "--format", "json", "--bootstrap", "0")
+    assert code == 0, err
+    data = json.loads(out)
+    # every system the ESA of waves 2-3 judged in en-ja (12 and refA, the reference)
+    assert data["n_systems"] == 12 and set(data["metrics"]) == {"chrF"}
+    assert "Japanese (ja)" in data["warnings"][0]
+    assert data["human_details"]["segments_common"] == 634
+    assert data["metrics"]["chrF"]["pearson"] > 0.5
+
+
+def test_a_forced_pack_warns_with_every_number(capsys, tmp_path):
+    lines = (WMT24 / "references" / "en-zh.refA.txt").read_text(encoding="utf-8").splitlines()[1:4]
+    hyp = (WMT24 / "system-outputs" / "en-zh" / "GPT-4.txt").read_text(encoding="utf-8").splitlines()[1:4]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "GPT-4.txt").write_text("\n".join(hyp) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "score", "-r", tmp_path / "ref.txt", "-s", tmp_path / "GPT-4.txt", "--lang", "en",
+                         "--format", "json", "--no-cache")
+    assert code == 0
+    data = json.loads(out)
+    assert "lang:en" in data["signature"]
+    assert any("looks like 'zh' (Chinese)" in w for w in data["warnings"])
