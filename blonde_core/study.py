@@ -273,13 +273,8 @@ class Study:
 
             named = [_named(h) for h in (human if isinstance(human, list) else [human])]
             if all(is_esa(n) for n in named):
-                esa = read_esa(named)
-                pair = self.language_pair()
-                if pair is not None and pair not in esa.pairs and len(esa.pairs) > 1:
-                    raise InputError(f"holds no ESA judgment of {pair}, the loaded texts' language pair (it has "
-                                     f"{', '.join(sorted(esa.pairs))})", file=", ".join(map(str, named)),
-                                     code=InputError.Codes.JUDGMENTS)
-                hs = bind_esa(esa, self.corpus, pair if pair in esa.pairs else None, human_mapping, human_common)
+                # the loaded texts' pair (None: not known, then the files' only pair); never another pair's rows
+                hs = bind_esa(read_esa(named), self.corpus, self.language_pair(), human_mapping, human_common)
             elif len(named) > 1:
                 raise InputError("several judgment files are read together only when all are ESA exports "
                                  "(Appraise's CSV)", file=", ".join(map(str, named)), code=InputError.Codes.JUDGMENTS)
@@ -336,29 +331,26 @@ class Study:
             self.__dict__["_guess"] = guess_language(s for d in ref for s in d)
         return self.__dict__["_guess"]
 
-    def language_pair(self) -> str | None:
-        """"en-zh": a WMT folder's pair, else the source's and the reference's languages as guessed (None
-        without a source)."""
+    def source_language(self) -> str | None:
+        """The language the source is written in, as guessed (None without a source or when not recognised)."""
         from .lang.detect import identify_texts
 
+        if "_source_lang" not in self.__dict__:  # guessed once per study, like the target
+            src = self.corpus.source
+            self.__dict__["_source_lang"] = identify_texts(s for d in src for s in d)["language"] if src else None
+        return self.__dict__["_source_lang"]
+
+    def language_pair(self) -> str | None:
+        """"en-zh": a WMT folder's pair, else the source's and the reference's languages as guessed (None
+        when either is not known)."""
         if self.wmt:
             return self.wmt[1]
-        if not self.corpus.source:
-            return None
-        src = identify_texts(s for d in self.corpus.source for s in d)["language"]
-        tgt = self.guess_language()["language"]
+        src, tgt = self.source_language(), self.guess_language()["language"]
         return f"{src}-{tgt}" if src and tgt else None
 
     def text_language(self) -> str:
         """The language the target texts are written in (the guess; English when nothing was recognised):
         what sacrebleu's tokenizers follow, whichever pack scores the texts."""
-        return self.guess_language()["language"] or "en"
-
-    def target_lang(self, asked: str | None = None) -> str:
-        """The target language the scores are made for: the one asked for (--lang, the sidebar), else the
-        guess (a language without a pack included: then the BlonDe family is not computed)."""
-        if asked is not None:
-            return asked
         return self.guess_language()["language"] or "en"
 
     def language_note(self, cfg: ScoreConfig) -> str | None:
@@ -377,16 +369,15 @@ class Study:
         """The one sentence said wherever a BlonDe number would be, when the target language has no pack
         (None: it has one)."""
         from .lang import no_pack_message
-        from .lang.detect import language_name
 
-        return None if cfg.has_pack else no_pack_message(cfg.lang, language_name(cfg.lang))
+        return None if cfg.has_pack else no_pack_message(cfg.lang)
 
     def system_languages(self) -> dict:
         """{system: {"checked", "off_target", "other": {code: n}}} for the systems whose output is not all in
         the target language (lang.detect.segment_languages over up to 200 segments each): segments in another
         script than the reference's, or in the source's language (a refusal, a copy of the source).
         Only systems with at least one such segment are listed."""
-        from .lang.detect import identify_texts, script_of, segment_languages
+        from .lang.detect import script_of, segment_languages
 
         if "_syslang" in self.__dict__:
             return self.__dict__["_syslang"]
@@ -394,7 +385,7 @@ class Study:
         target = g["language"]
         out = {}
         if target is not None:
-            src = identify_texts(s for d in self.corpus.source for s in d)["language"] if self.corpus.source else None
+            src = self.source_language()
             for name, docs in self.corpus.systems.items():
                 r = segment_languages([s for d in docs for s in d], target)
                 off = {k: v for k, v in r["other"].items() if k == src or script_of(k) != g["script"]}
@@ -523,7 +514,7 @@ class Study:
 
     def standard(self, granularity: str, metric: str, progress=None):
         """One sacrebleu metric (BLEU, chrF or TER) for the texts' language (BLEU's tokenizer and TER's
-        Asian support follow it: metric/registry.py), per-segment statistics cached on disk."""
+        Asian support follow it: analysis/standard.py sacrebleu_options), per-segment statistics cached on disk."""
         from .analysis.standard import StandardResult
 
         engine = self._engine

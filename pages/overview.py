@@ -41,8 +41,8 @@ def texts_only_board(d, cfg) -> None:
             x = ext["systems"][name].get(m)
             row[m] = np.nan if x is None else x
         rows.append(row)
-    df = pd.DataFrame(rows).sort_values(rows and next((k for k in rows[0] if k.startswith("human (")), "chrF"),
-                                        ascending=False)
+    rank = f"human ({hum['name']})" if hum else "chrF"
+    df = pd.DataFrame(rows).sort_values(rank, ascending=False)
     st.dataframe(styled(df), hide_index=True, placeholder="-", column_config={"system": system_column()})
     st.caption(f"Ranked by {'the human score' if hum else 'chrF'}; intervals: {n_boot} bootstrap resamples over "
                f"documents (seed 12345). No significance clusters here: they follow BlonDe's ranking.")
@@ -54,7 +54,7 @@ def texts_only_board(d, cfg) -> None:
     st.caption("sacrebleu signatures (the tokenizer follows the target language):")
     for m in metrics:
         copyable(d.standards(cfg.granularity, [m]).signatures[m])
-    signature_box(f"lang:{cfg.lang}|pack:none", command=("score", ["--metrics", ",".join(metrics)]))
+    signature_box(d.signature(cfg), command=("score", ["--metrics", ",".join(metrics)]))
 
 
 _d0, _cfg0 = data(), config()

@@ -190,3 +190,38 @@ def test_a_forced_pack_warns_with_every_number(capsys, tmp_path):
     data = json.loads(out)
     assert "lang:en" in data["signature"]
     assert any("looks like 'zh' (Chinese)" in w for w in data["warnings"])
+
+
+def test_esa_that_does_not_line_up_with_the_texts_is_refused(tmp_path):
+    """The released files without their canary line but loaded as plain texts (no line left out): every
+    segment_id points one line off, which the document ids give away - refused naming the file and line,
+    never bound one segment off. And judgments of another language pair are never bound to these texts."""
+    from blonde_core.errors import InputError
+    from blonde_core.study import Study
+
+    def strip_canary(src, dst):
+        dst.write_text("\n".join(src.read_text(encoding="utf-8").splitlines()[1:]) + "\n", encoding="utf-8")
+
+    strip_canary(WMT24 / "references" / "en-zh.refA.txt", tmp_path / "refA.txt")
+    strip_canary(WMT24 / "system-outputs" / "en-zh" / "GPT-4.txt", tmp_path / "GPT-4.txt")
+    strip_canary(WMT24 / "sources" / "en-zh.txt", tmp_path / "source.txt")
+    docs = [line.split("\t")[1] for line in (WMT24 / "documents" / "en-zh.docs").read_text(encoding="utf-8").splitlines()]
+    (tmp_path / "docids.txt").write_text("\n".join(docs[1:]) + "\n", encoding="utf-8")
+    s = Study.from_files([str(tmp_path / "refA.txt")], [str(tmp_path / "GPT-4.txt")],
+                         docids=str(tmp_path / "docids.txt"), source=str(tmp_path / "source.txt"))
+    assert s.language_pair() == "en-zh"
+    with pytest.raises(InputError) as e:
+        s.with_files(human=[str(p) for p in ESA])
+    assert e.value.code == "E013" and "do not line up" in str(e.value) and e.value.line is not None
+    # the same texts as French: the ESA files hold no en-fr judgment, and none is bound
+    (tmp_path / "fr.txt").write_text("Il y a un chat dans le jardin, et il faut partir avant la nuit.\n" * len(docs[1:]),
+                                     encoding="utf-8")
+    fr = Study.from_files([str(tmp_path / "fr.txt")], [str(tmp_path / "GPT-4.txt")],
+                          docids=str(tmp_path / "docids.txt"), source=str(tmp_path / "source.txt"))
+    assert fr.language_pair() == "en-fr"
+    only_zh = tmp_path / "esa-en-zh.csv"  # one pair only: it must not be taken for the texts' en-fr either
+    with ESA[0].open(encoding="utf-8") as f, only_zh.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows(r for r in csv.reader(f) if r[5] == "zho")
+    with pytest.raises(InputError) as e:
+        fr.with_files(human=[str(only_zh)])
+    assert "holds no ESA judgment of en-fr" in str(e.value)

@@ -19,12 +19,24 @@ STANDARD = ("BLEU", "chrF", "TER")
 HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False}
 
 
-def _metric(name: str, lang: str | None = None):
-    """sacrebleu's metric object for this target language (metric/registry.py: BLEU's tokenizer, TER's
-    Asian-character support); `name` may carry the language itself, "BLEU@zh" (what workers are sent)."""
-    from sacrebleu.metrics import BLEU, CHRF, TER
+CJK = ("zh", "ja", "ko")
 
-    from blonde_core.metric.registry import sacrebleu_options
+
+def sacrebleu_options(metric: str, lang: str | None) -> dict:
+    """The keyword arguments of sacrebleu's metric class for a target language: BLEU's tokenizer is
+    sacrebleu's own choice for `trg_lang` (`zh`, `ja-mecab`, `ko-mecab`, else `13a`); TER splits Chinese,
+    Japanese and Korean characters (`asian_support`); chrF is the same for every language."""
+    if metric == "BLEU":
+        return {"trg_lang": lang or ""}
+    if metric == "TER":
+        return {"asian_support": (lang or "") in CJK}
+    return {}
+
+
+def _metric(name: str, lang: str | None = None):
+    """sacrebleu's metric object for this target language (sacrebleu_options); `name` may carry the
+    language itself, "BLEU@zh" (what workers are sent)."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
 
     if "@" in name:
         name, lang = name.split("@", 1)
@@ -78,7 +90,6 @@ class StandardResult:
         self.doc_ids = list(corpus.doc_ids)
         self.signatures: dict[str, str] = {}
         self.doc_stats: dict[str, dict[str, np.ndarray]] = {}  # metric -> system -> (n_docs, k)
-        self.lang = lang
         self._objs = {m: _metric(m, lang) for m in self.metrics}
         ref_names = list(corpus.references)
 

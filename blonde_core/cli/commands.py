@@ -260,7 +260,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
         data["human"] = human_col
         for name, v in human_col["systems"].items():
             data["systems"][name].update({f"human:{human_col['name']}": v["score"], "human segments": v["segments"]})
-    data["signature"] = " ; ".join((data.get("metric_signatures") or {}).values()) or f"lang:{cfg.lang}|pack:none"
+    data["signature"] = " ; ".join((data.get("metric_signatures") or {}).values()) or study.signature(cfg)
     if a.ci is not None and std is not None:
         ints = study.standard_intervals(cfg.granularity, std_names, a.ci, a.seed)
         data["leaderboard"] = {"intervals": {m: {s: v["ci"] for s, v in per.items()} for m, per in ints.items()},

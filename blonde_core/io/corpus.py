@@ -44,6 +44,13 @@ class Corpus:
                                          line=None if self.boundaries == "structured" else line,
                                          code=InputError.Codes.TOO_MUCH)
 
+    def segment_places(self) -> list[tuple]:
+        """Every segment of the test set in order, as (document id, segment id, document index, index in the
+        document): what a judgments file's line numbers point at (segment ids: the loaded ones, else 1, 2, ...)."""
+        ref0 = next(iter(self.references.values()))
+        return [(d, self.seg_ids[di][k] if self.seg_ids else str(k + 1), di, k)
+                for di, (d, doc) in enumerate(zip(self.doc_ids, ref0)) for k in range(len(doc))]
+
     @property
     def n_segments(self) -> int:
         first = next(iter(self.references.values()))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .corpus import Corpus
 from blonde_core.errors import InputError
-from .judgments import HumanScores
+from .judgments import HumanScores, aggregate_segments
 from .readers import decode_bytes, read_bytes, split_lines
 
 SCORE_COLUMNS = ("raw.scr", "z.scr", "score", "esa", "raw", "z")
@@ -134,12 +134,7 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
             raise InputError(f"'{seen[name]}' and '{raw}' are both mapped to the loaded text '{name}'; map one of "
                              "them to another text or leave it out", file=table.path, code=InputError.Codes.NAMES)
         seen.setdefault(name, raw)
-    ref0 = next(iter(corpus.references.values()))
-    where = []  # line number (1-based) -> (doc id, segment id)
-    for d, doc in zip(corpus.doc_ids, ref0):
-        seg_ids = corpus.seg_ids[corpus.doc_ids.index(d)] if corpus.seg_ids else None
-        for k in range(len(doc)):
-            where.append((d, seg_ids[k] if seg_ids else str(k + 1)))
+    where = corpus.segment_places()  # line number (1-based) - 1 -> (doc id, segment id, ...)
     hs = HumanScores(table.name, higher_is_better, kind=f"WMT DA / ESA segment scores (column {table.name})")
     vals = defaultdict(list)
     for raw, sid, v, line in table.rows:
@@ -149,21 +144,13 @@ def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_
         if not 1 <= sid <= len(where):
             raise InputError(f"segment id {sid} is outside the loaded test set (1-{len(where)} lines)",
                              file=table.path, line=line, code=InputError.Codes.COUNTS)
-        d, seg = where[sid - 1]
+        d, seg = where[sid - 1][:2]
         vals[(name, d, seg)].append(v)
     if not vals:
         what = f"no system of the file matches a loaded text (file: {', '.join(sorted(names))}; loaded: {', '.join(loaded)})"
         raise InputError(f"{what}; map them with --map FILE_NAME=LOADED_NAME", file=table.path, code=InputError.Codes.NAMES,
                          page=f"{what}; name the uploaded system files after the file's systems (NAME.txt) and analyse again")
-    per_doc = defaultdict(lambda: defaultdict(list))
-    for (s, d, seg), vs in vals.items():
-        hs.segments[(s, d, seg)] = sum(vs) / len(vs)
-        per_doc[s][d].append(hs.segments[(s, d, seg)])
-    for s, docs in per_doc.items():
-        hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in docs.items()}
-        allv = [x for v in docs.values() for x in v]
-        hs.system_scores[s] = sum(allv) / len(allv)
-        hs.n_segments[s] = len(allv)
+    aggregate_segments(hs, vals)
     hs.mapping = names
     hs.table = table
     hs.coverage = {s: {"segments_rated": hs.n_segments.get(s, 0), "segments": len(where)} for s in loaded

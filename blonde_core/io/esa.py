@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
-from .judgments import HumanScores
+from .judgments import HumanScores, aggregate_segments
 from .readers import decode_bytes, read_bytes
 
 COLUMNS = ("user_id", "system_id", "segment_id", "segment_type", "source_lang", "target_lang", "overall", "doc_id",
@@ -53,10 +53,10 @@ class EsaRow:
     segment: int  # 0-based line of the released files
     pair: str  # "en-zh"
     score: float
-    doc: str
+    doc: str  # Appraise's document id (checked against the loaded texts' documents)
     spans: list  # [{"start", "end", "severity"}]; start/end None: no position ("missing")
     end_time: float
-    where: tuple  # (file, line)
+    where: tuple  # (file, line): for messages
 
 
 @dataclass
@@ -179,25 +179,25 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     rows = [r for r in esa.rows if r.pair == pair]
     loaded = list(corpus.references) + list(corpus.systems)
     names = guess_mapping({r.system for r in rows}, loaded, mapping)
-    ref0 = next(iter(corpus.references.values()))
-    where = []  # corpus line (0-based, after the lines left out) -> (doc, segment id, index in doc)
-    for di, (d, doc) in enumerate(zip(corpus.doc_ids, ref0)):
-        seg_ids = corpus.seg_ids[di] if corpus.seg_ids else None
-        for k in range(len(doc)):
-            where.append((d, seg_ids[k] if seg_ids else str(k + 1), di, k))
+    where = corpus.segment_places()  # corpus line (0-based, after the lines left out) -> its place
     texts = {**corpus.references, **corpus.systems}
     raters: dict = defaultdict(dict)
     spans: dict = defaultdict(list)
-    outside = 0
+    targets: dict = {}
     for r in rows:
         name = names.get(r.system)
         if name is None:
             continue
         line = r.segment - corpus.line_offset
         if not 0 <= line < len(where):
-            outside += 1
-            continue
+            raise InputError(f"segment_id {r.segment} is outside the loaded test set (0-{len(where) + corpus.line_offset - 1}"
+                             " as lines of the released files)", file=r.where[0], line=r.where[1],
+                             code=InputError.Codes.COUNTS)
         d, seg, di, k = where[line]
+        if corpus.boundaries == "docids" and r.doc.split("#", 1)[0] != d:  # "#incomplete", "#bad": Appraise's marks
+            raise InputError(f"segment_id {r.segment} is in document '{r.doc}' here but in '{d}' in the loaded texts: "
+                             "the judgments and the texts do not line up (a line such as WMT's canary left in one "
+                             "and out of the other?)", file=r.where[0], line=r.where[1], code=InputError.Codes.COUNTS)
         raters[(name, d, seg)][r.rater] = r.score
         text = texts[name][di][k]
         for sp in r.spans:
@@ -206,6 +206,8 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
             spans[(name, d, seg)].append({"side": "target", "start": a if ok else None, "end": b if ok else None,
                                           "text": text[a:b] if ok else "", "category": "ESA error",
                                           "severity": sp["severity"], "rater": r.rater})
+        if r.spans:
+            targets[(name, d, seg)] = text  # what the spans' offsets point into
     if not raters:
         what = (f"no system of the ESA judgments matches a loaded text (judged: {', '.join(sorted(names))}; loaded: "
                 f"{', '.join(loaded)})")
@@ -218,21 +220,10 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     hs = HumanScores("esa", True, kind=esa.describe() + (
         f"; systems compared on the {len(segs):,} segments judged for all {len(judged)} of them" if common else
         "; every judged segment used"))
-    per_doc: dict = defaultdict(lambda: defaultdict(list))
-    for (s, d, seg), by in raters.items():
-        v = sum(by.values()) / len(by)
-        hs.segments[(s, d, seg)] = v
-        hs.rater_scores[(s, d, seg)] = dict(by)
-        if segs is None or (d, seg) in segs:
-            per_doc[s][d].append(v)
-    for s, docs in per_doc.items():
-        hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in docs.items()}
-        allv = [x for v in docs.values() for x in v]
-        hs.system_scores[s] = sum(allv) / len(allv)
-        hs.n_segments[s] = len(allv)
+    aggregate_segments(hs, {key: list(by.values()) for key, by in raters.items()}, segs)
+    hs.rater_scores = {key: dict(by) for key, by in raters.items()}
     hs.error_spans = dict(spans)
-    pos = {(d, seg): (di, k) for d, seg, di, k in where}
-    hs.targets = {key: texts[key[0]][pos[key[1:]][0]][pos[key[1:]][1]] for key in spans}
+    hs.targets = targets
     for key, sp in hs.error_spans.items():
         for e in sp:
             hs.errors.append((key[0], key[1], key[2], e["rater"], "ESA error", e["severity"],
@@ -242,7 +233,7 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     hs.coverage = {s: {"segments_rated": len(judged[s]), "segments": len(where),
                        "segments_compared": hs.n_segments.get(s, 0)} for s in judged}
     hs.details = {"pair": pair, "common": common, "segments_common": len(segs) if segs is not None else None,
-              "systems_judged": len(judged), "outside": outside, "dropped": dict(esa.dropped), "files": list(esa.files)}
+                  "systems_judged": len(judged), "dropped": dict(esa.dropped), "files": list(esa.files)}
     return hs
 
 

@@ -24,6 +24,22 @@ def mqm_weight(category: str, severity: str) -> float:
     return 0.0
 
 
+def aggregate_segments(hs: "HumanScores", values: dict, keep=None) -> None:
+    """Fill hs from segment judgments {(system, doc, seg_id): [scores]}: each segment's score the mean of its
+    scores, each document's and system's the mean of its segments' (only those whose (doc, seg_id) is in
+    `keep`, when given), with the segments counted."""
+    per_doc: dict = defaultdict(lambda: defaultdict(list))
+    for (s, d, seg), vs in values.items():
+        hs.segments[(s, d, seg)] = sum(vs) / len(vs)
+        if keep is None or (d, seg) in keep:
+            per_doc[s][d].append(hs.segments[(s, d, seg)])
+    for s, docs in per_doc.items():
+        hs.doc_scores[s] = {d: sum(v) / len(v) for d, v in docs.items()}
+        allv = [x for v in docs.values() for x in v]
+        hs.system_scores[s] = sum(allv) / len(allv)
+        hs.n_segments[s] = len(allv)
+
+
 @dataclass
 class HumanScores:
     name: str  # "MQM" or the table's score column

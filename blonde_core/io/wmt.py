@@ -217,8 +217,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     if skip:
         skipped.append((tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary "
                                              "(domain 'canary'), which WMT does not score, left out"))
-    meta_rel = next((r for r in (f"metadata/{lp}.jsonl",) if tree.has(r)), None)
-    if meta_rel is not None:
+    meta_rel = f"metadata/{lp}.jsonl"
+    if tree.has(meta_rel):
         _check_metadata(tree, meta_rel, ids, domains, skip)
     else:
         for rel in tree.under("metadata/"):
@@ -302,14 +302,13 @@ def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
     rated-segment counts beside them.  Higher is better (the layout stores MQM negated)."""
     hs = HumanScores(name, True, kind=f"WMT layout human scores '{name}' ({', '.join(sorted(files))} level)")
     loaded = [*corpus.references, *corpus.systems]
-    ref0 = next(iter(corpus.references.values()))
-    where = [(d, str(k + 1)) for d, doc in zip(corpus.doc_ids, ref0) for k in range(len(doc))]
+    where = corpus.segment_places()
     seg = read_score_lines(files["seg"], "seg", corpus) if "seg" in files else {}
     for s, vals in seg.items():
         if s not in loaded:
             continue  # a system the layout rated but did not ship: nothing to compare it with
         per_doc: dict = defaultdict(list)
-        for (d, k), v in zip(where, vals):
+        for (d, k, _, _), v in zip(where, vals):
             if not math.isnan(v):
                 hs.segments[(s, d, k)] = v
                 per_doc[d].append(v)

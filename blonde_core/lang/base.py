@@ -244,12 +244,12 @@ def guess_language(texts) -> dict:
     return {**g, "pack": g["language"] if g["language"] in packs else None, "packs": packs}
 
 
-def no_pack_message(code: str | None, name: str | None = None) -> str:
+def no_pack_message(code: str | None) -> str:
     """The one sentence every place says when the target language has no pack."""
     from .detect import language_name
 
     packs = available()
-    what = f"{name or language_name(code)} ({code})" if code else "a language that was not recognised"
+    what = f"{language_name(code)} ({code})" if code else "a language that was not recognised"
     return (f"The target texts are in {what}, and BlonDe Studio has no language pack for it (packs: "
             f"{', '.join(f'{language_name(p)} ({p})' for p in packs)}): BlonDe, BlonD-d, BlonD+, the early BlonD, RC "
             "and APT are not computed; chrF, BLEU, TER, metrics computed elsewhere and human judgments are")

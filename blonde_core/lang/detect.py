@@ -94,11 +94,9 @@ def _script(ch: str) -> str | None:
     return first.capitalize()  # LATIN, CYRILLIC, ARABIC, DEVANAGARI, GREEK, THAI, HEBREW, ...
 
 
-def scripts(text: str) -> dict:
-    """{script: share of the letters} of a text (letters only; e.g. {"Han": 0.93, "Latin": 0.07})."""
-    c = Counter(s for s in map(_script, text) if s)
-    n = sum(c.values())
-    return {k: v / n for k, v in c.most_common()} if n else {}
+def _script_counts(text: str) -> Counter:
+    """{script: letters} of a text (identify() gives their shares as "scripts")."""
+    return Counter(s for s in map(_script, text) if s)
 
 
 def _identifier():
@@ -121,9 +119,11 @@ def identify(text: str) -> dict:
     """{"language": ISO 639-1 code or None (no letters), "name", "script", "scripts": {script: share},
     "confidence": 0-1, "method": "script" | "py3langid", "chars": letters read}."""
     text = _NOT_LANGUAGE.sub(" ", text[:MAX_CHARS])
-    sh = scripts(text)
+    counts = _script_counts(text)  # one pass over the letters
+    n = sum(counts.values())
+    sh = {k: v / n for k, v in counts.most_common()} if n else {}
     out = {"language": None, "name": None, "script": None, "scripts": sh, "confidence": 0.0, "method": None,
-           "chars": sum(1 for ch in text if ch.isalpha())}
+           "chars": n}
     if not sh:
         return out
     # Japanese writes Han and Kana together: any real share of Kana makes it Japanese.
@@ -160,8 +160,6 @@ def segment_languages(segments, target: str, sample: int = 200) -> dict:
     {"checked", "other": {code: count}, "empty"}; a segment of fewer than 20 letters is not judged."""
     segs = list(segments)
     step = max(1, len(segs) // sample)
-    if not any(s.strip() for s in segs):
-        return {"checked": 0, "other": {}, "empty": len(segs[::step][:sample])}
     other: Counter = Counter()
     checked = empty = 0
     for s in segs[::step][:sample]:
@@ -178,7 +176,7 @@ def segment_languages(segments, target: str, sample: int = 200) -> dict:
     return {"checked": checked, "other": dict(other.most_common()), "empty": empty}
 
 
-__all__ = ["NAMES", "identify", "identify_texts", "language_name", "script_of", "scripts", "segment_languages"]
+__all__ = ["NAMES", "identify", "identify_texts", "language_name", "script_of", "segment_languages"]
 
 
 def _self_check() -> None:  # pragma: no cover - a quick look from the shell: python -m blonde_core.lang.detect

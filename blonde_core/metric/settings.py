@@ -200,8 +200,8 @@ class ScoreConfig:
 
     @property
     def has_pack(self) -> bool:
-        """Whether the target language has a language pack (lang/): without one, only what needs no pack is
-        computed (metric/registry.py says which metrics)."""
+        """Whether the target language has a language pack (lang/): without one the BlonDe family is not
+        computed (Study.result refuses, lang.no_pack_message says so), the metrics that need no pack are."""
         from blonde_core.lang import has_pack
 
         return has_pack(self.lang)
