@@ -359,8 +359,11 @@ class Study:
         from .lang.detect import language_name
 
         g = self.guess_language()
-        if g["language"] is None or g["language"] == cfg.lang or not cfg.has_pack:
+        if g["language"] is None or g["language"] == cfg.lang:
             return None
+        if not cfg.has_pack:  # a language without a pack chosen for texts that look like another one
+            return (f"the reference looks like '{g['language']}' ({g['name']}) but the target language was set to "
+                    f"'{cfg.lang}' ({language_name(cfg.lang)}), which has no pack: no BlonDe number is computed")
         return (f"the reference looks like '{g['language']}' ({g['name']}) but is scored with the '{cfg.lang}' "
                 f"language pack ({language_name(cfg.lang)} tenses, pronouns, markers and entities): these BlonDe "
                 f"numbers do not measure {g['name']} discourse")

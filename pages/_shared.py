@@ -168,9 +168,9 @@ def no_pack_stop(d, cfg: ScoreConfig, what: str) -> None:
         return
     st.error(md(msg) + f": {md(what)} needs the BlonDe family.", icon=":material/translate:")
     c1, c2, c3 = st.columns(3)
-    c1.page_link("pages/overview.py", label="chrF, BLEU and human scores: Overview", icon=":material/leaderboard:")
-    c2.page_link("pages/correlation.py", label="Metrics against humans", icon=":material/scatter_plot:")
-    c3.page_link("pages/judgments.py", label="Human judgments sliced", icon=":material/rule:")
+    c1.page_link("pages/overview.py", label="Overview (chrF, BLEU)", icon=":material/leaderboard:")
+    c2.page_link("pages/correlation.py", label="Human correlation", icon=":material/scatter_plot:")
+    c3.page_link("pages/judgments.py", label="Human judgments", icon=":material/rule:")
     st.stop()
 
 

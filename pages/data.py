@@ -260,6 +260,10 @@ if d is None:
 
 c = d.corpus
 st.subheader("What was understood")
+target = d.guess_language()
+if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
+    st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
+             "*Target language* only if the texts really are in that language.", icon=":material/translate:")
 st.write(f"Loaded from **{md(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",
@@ -292,10 +296,6 @@ st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;
         + summary_table(pd.DataFrame(rows), max_height=440)
         + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
         + "</div>")
-target = d.guess_language()
-if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
-    st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
-             "*Target language* only if the texts really are in that language.", icon=":material/translate:")
 st.caption(f"Target language: **{md(target['name'] or 'not recognised')}**"
            + (f" ({md(target['language'])}, guessed from the reference by its script ({md(target['script'])})"
               + (", then py3langid" if target["method"] == "py3langid" else "") + ")" if target["language"] else

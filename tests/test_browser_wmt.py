@@ -133,7 +133,10 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
             page.get_by_role("button", name="Load this folder").click()
             page.get_by_text("WMT folder understood as").first.wait_for()
             no_exception(page)
-            page.get_by_text("The target texts are in Hindi (hi)").first.wait_for()
+            said = page.locator('[data-testid="stAlert"]', has_text="The target texts are in Hindi (hi)").first
+            said.wait_for()
+            # right after loading: before what was understood of the files, not under their tables
+            assert said.bounding_box()["y"] < page.get_by_text("Loaded from").first.bounding_box()["y"]
             shot(page, "wmt24-hi-data")
             goto(page, "Overview")
             alert = page.locator('[data-testid="stAlert"]', has_text="Hindi (hi)").first

@@ -225,3 +225,18 @@ def test_esa_that_does_not_line_up_with_the_texts_is_refused(tmp_path):
     with pytest.raises(InputError) as e:
         fr.with_files(human=[str(only_zh)])
     assert "holds no ESA judgment of en-fr" in str(e.value)
+
+
+def test_a_language_set_against_the_text_is_said(capsys, tmp_path):
+    """--lang zh on English text: no BlonDe (zh has no pack) and a warning that the text looks English, not a
+    silent 'the target texts are in Chinese'."""
+    ted = SHARED / "data" / "ted-zhen" / "refs"
+    lines = (ted / "ref.txt").read_text(encoding="utf-8").splitlines()[:20]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "score", "-r", tmp_path / "ref.txt", "-s", tmp_path / "sys.txt", "--lang", "zh",
+                         "--metrics", "chrF", "--format", "json", "--no-cache")
+    assert code == 0
+    data = json.loads(out)
+    assert data["blonde"] is None
+    assert any("looks like 'en' (English) but the target language was set to 'zh'" in w for w in data["warnings"])
