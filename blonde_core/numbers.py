@@ -15,3 +15,20 @@ def nan_to_none(x):
     if isinstance(x, float) and math.isnan(x):
         return None
     return x
+
+
+def json_safe(obj):
+    """A copy of `obj` that strict JSON can hold: NaN and infinities as None (null), numpy scalars and arrays
+    as Python numbers and lists, tuples as lists; dict keys as given.  Every JSON the tool writes goes through it
+    (a statistic of an empty category is NaN, and JSON has no NaN)."""
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return json_safe(obj.tolist())
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj

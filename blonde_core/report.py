@@ -17,9 +17,8 @@ ASCII_WORDS = {"↑": r"$\uparrow$", "↓": r"$\downarrow$", "±": r"$\pm$", "�
 def latex_text(s) -> str:
     """A cell's text for LaTeX: special characters escaped, then ASCII only (arrows as math, accents
     dropped by their NFKD decomposition, anything else as '?')."""
-    s = str(s)
-    for a, b in LATEX_SPECIAL:
-        s = s.replace(a, b)
+    special = dict(LATEX_SPECIAL)
+    s = "".join(special.get(ch, ch) for ch in str(s))  # one pass: the backslash's own braces stay braces
     out = []
     for ch in s:
         if ord(ch) < 128:

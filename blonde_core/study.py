@@ -170,6 +170,22 @@ class Study:
         study.messages["wmt"] = w.understood()
         return study
 
+    @staticmethod
+    def wmt_pairs(source) -> list[str]:
+        """The language pairs of a WMT-layout folder or zip (nothing but its file names read)."""
+        from .io.wmt import wmt_pairs
+
+        return wmt_pairs(_named(source))
+
+    @staticmethod
+    def rank_metrics(tables: list, task: str = "wmt24", draws: int = 1000, permutations: int = 1000,
+                     spa_seed: int = 4, seed: int = 12345) -> dict:
+        """The WMT metrics task's ranking of metrics over language pairs (task_tables of each pair;
+        analysis/stats/task.py)."""
+        from .analysis.stats.task import run_task
+
+        return run_task(tables, task, draws, permutations, spa_seed, seed)
+
     def with_metric_files(self, files, lower_is_better=()) -> "Study":
         """The same texts with the scores of metrics computed elsewhere read from these files (WMT-layout
         NAME.LEVEL.score, a table, COMET's JSON; paths or (name, bytes)), each checked against the texts."""
@@ -760,7 +776,7 @@ class Study:
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
                   grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,
                   seed: int = 12345, compare: tuple | None = None, bootstrap: int = 1000, metrics=None,
-                  companions=None):
+                  companions=None, spa_seed: int = 4):
         """(correlate(...) output, metric_table(...)) against this study's own human judgments;
         metrics: the BlonDe-family names (default all), companions: the companion metrics (default all)."""
         from .analysis.stats import correlate, metric_table
@@ -771,21 +787,64 @@ class Study:
         comp = tuple(companions) if companions is not None else None
         if not cfg.has_pack:
             metrics, comp, apt_pair = None, (), None
-        if level == "segment":  # the BlonDe family and metrics computed elsewhere, segment by segment
-            std_metrics, apt_pair, comp, spa = (), None, (), False
+        if level == "segment":  # the BlonDe family, sacrebleu's and metrics computed elsewhere, segment by segment
+            apt_pair, comp, spa = None, (), False
         extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp) if level != "segment" else {}
         extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp) if spa or compare else None
-        segs = self.external_segments(res.names) if level == "segment" else None
+        segs = {**self.standard_segments(cfg, std_metrics, res.names), **self.external_segments(res.names)} \
+            if level == "segment" or spa else None
         exclude = tuple(exclude)
         names = list(metrics) if metrics is not None else None
         return self._get(("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
-                          spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp),
+                          spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp, spa_seed),
                          lambda: (correlate(res, self.human, level, names, extra=extra or None, grouping=grouping,
                                             exclude=exclude, spa=spa, permutations=permutations, seed=seed,
                                             compare=compare, extra_docs=extra_docs, bootstrap=bootstrap,
-                                            extra_segments=segs),
+                                            extra_segments=segs, spa_seed=spa_seed),
                                   metric_table(res, self.human, level, extra=extra, exclude=exclude,
                                                extra_segments=segs)))
+
+    def standard_segments(self, cfg: ScoreConfig, std_metrics, names) -> dict:
+        """sacrebleu's metrics segment by segment (sentence chrF, sentBLEU, sentence TER), oriented
+        higher-is-better ("-TER"): {name: {system: (n_segments,)}}; {} when matched per document."""
+        from .analysis.standard import HIGHER_IS_BETTER
+
+        std = self.standards(cfg.granularity, std_metrics) if cfg.granularity == "sentence" else None
+        out: dict = {}
+        for m in (std.metrics if std is not None else ()):
+            sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+            out[key] = {s: sign * std.segment_scores(m, s) for s in names}
+        return out
+
+    def task_tables(self, cfg: ScoreConfig, std_metrics=("chrF", "BLEU"), metrics=None, exclude=(),
+                    system_level: bool = False):
+        """One language pair's inputs to the WMT metrics task's ranking (analysis/stats/task.py): the human
+        segment scores and every metric's, systems x segments, oriented higher-is-better; with system_level,
+        the system-level values too (WMT23).  metrics: the BlonDe family's (default BlonDe and BlonD-d; none
+        without a pack)."""
+        import numpy as np
+
+        from .analysis.stats.correlation import _segment_tables
+        from .analysis.stats.task import PairTables
+
+        if self.human is None:
+            raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
+        if cfg.granularity != "sentence":
+            raise InputError("the WMT task scores segments: it needs sentence-level matching",
+                             code=InputError.Codes.SENTENCE_COUNTS)
+        res = self.scores_or_texts(cfg)
+        names = None if not cfg.has_pack else list(metrics) if metrics is not None else ["BlonDe", "BlonD-d"]
+        segs = {**self.standard_segments(cfg, std_metrics, res.names), **self.external_segments(res.names)}
+        _, _, _, systems, H, _, M, fns, _ = _segment_tables(res, self.human, names or [], list(exclude), segs)
+        M = {m: v for m, v in M.items() if m in segs or m in (names or [])}
+        notes = [] if cfg.has_pack else [self.no_pack(cfg)]
+        t = PairTables(self.language_pair() or "", systems, H, M, notes=notes)
+        if system_level:
+            t.human_sys = np.array([self.human.oriented(self.human.system_scores[s]) for s in systems])
+            extra = self.extra_tables(cfg, "system", std_metrics, None, ())
+            t.metric_sys = {m: np.array([float(fns[m](res.total(s))) for s in systems]) for m in (names or [])}
+            t.metric_sys.update({m: np.array([float(v.get(s, np.nan)) for s in systems]) for m, v in extra.items()})
+        return t
 
     def external_segments(self, names) -> dict:
         """Per-segment values of the metrics computed elsewhere that have them, oriented higher-is-better."""

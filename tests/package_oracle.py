@@ -87,7 +87,9 @@ def _safe(a, b):
 
 def _f1(r, p):
     if not math.isnan(r) and not math.isnan(p):
-        return _safe(2 * r * p, r + p)
+        # the package divides 0 by 0 here (NaN) when R = P = 0; BlonDe Studio reports F1 = 0 (issue 48): the
+        # one departure from the package, on a category's own F1, which no aggregate uses (they combine R and P)
+        return 0.0 if r + p == 0 else _safe(2 * r * p, r + p)
     return r
 
 

@@ -101,10 +101,11 @@ def test_ngram_smoothing_uses_weighted_totals_like_the_package():
     assert uni["2"]["R"] == pytest.approx(1 / (2 * 6))
 
 
-def test_f1_follows_the_package_on_nan_and_zero():
+def test_f1_follows_the_package_on_nan_and_is_zero_when_nothing_matched():
     assert math.isnan(f1(float("nan"), 0.5))
     assert f1(0.5, float("nan")) == 0.5
-    assert math.isnan(f1(0.0, 0.0))
+    # spans on both sides, none matched: R = P = 0, F1 0 (the package's 0/0 gives NaN; issue 48)
+    assert f1(0.0, 0.0) == 0.0
     assert f1(0.5, 0.25) == pytest.approx(2 * 0.5 * 0.25 / 0.75)
 
 

@@ -43,6 +43,12 @@ def _metric(name: str, lang: str | None = None):
     return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name](**sacrebleu_options(name, lang))
 
 
+def _sentence_bleu(lang: str | None):
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(effective_order=True, **sacrebleu_options("BLEU", lang))
+
+
 def metric_key(name: str, lang: str | None) -> str:
     """"BLEU@zh": a metric and the target language its sacrebleu object is made for."""
     return f"{name}@{lang}" if lang else name
@@ -68,13 +74,15 @@ class StandardResult:
     def merge(cls, parts: list["StandardResult"]) -> "StandardResult":
         """One result holding the metrics of several (each computed on its own)."""
         out = cls.__new__(cls)
-        out.metrics, out.signatures, out.doc_stats, out._objs = [], {}, {}, {}
+        out.metrics, out.signatures, out.doc_stats, out.seg_stats, out._objs = [], {}, {}, {}, {}
         out.doc_ids = parts[0].doc_ids
         out.n_refs = parts[0].n_refs
+        out.lang = parts[0].lang
         for p in parts:
             out.metrics += p.metrics
             out.signatures.update(p.signatures)
             out.doc_stats.update(p.doc_stats)
+            out.seg_stats.update(p.seg_stats)
             out._objs.update(p._objs)
         return out
 
@@ -90,6 +98,9 @@ class StandardResult:
         self.doc_ids = list(corpus.doc_ids)
         self.signatures: dict[str, str] = {}
         self.doc_stats: dict[str, dict[str, np.ndarray]] = {}  # metric -> system -> (n_docs, k)
+        # metric -> system -> (n_segments, k): each segment's own statistics (sentence granularity only)
+        self.seg_stats: dict[str, dict[str, np.ndarray]] = {}
+        self.lang = lang
         self._objs = {m: _metric(m, lang) for m in self.metrics}
         ref_names = list(corpus.references)
 
@@ -110,6 +121,7 @@ class StandardResult:
         done = 0
         for m, obj in self._objs.items():
             self.doc_stats[m] = {}
+            self.seg_stats[m] = {}
             obj.num_refs = len(ref_names)  # what sacrebleu records after reading the references
             obj_sig = obj.get_signature()
             self.signatures[m] = f"{m}|{obj_sig.format()}"
@@ -135,6 +147,8 @@ class StandardResult:
                 per_doc = np.zeros((len(self.doc_ids), st.shape[1]))
                 np.add.at(per_doc, doc_of, st)
                 self.doc_stats[m][name] = per_doc
+                if granularity == "sentence":
+                    self.seg_stats[m][name] = st
 
     @staticmethod
     def _segment_stats(obj, signature: str, hyps: list, refs: list, store, extract=None, name="") -> np.ndarray:
@@ -169,6 +183,21 @@ class StandardResult:
         """Scores of resampled document multisets (weights: (n, n_docs))."""
         resampled = weights @ self.doc_stats[metric][system]
         return np.array([self.score_stats(metric, r) for r in resampled])
+
+    def segment_scores(self, metric: str, system: str) -> np.ndarray | None:
+        """Each segment scored on its own, as the WMT metrics task's sentence-level baselines are (sentence
+        chrF, sentBLEU with sacrebleu's effective order, sentence TER); None when matched per document."""
+        st = self.seg_stats.get(metric, {}).get(system)
+        if st is None:
+            return None
+        obj = self._objs[metric]
+        if metric == "BLEU":  # sacrebleu's sentence_bleu: effective order, so a short segment is not 0
+            obj = _sentence_bleu(self.lang)
+        out = np.empty(len(st))
+        for i, row in enumerate(st.tolist()):
+            v = obj._compute_score_from_stats(row).score
+            out[i] = float("nan") if v is None else v
+        return out
 
     def to_dict(self, per_doc: bool = False) -> dict:
         out = {}

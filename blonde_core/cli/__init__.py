@@ -128,8 +128,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=12345)
     r.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="two metrics: Williams test and PERM-BOTH for 'B correlates better than A'")
-    r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category)")
-    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category; "
+                                      "with --task: BlonDe, BlonD-d, chrF, BLEU and the metrics computed elsewhere)")
+    r.add_argument("--spa-seed", type=int, default=4,
+                   help="SPA over segments (WMT24) and --task: the permutation seed (default 4, mt-metrics-eval's)")
+    r.add_argument("--task", choices=("wmt23", "wmt24", "wmt25"),
+                   help="the WMT metrics task's ranking of metrics: its statistics per language pair (wmt24/25: SPA "
+                        "over segments and segment acc_eq by item; wmt23: global pairwise accuracy, system and "
+                        "segment Pearson, acc_eq), their averages, and clusters by its permutation tests")
+    r.add_argument("--draws", type=int, default=1000,
+                   help="--task: at most this many draws of each significance test (blocks of 100, early stop as "
+                        "mt-metrics-eval; 0: rank by value only)")
+    r.add_argument("--format", choices=("text", "json", "latex"), default="text")
     r.add_argument("-o", "--output", metavar="FILE")
     h = sub.add_parser("human", help="human scores per system and document (MQM or a judgments table)")
     h.add_argument("file", nargs="?", help="judgments table (TSV/CSV) or MQM TSV")

@@ -32,11 +32,16 @@ def load_study(a, human=None, **human_kw) -> Study:
     cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
                     pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None)
+    lps = list(a.lp or [])
+    if len(lps) > 1:
+        raise InputError(f"--lp given {len(lps)} times; one language pair (several only with correlate --task)",
+                         code=InputError.Codes.OPTIONS)
     if a.wmt_dir:
         if files or a.system or a.input:
             raise InputError("give either --wmt-dir or -r/-s/--input, not both (with --wmt-dir, -r NAME picks the "
                              "reference)", code=InputError.Codes.OPTIONS)
-        study = Study.from_wmt(a.wmt_dir, a.lp, a.gold, a.metric_lower_is_better, origin="command line",
+        study = Study.from_wmt(a.wmt_dir, lps[0] if lps else None, a.gold, a.metric_lower_is_better,
+                               origin="command line",
                                engine=engine)
     elif a.lp or a.gold:
         raise InputError("--lp and --gold go with --wmt-dir", code=InputError.Codes.OPTIONS)
@@ -456,6 +461,10 @@ def run_contrast(a) -> str:
 
 
 def run_correlate(a) -> str:
+    if a.task:
+        return run_task(a)
+    if a.format == "latex":
+        raise InputError("--format latex goes with --task (the task's tables)", code=InputError.Codes.OPTIONS)
     pairs = dict(m.split("=", 1) for m in a.map if "=" in m)
     bad = [m for m in a.map if "=" not in m]
     if bad:
@@ -492,13 +501,15 @@ def run_correlate(a) -> str:
                     and m.lstrip("-") not in study.external] if metrics else None
     if not cfg.has_pack:
         comp_names, blonde_names = [], None
-        if a.level == "segment" and not study.external_segments(list(study.corpus.systems)):
-            raise InputError(study.no_pack(cfg) + "; at segment level only metrics computed elsewhere with segment "
-                             "scores are correlated without a pack", code=InputError.Codes.NO_PACK)
+        if a.level == "segment" and cfg.granularity != "sentence" and \
+                not study.external_segments(list(study.corpus.systems)):
+            raise InputError(study.no_pack(cfg) + "; at segment level without a pack only sacrebleu's metrics (at "
+                             "sentence-level matching) and metrics computed elsewhere with segment scores are "
+                             "correlated", code=InputError.Codes.NO_PACK)
     out, _ = study.correlate(cfg, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
                              permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
                              compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,
-                             companions=comp_names)
+                             companions=comp_names, spa_seed=a.spa_seed)
     out = copy.deepcopy(out)
     thin = res.thin_evidence() if cfg.has_pack else None
     if thin:
@@ -533,6 +544,10 @@ def run_correlate(a) -> str:
         if a.spa:
             cols += [("SPA", 7, lambda v: _num(v.get("spa"), ".4f")),
                      ("95% CI", 16, lambda v: ci(v.get("spa_ci"), ".3f"))]
+            if out.get("spa_segments"):
+                cols.append(("SPA seg", 8, lambda v: _num(v.get("spa_segments"), ".4f")))
+    else:
+        cols += [("PDP", 8, lambda v: _num(v.get("pdp"), "+.4f")), ("95% CI", 18, lambda v: ci(v.get("pdp_ci")))]
     lines = [f"{'metric':<12}" + "".join(f" {h:>{w}}" for h, w, _ in cols)]
     for m, v in out["metrics"].items():
         lines.append(f"{m:<12}" + "".join(f" {fn(v):>{w}}" for _, w, fn in cols))
@@ -543,6 +558,13 @@ def run_correlate(a) -> str:
     if system:
         lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} (the BlonDe family); Fisher z "
                      "for the others' correlations")
+        if a.spa:
+            lines.append(f"SPA: over documents (seed {a.seed}, {a.permutations} permutations)"
+                         + (f"; SPA seg: over segments as WMT24 (seed {a.spa_seed})" if out.get("spa_segments") else
+                            "; over segments: needs sentence-level matching"))
+    else:
+        lines.append("PDP: pairwise difference Pearson (within each item the differences between every two "
+                     "systems, pooled; mt-metrics-eval 2025)")
     if out.get("compare"):
         c = out["compare"]
         w = c["williams"]
@@ -554,6 +576,65 @@ def run_correlate(a) -> str:
     lines += [f"warning: {w}" for w in out.get("warnings", [])]
     lines.append(out["signature"])
     return "\n".join(lines) + "\n"
+
+
+def run_task(a) -> str:
+    """correlate --task: the WMT metrics task's ranking of metrics over one or several language pairs."""
+    from .output import task_latex, task_text
+
+    if a.level != "system" or a.grouping != "none" or a.spa or a.compare:
+        raise InputError("--task sets its own levels, grouping and statistics; leave out --level, --grouping, --spa "
+                         "and --compare", code=InputError.Codes.OPTIONS)
+    if a.draws < 0 or a.permutations < 1:
+        raise InputError("--draws must be 0 or more and --permutations at least 1", code=InputError.Codes.SETTING)
+    metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
+    std = [m for m in metrics if m in CATALOG.standard] if metrics else ["chrF", "BLEU"]
+    notes = []
+    if a.wmt_dir:
+        given = list(a.lp or [])
+        lps = given or Study.wmt_pairs(a.wmt_dir)
+    else:
+        given, lps = [], [None]
+    tables, pairs = [], {}
+    for lp in lps:
+        a.lp = [lp] if lp else None
+        study = load_study(a, human=a.human, human_higher_is_better=not a.lower_is_better,
+                           score_column=a.score_column)
+        if study.human is None:
+            if given or not a.wmt_dir:
+                raise InputError(f"has no human scores for {lp}: give --human FILE or leave --lp {lp} out",
+                                 file=a.wmt_dir, code=InputError.Codes.JUDGMENTS)
+            notes.append(f"{lp}: no human scores, left out")
+            continue
+        a.warnings = []
+        cfg = resolve_config(a, study)
+        blonde = [m for m in metrics if m not in CATALOG.standard and m.lstrip("-") not in study.external] \
+            if metrics else None
+        t = study.task_tables(cfg, std, blonde, a.exclude, system_level=a.task == "wmt23")
+        if not t.lp:
+            t.lp = lp or "texts"
+        tables.append(t)
+        pairs[t.lp] = {"signature": study.scores_or_texts(cfg).signature, "human": study.human.name,
+                       "language": study.guess_language()["language"], "warnings": list(a.warnings) + t.notes}
+    if not tables:
+        raise InputError("no language pair with human scores to rank metrics on", file=a.wmt_dir,
+                         code=InputError.Codes.JUDGMENTS)
+    asked = metrics or sorted({m for t in tables for m in t.metric_seg})
+    out = Study.rank_metrics(tables, a.task, a.draws, a.permutations, a.spa_seed, a.seed)
+    dropped = [m for m in asked if m not in out["metrics"]]
+    if dropped:
+        notes.append(f"left out (not scored in every pair): {', '.join(dropped)}")
+    for lp, v in pairs.items():
+        out["pairs"][lp].update(v)
+    out["signature"] = (f"task:{a.task}|pairs:{','.join(out['pairs'])}|draws:{a.draws}|block:100|spa:{a.permutations}"
+                        f"|spa_seed:{a.spa_seed}|seed:{a.seed}" + (f"|exclude:{','.join(a.exclude)}" if a.exclude else ""))
+    out["notes"] = notes
+    a.notes = getattr(a, "notes", []) + notes
+    if a.format == "json":
+        return dump_json(out)
+    if a.format == "latex":
+        return task_latex(out)
+    return task_text(out)
 
 
 def run_report(a) -> str:

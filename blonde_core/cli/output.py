@@ -25,7 +25,10 @@ def _progress(stream):
 
 
 def dump_json(data) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
+    from blonde_core.numbers import json_safe
+
+    return json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _num(x, spec):
@@ -176,3 +179,86 @@ def _leaderboard_text(data: dict) -> list[str]:
         out.append(f"warning: clusters: {lb['absent_warning']} (compare --skip-absent tests without them)")
     out.append(lb["signature"])
     return out
+
+
+SHORT = {"spa": "SPA sys", "acc_eq": "acc_eq seg", "pearson_sys": "Pearson sys", "pearson_seg": "Pearson seg",
+         "accuracy": "accuracy sys"}
+
+
+def _task_columns(out: dict) -> tuple[list, list]:
+    """The task's tables as (title, [(header, {metric: (value, rank)})]) per pair and overall."""
+    tables = []
+    for lp, p in out["pairs"].items():
+        cols = [(SHORT[st["statistic"]], {m: (v, st["ranks"][m]) for m, v in st["values"].items()})
+                for st in p["statistics"]]
+        cols.append(("average", {m: (v, p["average"]["ranks"][m]) for m, v in p["average"]["values"].items()}))
+        tables.append((f"{lp}: {len(p['systems'])} systems; {p['segments_rated']} of {p['segments']} segments rated, "
+                       f"{p['segments_every_system']} for every system (SPA: {p['spa_segments']}); human: "
+                       f"{p.get('human', '-')}", cols))
+    cols = []
+    if out.get("global"):
+        g = out["global"]
+        cols.append(("accuracy (all pairs)", {m: (v, g["ranks"][m]) for m, v in g["values"].items()}))
+    cols += [(f"{lp} avg", {m: (v, p["average"]["ranks"][m]) for m, v in p["average"]["values"].items()})
+             for lp, p in out["pairs"].items()]
+    cols.append(("overall", {m: (v, out["overall"]["ranks"][m]) for m, v in out["overall"]["values"].items()}))
+    tables.append((f"{out['task']} across {len(out['pairs'])} language pair{'s' if len(out['pairs']) > 1 else ''} "
+                   "(each task's value on [0, 1], tasks weighted alike" +
+                   (", global accuracy by the number of pairs" if out.get("global") else "") + ")", cols))
+    return tables, list(out["overall"]["values"])
+
+
+def task_text(out: dict) -> str:
+    """correlate --task as text: one table per pair and one across pairs, value and cluster (rank) per cell."""
+    tables, order = _task_columns(out)
+    s = out["settings"]
+    lines = []
+    for title, cols in tables:
+        lines.append(title)
+        width = max(12, *(len(m) for m in order))
+        lines.append(f"{'metric':<{width}}" + "".join(f" {h:>16}" for h, _ in cols))
+        rows = sorted(order, key=lambda m: -(cols[-1][1].get(m, (0, 0))[0] or 0))
+        for m in rows:
+            cells = []
+            for _, c in cols:
+                v = c.get(m)
+                cells.append("-" if v is None or v[0] is None else f"{v[0]:.4f} ({v[1]})")
+            lines.append(f"{m:<{width}}" + "".join(f" {x:>16}" for x in cells))
+        lines.append("")
+    lines.append(f"(n): the metric's significance cluster (1 = top; a new cluster starts at the first metric "
+                 f"significantly below one of the current cluster, p <= {s['p_value']}), by permutation tests of "
+                 f"at most {s['draws']} draws in blocks of {s['block']} (early stop below {s['early_stop'][0]} or "
+                 f"above {s['early_stop'][1]}), seed {s['seed']}; SPA: {s['spa_permutations']} permutations, "
+                 f"seed {s['spa_seed']}")
+    for lp, p in out["pairs"].items():
+        for w in p.get("warnings", []):
+            lines.append(f"warning: {lp}: {w}")
+    lines.append(out["signature"])
+    return "\n".join(lines) + "\n"
+
+
+def task_latex(out: dict) -> str:
+    """correlate --task as LaTeX tables (booktabs): value and cluster per cell, the first cluster in bold."""
+    from blonde_core.report import latex_text
+
+    tables, order = _task_columns(out)
+    parts = [r"% needs \usepackage{booktabs}"]
+    for title, cols in tables:
+        rows = sorted(order, key=lambda m: -(cols[-1][1].get(m, (0, 0))[0] or 0))
+        lines = [r"\begin{table}[t]", r"\centering", r"\begin{tabular}{l" + "r" * len(cols) + "}", r"\toprule",
+                 "metric & " + " & ".join(latex_text(h) for h, _ in cols) + r" \\", r"\midrule"]
+        for m in rows:
+            cells = []
+            for _, c in cols:
+                v = c.get(m)
+                if v is None or v[0] is None:
+                    cells.append("--")
+                else:
+                    x = f"{v[0]:.3f} ({v[1]})"
+                    cells.append(r"\textbf{" + x + "}" if v[1] == 1 else x)
+            lines.append(latex_text(m) + " & " + " & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}", r"\caption{" + latex_text(title) + r". (n): significance "
+                  r"cluster.}", r"\end{table}", ""]
+        parts.append("\n".join(lines))
+    parts.append("% " + latex_text(out["signature"]))
+    return "\n".join(parts) + "\n"

@@ -45,7 +45,9 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                    help="a whole folder (or a .zip of one) in the WMT metrics-task layout (mt-metrics-eval): "
                         "documents with domains, source, references, systems, human scores and metric scores; "
                         "-r NAME picks the reference (default: all of them)")
-    w.add_argument("--lp", metavar="SRC-TGT", help="with --wmt-dir: the language pair (needed when it has several)")
+    w.add_argument("--lp", metavar="SRC-TGT", action="append",
+                   help="with --wmt-dir: the language pair (needed when it has several; correlate --task: repeat it "
+                        "for several, default every pair with human scores)")
     w.add_argument("--gold", metavar="NAME", help="with --wmt-dir: which human scores to use (default: the first of "
                                                   "mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw there)")
     w.add_argument("--metric-scores", nargs="+", action="extend", metavar="FILE", default=[],

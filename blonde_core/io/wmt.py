@@ -6,8 +6,17 @@
     references/LP.NAME.txt                 each reference
     system-outputs/LP/NAME.txt             each system (a name that is also a reference's is
                                            that reference, loaded once, as a reference)
+    metadata/LP.jsonl                      WMT24: a segment's "domain" and "docid" (checked)
+    metadata/LP/NAME.jsonl                 mt-metrics-eval 2025: one object per segment of a
+                                           system (checked: one line per segment, JSON objects)
     human-scores/LP.NAME.LEVEL.score       human scores (LEVEL sys, domain, doc, seg)
     metric-scores/LP/NAME-REF.LEVEL.score  metric scores, the same lines
+
+Texts may also be JSON Lines as mt-metrics-eval writes them since 2025: sources/LP.jsonl
+(field "source"), references/LP.NAME.jsonl ("target"), system-outputs/LP/NAME.jsonl
+("hypothesis"), one object per segment; they read exactly as the .txt lines.  A segment
+"[No translation supplied]" (mt-metrics-eval's marker) is a missing output: read as an
+empty segment, counted and said.
 
 Read from a folder on disk or from a zip of one (the folder may sit one level down).
 Score lines are ``SYSTEM SCORE`` (``DOMAIN SYSTEM SCORE`` at domain level), ``None``
@@ -31,7 +40,9 @@ from .metric_scores import LEVELS, metric_from_score_files, parse_score_name, re
 from .readers import NamedBytes, decode_bytes, split_lines
 
 MAX_ZIP_BYTES = 2_000_000_000  # uncompressed; a zip that unpacks to more is refused before reading
-GOLD_ORDER = ("mqm", "esa", "da-sqm", "wmt-appraise", "wmt-z", "wmt-raw", "raw", "z")
+NO_TRANSLATION = "[No translation supplied]"  # mt-metrics-eval's marker of a missing output
+TEXT_FIELDS = {"sources": "source", "references": "target", "system-outputs": "hypothesis"}  # their .jsonl fields
+GOLD_ORDER = ("mqm", "esa", "esa-human1", "esa-human2", "da-sqm", "wmt-appraise", "wmt-z", "wmt-raw", "raw", "z")
 
 
 class _Tree:
@@ -78,9 +89,8 @@ def _from_zip(data: bytes, label: str) -> _Tree:
     return _Tree(names, lambda rel: z.read(by[rel]), label)
 
 
-def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
-    """The tree re-rooted at the folder holding documents/ (at the top or one level down), and the
-    language pair (given, or the only one its documents/ folder has)."""
+def _root(tree: _Tree) -> tuple[_Tree, list]:
+    """The tree re-rooted at the folder holding documents/ (at the top or one level down), and its pairs."""
     tops = sorted({n.split("/documents/")[0] + "/" if "/documents/" in n else "" for n in tree.names
                    if n.startswith("documents/") or "/documents/" in n})
     tops = [t for t in tops if t.count("/") <= 1]
@@ -91,7 +101,13 @@ def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
     top = tops[0]
     sub = _Tree([n[len(top):] for n in tree.names if n.startswith(top)], lambda rel: tree._read(top + rel),
                 tree.label + ("/" + top.rstrip("/") if top else ""))
-    pairs = sorted(n[len("documents/"):-len(".docs")] for n in sub.under("documents/") if n.endswith(".docs"))
+    return sub, sorted(n[len("documents/"):-len(".docs")] for n in sub.under("documents/") if n.endswith(".docs"))
+
+
+def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
+    """The tree re-rooted at the folder holding documents/ (at the top or one level down), and the
+    language pair (given, or the only one its documents/ folder has)."""
+    sub, pairs = _root(tree)
     if lp is None:
         if len(pairs) != 1:
             what = f"holds {len(pairs)} language pairs ({', '.join(pairs) or 'none'}); choose one"
@@ -104,6 +120,22 @@ def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
     return sub, lp
 
 
+def wmt_pairs(source) -> list[str]:
+    """The language pairs of a WMT-layout folder or zip (its documents/LP.docs); no text is read."""
+    return _root(_tree(source))[1]
+
+
+def _tree(source) -> _Tree:
+    if isinstance(source, NamedBytes):
+        return _from_zip(source.data, source.name)
+    p = Path(source)
+    if p.is_file():
+        return _from_zip(p.read_bytes(), str(p))
+    if p.exists():
+        return _from_dir(p)
+    raise InputError("no such folder or zip file", file=str(p), code=InputError.Codes.UNREADABLE)
+
+
 @dataclass
 class WmtFolder:
     corpus: Corpus
@@ -114,6 +146,8 @@ class WmtFolder:
     golds: dict  # every human score name -> levels found
     metrics: dict  # metric name -> ExternalMetric
     skipped: list = field(default_factory=list)  # (file, why) read and not used
+    missing: dict = field(default_factory=dict)  # text name -> segments "[No translation supplied]" (read as empty)
+    system_metadata: dict = field(default_factory=dict)  # system -> the fields of metadata/LP/NAME.jsonl
 
     def understood(self) -> dict:
         c = self.corpus
@@ -122,6 +156,8 @@ class WmtFolder:
                 "references": list(c.references), "systems": list(c.systems), "source": c.source is not None,
                 "human scores": {k: sorted(v) for k, v in self.golds.items()}, "human score used": self.gold,
                 "metrics": {k: m.describe()["levels"] for k, m in sorted(self.metrics.items())},
+                "no translation supplied": {k: v for k, v in self.missing.items() if v},
+                "system metadata": {k: sorted(v) for k, v in sorted(self.system_metadata.items())},
                 "not used": [f"{f}: {why}" for f, why in self.skipped]}
 
 
@@ -137,19 +173,68 @@ def _lines(tree: _Tree, rel: str) -> list[str]:
     return split_lines(decode_bytes(f.data, f.name))
 
 
+def _jsonl(tree: _Tree, rel: str, skip: int = 0) -> list[dict]:
+    """One JSON object per line (the first `skip` lines, a canary, taken as they are); an error names the member
+    and line."""
+    import json
+
+    rows = []
+    for k, line in enumerate(_lines(tree, rel), 1):
+        if k <= skip:
+            rows.append({})
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not a JSON object ({exc.msg})", file=tree.name(rel), line=k,
+                             code=InputError.Codes.MALFORMED) from None
+        if not isinstance(row, dict):
+            raise InputError("is not a JSON object", file=tree.name(rel), line=k, code=InputError.Codes.MALFORMED)
+        rows.append(row)
+    return rows
+
+
+def _text_lines(tree: _Tree, rel: str, skip: int = 0) -> list[str]:
+    """A text's segments from LP...txt (one a line) or LP...jsonl (mt-metrics-eval 2025: the field of its
+    folder, "source", "target" or "hypothesis", in each line's object)."""
+    if not rel.endswith(".jsonl"):
+        return _lines(tree, rel)
+    key = TEXT_FIELDS[rel.split("/", 1)[0]]
+    out = []
+    for k, row in enumerate(_jsonl(tree, rel, skip), 1):
+        v = row.get(key, "" if k <= skip else None)  # a canary line need not carry the field
+        if not isinstance(v, str):
+            got = "no" if key not in row else f"a {type(v).__name__} as"
+            raise InputError(f"has {got} \"{key}\" field (each line of a {rel.split('/', 1)[0]} .jsonl file is "
+                             f"an object with the segment's text as \"{key}\")", file=tree.name(rel), line=k,
+                             code=InputError.Codes.MALFORMED)
+        if "\n" in v or "\r" in v:
+            v = " ".join(v.splitlines())  # one segment, as its .txt line would hold it
+        out.append(v)
+    return out
+
+
+def _text_members(tree: _Tree, folder: str, prefix: str) -> dict:
+    """{name: member} of the texts under folder whose file name is prefix + NAME + .txt or .jsonl; a name given
+    both ways is refused (two texts, one name)."""
+    out: dict = {}
+    for rel in tree.under(folder):
+        base = rel[len(folder):]
+        if not base.startswith(prefix):
+            continue
+        for ext in (".txt", ".jsonl"):
+            if base.endswith(ext):
+                name = base[len(prefix):-len(ext)]
+                if name in out:
+                    raise InputError(f"has both {out[name].rsplit('/', 1)[-1]} and {base}: one text, two files; "
+                                     "keep one", file=tree.name(folder.rstrip("/")), code=InputError.Codes.NAMES)
+                out[name] = rel
+    return out
+
+
 def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=()) -> WmtFolder:
     """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder."""
-    if isinstance(source, NamedBytes):
-        tree = _from_zip(source.data, source.name)
-    else:
-        p = Path(source)
-        if p.is_file():
-            tree = _from_zip(p.read_bytes(), str(p))
-        elif p.exists():
-            tree = _from_dir(p)
-        else:
-            raise InputError("no such folder or zip file", file=str(p), code=InputError.Codes.UNREADABLE)
-    tree, lp = _rooted(tree, lp)
+    tree, lp = _rooted(_tree(source), lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
     if not doc_lines:
@@ -180,36 +265,40 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     for d in ids:
         sizes[pos[d]] += 1
 
-    def docs_of(rel: str) -> list:
-        lines = _lines(tree, rel)
+    missing: dict = {}
+
+    def docs_of(rel: str, name: str | None = None) -> list:
+        lines = _text_lines(tree, rel, skip)
         if len(lines) != len(ids) + skip:
             raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids) + skip}; they must have one line "
                              "per segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
-        it = iter(lines[skip:])
+        lines = lines[skip:]
+        if name is not None:  # mt-metrics-eval's marker of a missing output: an empty segment, counted
+            gone = [k for k, x in enumerate(lines) if x.strip() == NO_TRANSLATION]
+            missing[name] = len(gone)
+            for k in gone:
+                lines[k] = ""
+        it = iter(lines)
         return [[next(it) for _ in range(n)] for n in sizes]
 
     refs, files = {}, {}
-    for rel in tree.under("references/"):
-        base = rel[len("references/"):]
-        if base.startswith(lp + ".") and base.endswith(".txt"):
-            name = base[len(lp) + 1:-4]
-            refs[name] = docs_of(rel)
-            files[name] = tree.name(rel)
+    for name, rel in _text_members(tree, "references/", lp + ".").items():
+        refs[name] = docs_of(rel, name)
+        files[name] = tree.name(rel)
     if not refs:
-        raise InputError(f"has no references/{lp}.NAME.txt", file=tree.label, code=InputError.Codes.MALFORMED)
+        raise InputError(f"has no references/{lp}.NAME.txt (or .jsonl)", file=tree.label,
+                         code=InputError.Codes.MALFORMED)
     systems = {}
-    for rel in tree.under(f"system-outputs/{lp}/"):
-        if not rel.endswith(".txt"):
-            continue
-        name = rel[len(f"system-outputs/{lp}/"):-4]
+    for name, rel in _text_members(tree, f"system-outputs/{lp}/", "").items():
         if name in refs:
             continue  # a human translation that is also a reference: loaded once, as the reference
-        systems[name] = docs_of(rel)
+        systems[name] = docs_of(rel, name)
         files[name] = tree.name(rel)
     if not systems:
-        raise InputError(f"has no system-outputs/{lp}/NAME.txt besides the references", file=tree.label,
+        raise InputError(f"has no system-outputs/{lp}/NAME.txt (or .jsonl) besides the references", file=tree.label,
                          code=InputError.Codes.MALFORMED)
-    src = docs_of(f"sources/{lp}.txt") if tree.has(f"sources/{lp}.txt") else None
+    src_rel = next((f"sources/{lp}{ext}" for ext in (".txt", ".jsonl") if tree.has(f"sources/{lp}{ext}")), None)
+    src = docs_of(src_rel) if src_rel else None
     corpus = Corpus(order, refs, systems, src, None, "docids", files, tree.name(docs_rel), skip)
     corpus.check_names()
 
@@ -217,12 +306,28 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     if skip:
         skipped.append((tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary "
                                              "(domain 'canary'), which WMT does not score, left out"))
+    for name, n in missing.items():
+        if n:
+            skipped.append((files[name], f"{n} segment{'s' if n > 1 else ''} '{NO_TRANSLATION}' (no output): read "
+                                         "as empty, scored as nothing translated"))
     meta_rel = f"metadata/{lp}.jsonl"
     if tree.has(meta_rel):
         _check_metadata(tree, meta_rel, ids, domains, skip)
-    else:
-        for rel in tree.under("metadata/"):
+    for rel in tree.under("metadata/"):
+        if rel != meta_rel:
             skipped.append((tree.name(rel), "metadata of another language pair or form"))
+    system_metadata: dict = {}
+    for name, rel in _text_members(tree, f"metadata/{lp}/", "").items():
+        if not rel.endswith(".jsonl"):
+            continue
+        if name not in systems and name not in refs:
+            skipped.append((tree.name(rel), f"metadata of '{name}', which is not a loaded text"))
+            continue
+        rows = _jsonl(tree, rel)
+        if len(rows) != len(ids) + skip:
+            raise InputError(f"has {len(rows)} lines but {docs_rel} has {len(ids) + skip}; a system's metadata has "
+                             "one line per segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
+        system_metadata[name] = sorted({k for r in rows for k in r})
     # human scores: NAME -> {level: member}; only the ones used are read
     human_files: dict = defaultdict(dict)
     for rel in tree.under("human-scores/"):
@@ -268,26 +373,18 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         metric_files[name][level] = tree.get(rel)
     metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
                for name, fs in sorted(metric_files.items())}
-    return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped)
+    return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped,
+                     missing, system_metadata)
 
 
 def _check_metadata(tree: _Tree, rel: str, ids: list, domains: dict, skip: int) -> None:
     """metadata/LP.jsonl (WMT24's release): one JSON object a segment with its "domain" and "docid";
     they must agree with documents/LP.docs (the domains the Overview and Human correlation filter by)."""
-    import json
-
-    lines = _lines(tree, rel)
-    if len(lines) != len(ids) + skip:
-        raise InputError(f"has {len(lines)} lines but the documents file has {len(ids) + skip}", file=tree.name(rel),
+    rows = _jsonl(tree, rel, skip)
+    if len(rows) != len(ids) + skip:
+        raise InputError(f"has {len(rows)} lines but the documents file has {len(ids) + skip}", file=tree.name(rel),
                          code=InputError.Codes.COUNTS)
-    for k, line in enumerate(lines[skip:], skip + 1):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"is not a JSON object ({exc.msg})", file=tree.name(rel), line=k,
-                             code=InputError.Codes.MALFORMED) from None
-        if not isinstance(row, dict):
-            raise InputError("is not a JSON object", file=tree.name(rel), line=k, code=InputError.Codes.MALFORMED)
+    for k, row in enumerate(rows[skip:], skip + 1):
         d, dom = row.get("docid", ids[k - skip - 1]), row.get("domain")
         if d != ids[k - skip - 1] or (dom is not None and dom != domains[d]):
             raise InputError(f"says document '{d}' in domain '{dom}' where the documents file says "
@@ -333,4 +430,4 @@ def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
     return hs
 
 
-__all__ = ["LEVELS", "WmtFolder", "read_wmt", "human_scores"]
+__all__ = ["LEVELS", "WmtFolder", "read_wmt", "human_scores", "wmt_pairs"]

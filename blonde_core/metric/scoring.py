@@ -30,6 +30,8 @@ def f1(r, p):
     p = np.asarray(p, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         both = 2 * r * p / (r + p)
+    # P = R = 0 (spans on both sides, none matched) is an F1 of 0, not a missing one
+    both = np.where((r + p) == 0, 0.0, both)
     return np.where(np.isnan(r) | np.isnan(p), r, both)
 
 

@@ -237,7 +237,7 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
               confidence: float = 0.95, grouping: str = "none", exclude=(), spa: bool = False,
               permutations: int = 1000, seed: int = DEFAULT_SEED, bootstrap: int = 1000,
               compare: tuple[str, str] | None = None, extra_docs: dict | None = None,
-              extra_segments: dict | None = None) -> dict:
+              extra_segments: dict | None = None, spa_seed: int = 4) -> dict:
     """Meta-evaluation of every metric against the human scores, as the WMT metrics task
     does it (../shared/spec/meta-evaluation.md).
 
@@ -245,9 +245,11 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     with percentile intervals over resampled documents for the BlonDe family (system
     scores re-made from the resampled documents' sufficient statistics, human scores from
     their rated segments) and Fisher-z intervals for the others; ``spa``: soft pairwise
-    accuracy from per-document scores (``permutations``, ``seed``).
+    accuracy from per-document scores (``permutations``, ``seed``) and, as WMT24 defines it, from per-segment
+    scores (``spa_seed``, default pce.py's 4; at sentence-level matching, for every metric with segment scores).
     level "document": one value per (system, document) with ``grouping`` none / sys / item,
-    intervals over resampled documents.
+    intervals over resampled documents; and PDP (pairwise difference Pearson, mt-metrics-eval 2025: within each
+    item the differences between every two systems, pooled) with its interval, whatever the grouping.
     Only cells with a human score take part; the output says how many.
     ``extra`` (and ``extra_docs``, their per-document values, for SPA; ``extra_segments``, per-segment
     values {name: {system: (n_segments,)}} for segment level) must already be
@@ -283,8 +285,13 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
         hw = w[:, None, :] * hcount[None]  # (B, S, D) rated segments drawn
         with np.errstate(invalid="ignore", divide="ignore"):
             hsys = (hw * np.nan_to_num(hdoc)[None]).sum(-1) / hw.sum(-1)
+    seg_h = seg_m = None
+    if level == "system" and spa and result.config.granularity == "sentence":
+        _, _, _, _, seg_h, _, seg_m, _, _ = _segment_tables(result, human, [m for m in vals if m in fns], exclude,
+                                                            extra_segments)
     resampled = None
     spa_cache: dict = {}
+    seg_cache: dict = {}
     spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
     spa_w = w[:SPA_RESAMPLES] if (spa and w is not None) else None
     boot = f"bootstrap over documents ({bootstrap} resamples)"
@@ -307,6 +314,9 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                 sp = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache,
                                                  weights=spa_w, level=confidence)
                 r["spa"], r["spa_ci"] = sp["spa"], sp.get("spa_ci", [None, None])
+            if seg_m is not None:
+                r["spa_segments"] = (meta.soft_pairwise_accuracy(seg_h, seg_m[m], k=permutations, seed=spa_seed,
+                                                                 cache=seg_cache)["spa"] if m in seg_m else None)
         else:
             for method in ("pearson", "spearman", "kendall"):
                 g = meta.grouped_correlation(hdoc, docs[m], grouping, method)
@@ -317,15 +327,20 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
             r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
             if eq.get("note"):
                 r["acc_eq_note"] = eq["note"]
+            r.update(meta.pairwise_difference_pearson(hdoc, docs[m]))
+            r["pdp_pairs"], r["pdp_items"] = r.pop("pairs"), r.pop("items")
             if w is not None:
-                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping,
-                                                         w if item_doc is None else w[:, item_doc], confidence)
+                wi = w if item_doc is None else w[:, item_doc]
+                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, wi, confidence)
                 methods["pearson_ci"] = boot
+                r["pdp_ci"] = meta.bootstrap_pdp(hdoc, docs[m], wi, confidence) if r["pdp"] is not None else \
+                    [None, None]
+                methods["pdp_ci"] = boot
             if grouping != "none":
                 for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):
                     r[k] = None if k.endswith("_p") else [None, None]
                     methods.pop(k, None)
-        if r.get("spa_ci") is not None:
+        if r.get("spa_ci") is not None and spa_w is not None:
             methods["spa_ci"] = f"percentile over {len(spa_w)} of the document resamples, the permutation signs kept"
         # every interval says how it was made; ci_method: the one method of them all, or each in turn
         r["ci_methods"] = methods
@@ -338,6 +353,11 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                       "interval": f"percentile over {0 if spa_w is None else len(spa_w)} of the document resamples, "
                                   "the permutation signs kept",
                       "items": "documents (per-document scores; humans: mean over a document's rated segments)"}
+        if seg_m is not None:
+            out["spa_segments"] = {"permutations": permutations, "seed": spa_seed,
+                                   "items": "segments (WMT24: each segment's own score, the humans' segment scores; "
+                                            "every pair of systems over the segments rated for both)",
+                                   "metrics": sorted(seg_m)}
     names = list(vals)
     for a in names:
         out["matrix"][a] = {}

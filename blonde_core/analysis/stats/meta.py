@@ -364,3 +364,70 @@ def perm_both(human, metric1, metric2, grouping: str = "none", method: str = "pe
     count = int(np.sum(diffs >= observed - 1e-12))
     return {"p": count / len(keep), "delta": float(observed), "resamples": int(len(keep)), "cells": n_cells,
             "grouping": grouping, "method": method}
+
+
+# -- PDP: Pairwise Difference Pearson (mt-metrics-eval 2025, Correlation.Pearson(pdp=True)) ---------------
+
+def _pdp_sums(human, metric) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per item (column of the systems x items matrices): the sums over its system pairs i < j, both cells
+    rated, of dh * dm, dh^2 and dm^2, and the number of such pairs.  Every R x R difference of mt-metrics-eval's
+    definition is here once: (j, i) is (i, j) negated and the diagonal is zero, so the pooled differences have
+    mean exactly 0 and their Pearson is sum(dh dm) / sqrt(sum dh^2 sum dm^2), each sum twice the one over i < j."""
+    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    ok = ~(np.isnan(h) | np.isnan(m))
+    i, j = np.triu_indices(h.shape[0], 1)
+    both = ok[i] & ok[j]  # (pairs, items)
+    dh = np.where(both, np.nan_to_num(h[i]) - np.nan_to_num(h[j]), 0.0)
+    dm = np.where(both, np.nan_to_num(m[i]) - np.nan_to_num(m[j]), 0.0)
+    return (dh * dm).sum(0), (dh * dh).sum(0), (dm * dm).sum(0), both.sum(0)
+
+
+def pairwise_difference_pearson(human, metric) -> dict:
+    """PDP (mt-metrics-eval's ``Pearson(average_by='item', pdp=True)``): within each item, the differences
+    between every two systems, human and metric; pooled over the items, one Pearson.  Cells without a human
+    (or metric) score are left out with their pairs.  {"pdp", "pairs", "items"}; pdp None when no pair varies."""
+    xy, xx, yy, n = _pdp_sums(human, metric)
+    den = math.sqrt(xx.sum() * yy.sum())
+    return {"pdp": float(xy.sum() / den) if den > 0 else None, "pairs": int(n.sum()), "items": int((n > 0).sum())}
+
+
+def bootstrap_pdp(human, metric, weights: np.ndarray, level: float = 0.95) -> list:
+    """Percentile interval of PDP over resampled items (``weights`` (B, items) multiplicities): the per-item
+    sums are sufficient, so every resample is three weighted sums."""
+    from .intervals import percentile_ci
+
+    xy, xx, yy, _ = _pdp_sums(human, metric)
+    w = np.asarray(weights, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = (w @ xy) / np.sqrt((w @ xx) * (w @ yy))
+    return percentile_ci(vals, level)
+
+
+def pdp_reference(human, metric) -> float:
+    """PDP spelled as mt-metrics-eval spells it (every R x R difference per item, gold None dropped, one
+    scipy Pearson): slow, for tests and checks only."""
+    h, m = np.asarray(human, dtype=float).T, np.asarray(metric, dtype=float).T  # (items, systems)
+    dh = (h[:, None, :] - h[:, :, None]).reshape(-1)
+    dm = (m[:, None, :] - m[:, :, None]).reshape(-1)
+    ok = ~np.isnan(dh)
+    return float(sps.pearsonr(dh[ok], dm[ok]).statistic)
+
+
+# -- the fast SPA of complete matrices (every system rated on every item) ---------------------------------
+
+def spa_p_values_complete(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Pairwise one-sided permutation p-values (pairs i < j, in triu order) of (S, I) scores rated everywhere,
+    from per-system signed sums (as pce.py computes them, in float64, with the tolerance of ``_pair_p``):
+    ``scores`` may be (B, S, I) for B matrices at once -> (B, pairs)."""
+    x = np.asarray(scores, dtype=float)
+    x3 = x[None] if x.ndim == 2 else x
+    b, s, n = x3.shape
+    i, j = np.triu_indices(s, 1)
+    partial = np.asarray(signs, dtype=float) @ x3.reshape(-1, n).T  # (k, B * S)
+    partial = partial.reshape(len(signs), b, s)
+    null = partial[:, :, i] - partial[:, :, j]  # (k, B, pairs)
+    sums = x3.sum(-1)
+    observed = sums[:, i] - sums[:, j]
+    tol = SPA_TOLERANCE * np.abs(x3[:, i] - x3[:, j]).sum(-1)
+    out = (null >= (observed - tol)[None]).mean(0)
+    return out[0] if x.ndim == 2 else out

@@ -1,0 +1,297 @@
+"""Meta-evaluation as WMT24/25 ranks metrics (issue 48): PDP, SPA over segments, `correlate --task`, texts as
+mt-metrics-eval's JSON Lines, and strict JSON (no NaN) from every command - on real data (WMT22 zh-en in the
+WMT layout, WMT24 as released) through the real pipelines."""
+import json
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_layout
+
+WMT24 = SHARED / "data" / "wmt24"
+
+
+def run(capsys, *args):
+    from blonde_core.cli import main
+
+    code = main(list(map(str, args)))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+# -- strict JSON on a corpus with empty categories ----------------------------------------------------------
+
+REF = ["The cat sat on the mat.", "The dog ran to the park.", "However, a bird sings in the tree.",
+       "The sun is bright today."]
+SYSTEMS = {"a": ["The cat sat on a mat.", "The dog ran in the park.", "Moreover, a bird sang in the tree.",
+                 "The sun is bright."],
+           "b": ["Cat sits on the mat.", "Dog runs to park.", "Bird sings in tree.", "Sun bright today."],
+           "c": ["The cat sat on the mat.", "A dog ran to the park.", "However, a bird sings in a tree.",
+                 "The sun was bright today."]}
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bare")
+    (d / "ref.txt").write_text("\n".join(REF) + "\n")
+    for s, lines in SYSTEMS.items():
+        (d / f"{s}.txt").write_text("\n".join(lines) + "\n")
+    (d / "ids.txt").write_text("doc1\ndoc1\ndoc2\ndoc2\n")
+    (d / "hum.tsv").write_text("system\tdoc\tscore\na\tdoc1\t80\na\tdoc2\t70\nb\tdoc1\t40\nb\tdoc2\t30\n"
+                               "c\tdoc1\t90\nc\tdoc2\t85\n")
+    return d
+
+
+def test_every_command_writes_strict_json_without_person_entities_or_pronouns(capsys, bare):
+    corpus = ["-r", bare / "ref.txt", "-s", bare / "a.txt", bare / "b.txt", bare / "c.txt", "--docids", bare / "ids.txt"]
+    runs = [["score", *corpus, "--ci", "100", "--metrics", "chrF,BLEU,TER,Otem,Utem", "--per-doc"],
+            ["compare", *corpus], ["compare", *corpus, "--metric", "pronoun"],
+            ["contrast", *corpus, "--pair", "a", "b"], ["human", bare / "hum.tsv"]]
+    runs += [["correlate", *corpus, "--human", bare / "hum.tsv", "--level", lv, *extra]
+             for lv, extra in [("system", ["--spa", "--accuracy"]), ("system", []), ("document", []),
+                               ("document", ["--grouping", "item"]), ("segment", [])]]
+    for argv in runs:
+        code, out, err = run(capsys, *argv, "--format", "json")
+        assert code == 0, (argv, err)
+        data = json.loads(out)  # strict: json.loads accepts NaN, so check for it in the text as well
+        assert "NaN" not in out and "Infinity" not in out, argv
+        assert data
+    # the pronoun category has no span anywhere: null, never NaN; dm: spans on both sides in a, none matched
+    code, out, _ = run(capsys, "score", *corpus, "--format", "json")
+    cats = json.loads(out)["systems"]["a"]["categories"]
+    assert cats["pronoun"]["F1"] is None and cats["pronoun"]["spans"]["reference"] == 0
+    assert cats["dm"]["spans"] == {"reference": 1, "system": 1, "matched": 0}
+    assert cats["dm"]["R"] == 0 and cats["dm"]["P"] == 0 and cats["dm"]["F1"] == 0  # not null
+
+
+# -- PDP and SPA over segments on WMT22 zh-en in the WMT layout ------------------------------------------
+
+@pytest.fixture(scope="module")
+def layout(tmp_path_factory):
+    return wmt22_layout(tmp_path_factory.mktemp("wmt22"), n=60)
+
+
+def _matrices(layout, systems):
+    """Independently of the tool: the DA segment means and the layout's chrF, systems x segments."""
+    n = len(layout["ids"])
+    H = np.array([[layout["da_seg"].get(s, {}).get(k + 1, np.nan) for k in range(n)] for s in systems])
+    M = np.array([layout["seg"][s] for s in systems])
+    return H, M
+
+
+def test_pdp_of_the_layout_chrf_equals_its_definition(capsys, layout):
+    from blonde_core.analysis.stats import meta
+
+    code, out, err = run(capsys, "correlate", "--wmt-dir", layout["root"], "--level", "segment", "--grouping", "item",
+                         "--metrics", "chrF-refA", "--bootstrap", "200", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    H, M = _matrices(layout, data["systems"])
+    # mt-metrics-eval's definition (stats.AverageCorrelation._enumerate_pairwise_diffs, commit 68a481a): every
+    # R x R difference within a segment, gold None dropped, one Pearson, written out here on its own
+    dh, dm = [], []
+    for k in range(H.shape[1]):
+        for i in range(H.shape[0]):
+            for j in range(H.shape[0]):
+                if not (math.isnan(H[i, k]) or math.isnan(H[j, k])):
+                    dh.append(H[j, k] - H[i, k])
+                    dm.append(M[j, k] - M[i, k])
+    want = float(np.corrcoef(dh, dm)[0, 1])
+    got = data["metrics"]["chrF-refA"]
+    assert got["pdp"] == pytest.approx(want, abs=1e-9)
+    assert meta.pdp_reference(H, M) == pytest.approx(want, abs=1e-9)
+    assert got["pdp_ci"][0] < got["pdp"] < got["pdp_ci"][1]
+    assert "bootstrap" in got["ci_methods"]["pdp_ci"]
+    # the document level has its PDP as well (items: documents)
+    code, out, _ = run(capsys, "correlate", "--wmt-dir", layout["root"], "--level", "document", "--bootstrap", "0")
+    assert code == 0 and "PDP" in out
+
+
+def test_spa_over_segments_beside_the_document_version(capsys, layout):
+    from blonde_core.analysis.stats import meta
+
+    code, out, err = run(capsys, "correlate", "--wmt-dir", layout["root"], "--spa", "--bootstrap", "0",
+                         "--metrics", "chrF-refA,BlonDe", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["spa_segments"]["seed"] == 4 and "segments" in data["spa_segments"]["items"]
+    assert "documents" in data["spa"]["items"]
+    H, M = _matrices(layout, data["systems"])
+    want = meta.soft_pairwise_accuracy(H, M, k=1000, seed=4)["spa"]
+    assert data["metrics"]["chrF-refA"]["spa_segments"] == pytest.approx(want, abs=1e-12)
+    assert data["metrics"]["BlonDe"]["spa_segments"] is not None
+    assert data["metrics"]["BlonDe"]["spa"] is not None  # the documents' SPA stays, named apart
+
+
+def test_fast_spa_and_pdp_interval_agree_with_the_exact_ones():
+    from blonde_core.analysis.stats import meta
+
+    rng = np.random.default_rng(7)
+    x = np.round(rng.random((6, 80)), 1)  # one decimal: many exact ties
+    signs = meta.permutation_signs(80, 1000, 4)
+    exact = meta._pair_p(meta._pair_differences(x, np.ones_like(x, bool)), signs)[0]
+    assert np.array_equal(meta.spa_p_values_complete(x, signs), exact)
+    h, m = rng.normal(size=(5, 30)), rng.normal(size=(5, 30))
+    ones = np.ones((1, 30))
+    lo, hi = meta.bootstrap_pdp(h, m, np.vstack([ones, ones]))
+    assert lo == pytest.approx(meta.pairwise_difference_pearson(h, m)["pdp"]) == pytest.approx(hi)
+
+
+# -- the WMT24 task ---------------------------------------------------------------------------------------
+
+def test_assign_ranks_as_mt_metrics_eval():
+    from blonde_core.analysis.stats.task import assign_ranks
+
+    order = ["a", "b", "c", "d"]
+    # b not below a; c below b (but not a): a new cluster at c; d below nothing of c's cluster: stays
+    p = {("a", "b"): 0.3, ("a", "c"): 0.2, ("b", "c"): 0.01, ("a", "d"): 0.0, ("b", "d"): 0.0, ("c", "d"): 0.4}
+    assert assign_ranks(order, p) == {"a": 1, "b": 1, "c": 2, "d": 2}
+
+
+def test_correlate_task_wmt24_on_the_release(capsys):
+    from blonde_core.analysis.stats import meta
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Study
+
+    code, out, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
+                         "--draws", "200")
+    assert code == 0, err
+    assert "en-cs:" in out and "en-zh:" in out and "SPA sys" in out and "acc_eq seg" in out and "overall" in out
+    assert "task:wmt24|pairs:en-cs,en-zh" in out and "no language pack" in out
+    code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
+                        "--draws", "200", "--format", "json")
+    data = json.loads(js)
+    assert data["metrics"] == ["chrF", "BLEU"]
+    cs = data["pairs"]["en-cs"]
+    assert cs["segments_every_system"] == 297 and len(cs["systems"]) == 15 and cs["human"] == "esa"
+    spa, acc = cs["statistics"]
+    # the values are the task's statistics, computed again here from the pair's own tables
+    st = Study.from_wmt(WMT24, "en-cs")
+    t = st.task_tables(ScoreConfig(lang="cs"))
+    ok = ~np.isnan(t.human_seg).any(0)
+    H, C = t.human_seg[:, ok], t.metric_seg["chrF"][:, ok]
+    assert spa["values"]["chrF"] == pytest.approx(meta.soft_pairwise_accuracy(H, C, seed=4)["spa"], abs=1e-12)
+    acc_all = meta.tie_calibrated_accuracy(t.human_seg, t.metric_seg["chrF"], "item")["acc_eq"]
+    assert acc["values"]["chrF"] == pytest.approx(acc_all, abs=1e-12)
+    avg = cs["average"]["values"]["chrF"]
+    assert avg == pytest.approx((spa["values"]["chrF"] + acc["values"]["chrF"]) / 2)
+    overall = data["overall"]["values"]["chrF"]
+    both = [data["pairs"][lp]["average"]["values"]["chrF"] for lp in ("en-cs", "en-zh")]
+    assert overall == pytest.approx(sum(both) / 2)
+    assert set(data["overall"]["ranks"].values()) <= {1, 2}
+    assert all(p["draws"] <= 200 for st_ in cs["statistics"] for p in st_["p"])
+    # the same command twice: the same clusters (seeded draws)
+    code, js2, _ = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
+                       "--draws", "200", "--format", "json")
+    assert js2 == js
+    code, tex, _ = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--draws", "0",
+                       "--format", "latex")
+    assert code == 0 and r"\begin{tabular}" in tex and r"\textbf{" in tex
+
+
+def test_task_options_are_checked(capsys):
+    code, _, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-de")
+    assert code == 2 and "no human scores for en-de" in err
+    code, _, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--level", "document")
+    assert code == 2 and "--task sets its own levels" in err
+    code, _, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-cs", "--lp", "en-zh")
+    assert code == 2 and "one language pair" in err
+
+
+def test_task_wmt23_has_global_accuracy_and_pearson(capsys, layout):
+    code, js, err = run(capsys, "correlate", "--wmt-dir", layout["root"], "--task", "wmt23", "--metrics",
+                        "BlonDe,chrF,chrF-refA", "--draws", "100", "--format", "json")
+    assert code == 0, err
+    data = json.loads(js)
+    stats = [s["statistic"] for s in data["pairs"]["zh-en"]["statistics"]]
+    assert stats == ["pearson_sys", "pearson_seg", "acc_eq"]
+    assert data["global"]["statistic"] == "accuracy"
+    assert sorted(data["metrics"]) == ["BlonDe", "chrF", "chrF-refA"]
+    # the layout's chrF and the tool's sentence chrF against the same refA would agree, but here the tool
+    # scores against refA and refB: the two need not be equal; both are in range
+    assert all(0 <= v <= 1 for v in data["global"]["values"].values())
+
+
+# -- texts as mt-metrics-eval JSON Lines ------------------------------------------------------------------
+
+def _layout_copy(tmp_path, form, systems=5, missing=False):
+    d = tmp_path / form
+    for sub in ("documents", "sources", "references", "system-outputs/en-cs", "metadata/en-cs"):
+        (d / sub).mkdir(parents=True)
+    shutil.copy(WMT24 / "documents" / "en-cs.docs", d / "documents")
+    shutil.copy(WMT24 / "metadata" / "en-cs.jsonl", d / "metadata")
+
+    def put(src, dst, field):
+        lines = src.read_text(encoding="utf-8").splitlines()
+        if missing and field == "hypothesis":
+            lines[5] = "[No translation supplied]"
+        if form == "txt":
+            (dst.parent / (dst.name + ".txt")).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        else:
+            (dst.parent / (dst.name + ".jsonl")).write_text(
+                "".join(json.dumps({field: x, "lp": "en-cs"}, ensure_ascii=False) + "\n" for x in lines),
+                encoding="utf-8")
+    put(WMT24 / "sources" / "en-cs.txt", d / "sources" / "en-cs", "source")
+    put(WMT24 / "references" / "en-cs.refA.txt", d / "references" / "en-cs.refA", "target")
+    names = sorted(p.stem for p in (WMT24 / "system-outputs" / "en-cs").glob("*.txt"))[:systems]
+    for n in names:
+        put(WMT24 / "system-outputs" / "en-cs" / f"{n}.txt", d / "system-outputs" / "en-cs" / n, "hypothesis")
+    n_lines = len((WMT24 / "documents" / "en-cs.docs").read_text().splitlines())
+    (d / "metadata" / "en-cs" / f"{names[0]}.jsonl").write_text('{"model": "x"}\n' * n_lines)
+    return d, names
+
+
+def test_a_jsonl_folder_scores_exactly_as_the_txt_one(capsys, tmp_path):
+    txt, names = _layout_copy(tmp_path, "txt")
+    jl, _ = _layout_copy(tmp_path, "jsonl")
+    outs = []
+    for d in (txt, jl):
+        code, out, err = run(capsys, "score", "--wmt-dir", d, "--metrics", "chrF,BLEU,TER", "--ci", "100",
+                             "--format", "json")
+        assert code == 0, err
+        outs.append(json.loads(out))
+    assert outs[0] == outs[1]
+    from blonde_core.study import Study
+
+    st = Study.from_wmt(jl)
+    assert st.messages["wmt"]["system metadata"] == {names[0]: ["model"]}
+
+
+def test_no_translation_supplied_is_a_missing_output(capsys, tmp_path):
+    d, names = _layout_copy(tmp_path, "jsonl", systems=2, missing=True)
+    from blonde_core.study import Study
+
+    st = Study.from_wmt(d)
+    seg = st.corpus.systems[names[0]]
+    flat = [s for doc in seg for s in doc]
+    assert flat[4] == ""  # line 5 of the file (the canary is line 0)
+    assert st.messages["wmt"]["no translation supplied"] == {n: 1 for n in names}
+    assert any("No translation supplied" in x for x in st.messages["wmt"]["not used"])
+
+
+def test_a_bad_jsonl_line_names_file_and_line(capsys, tmp_path):
+    d, names = _layout_copy(tmp_path, "jsonl", systems=1)
+    f = d / "system-outputs" / "en-cs" / f"{names[0]}.jsonl"
+    lines = f.read_text(encoding="utf-8").splitlines()
+    lines[3] = '{"target": "wrong field"}'
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "score", "--wmt-dir", d, "--metrics", "chrF")
+    assert code == 2 and f"{names[0]}.jsonl" in err and "line 4" in err and '"hypothesis"' in err
+
+
+def test_gold_names_of_wmt24_and_25_come_first(capsys, layout, tmp_path):
+    root = tmp_path / "gold"
+    shutil.copytree(layout["root"], root)
+    for lv in ("seg", "sys"):
+        shutil.copy(root / "human-scores" / f"zh-en.wmt-raw.{lv}.score", root / "human-scores" / f"zh-en.esa-human1.{lv}.score")
+    from blonde_core.study import Study
+
+    assert Study.from_wmt(root).wmt[2] == "esa-human1"
+
+
+def test_latex_prints_a_backslash_literally():
+    from blonde_core.report import latex_text
+
+    assert latex_text(r"\input{x}") == r"\textbackslash{}input\{x\}"
