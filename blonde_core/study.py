@@ -186,6 +186,16 @@ class Study:
 
         return run_task(tables, task, draws, permutations, spa_seed, seed)
 
+    def task_ranking(self, cfg: ScoreConfig, task: str = "wmt24", std_metrics=("chrF", "BLEU"), metrics=None,
+                     exclude=(), draws: int = 1000, permutations: int = 1000, spa_seed: int = 4,
+                     seed: int = 12345) -> dict:
+        """The WMT metrics task's ranking of metrics on this study's one language pair (rank_metrics)."""
+        key = ("task_ranking", repr(cfg), task, tuple(std_metrics), tuple(metrics or ()), tuple(exclude), draws,
+               permutations, spa_seed, seed)
+        return self._get(key, lambda: self.rank_metrics(
+            [self.task_tables(cfg, std_metrics, metrics, exclude, system_level=task == "wmt23")], task, draws,
+            permutations, spa_seed, seed))
+
     def with_metric_files(self, files, lower_is_better=()) -> "Study":
         """The same texts with the scores of metrics computed elsewhere read from these files (WMT-layout
         NAME.LEVEL.score, a table, COMET's JSON; paths or (name, bytes)), each checked against the texts."""

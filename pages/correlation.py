@@ -33,8 +33,9 @@ grouping = c3.selectbox("Grouping", ["none", "sys", "item"], key="corr_grouping"
                              "across documents (segments), then the mean; item = per document (segment) across "
                              "systems, then the mean (WMT23/24's choice).") if level != "system" else "none"
 spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "system",
-                help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems from "
-                     "per-document scores, humans vs metric; 1000 permutations, seed 12345.") and level == "system"
+                help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems, humans vs "
+                     "metric, 1000 permutations: from per-document scores (seed 12345) and, as WMT24 defines it, "
+                     "from per-segment scores (seed 4).") and level == "system"
 try:
     d = d0.scored_against(ref)
 except InputError as exc:
@@ -53,10 +54,10 @@ if cfg.has_pack:
         st.stop()
 else:  # no pack: the metrics that need none against the judgments, and the sentence that says why
     st.warning(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
-    if level == "segment" and not d.external_segments(list(d.corpus.systems)):
-        st.info("Segment level correlates the BlonDe family and metrics computed elsewhere with segment scores; "
-                "without a pack and without such metrics there is nothing to correlate. Choose system or document "
-                "level.")
+    if level == "segment" and cfg.granularity != "sentence" and not d.external_segments(list(d.corpus.systems)):
+        st.info("Segment level correlates the BlonDe family, sacrebleu's metrics (at sentence-level matching) and "
+                "metrics computed elsewhere with segment scores; without a pack, matched per document and without "
+                "such metrics there is nothing to correlate. Choose system or document level.")
         st.stop()
     res = d.scores_or_texts(cfg)
 # TER joins once it has been computed for this reference (it can take minutes on long segments)
@@ -80,8 +81,8 @@ st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Sco
            f"{out['n_systems']} systems take part" + (f" ({md(', '.join(exclude))} left out)" if exclude else "")
            + f"; {rated}; only rated cells take part. n = {out['n']} "
            f"{'systems' if level == 'system' else cell + ' cells'}"
-           + (" (segment level: the BlonDe family, each segment scored on its own, and the metrics computed "
-              "elsewhere that give segment scores)" if level == "segment" else "")
+           + (" (segment level: the BlonDe family, each segment scored on its own, sentence chrF and sentBLEU, "
+              "and the metrics computed elsewhere that give segment scores)" if level == "segment" else "")
            + ". BlonDe-family scores are in points "
            "(0-100), as on every page; lower-is-better metrics are negated (-TER, -Otem, ...) so that higher is "
            "better everywhere.")
@@ -138,10 +139,14 @@ for name, v in out["metrics"].items():
         row["chance 95% range"] = "-" if not chance.get("range") or chance["range"][0] is None else \
             f"{chance['range'][0]:.3f} - {chance['range'][1]:.3f}"
         if spa:
-            row["SPA"] = v.get("spa")
+            row["SPA (documents)"] = v.get("spa")
             row["SPA_low"], row["SPA_high"] = (v.get("spa_ci") or [None, None])
+            if out.get("spa_segments"):
+                row["SPA (segments, WMT24)"] = v.get("spa_segments")
         row["intervals"] = v["ci_method"]
     else:
+        row.update({"PDP": v.get("pdp"), "PDP_low": (v.get("pdp_ci") or [None, None])[0],
+                    "PDP_high": (v.get("pdp_ci") or [None, None])[1]})
         row.update({"groups used": v["groups_used"], "groups left out": v["groups_left_out"]})
     row["acc_eq"], row["acc_eq epsilon"] = v.get("acc_eq"), v.get("acc_eq_epsilon")
     row["n"] = v["n"]
@@ -150,8 +155,12 @@ table = pd.DataFrame(rows)
 st.subheader("Correlations with 95% intervals")
 st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy (share of system pairs ordered "
            "as the humans order them), intervals over resampled documents for the BlonDe family and Fisher-z for "
-           "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments)"
-                           if spa else "") + ". Chance accuracy: what a random metric gets on the same pairs (a pair "
+           "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments) "
+                           "and, as WMT24 defines it, from per-segment scores (seed 4, every pair of systems over "
+                           "the segments rated for both; at sentence-level matching)" if spa else "") +
+           ". PDP (document and segment level): pairwise difference Pearson (mt-metrics-eval 2025): within each "
+           "document (segment), the differences between every two systems, human and metric, pooled into one "
+           "Pearson, whatever the grouping; its interval over resampled documents. Chance accuracy: what a random metric gets on the same pairs (a pair "
            "the humans tie is never agreed with, an untied one half the time) and the range of 95% of 1,000 random "
            "metrics - an accuracy inside that range says no more than chance. acc_eq: tie-calibrated pairwise "
            "accuracy (Deutsch et al. 2023, the WMT23/24 statistic): metric differences up to epsilon count as ties, "
@@ -189,6 +198,50 @@ else:
     st.dataframe(ct, hide_index=True, placeholder="-", column_config={"p (B correlates better than A)":
                                                      st.column_config.NumberColumn(format="%.4f")})
     downloads(ct, f"compare_{level}", key="cmp")
+
+st.subheader("The WMT metrics task's ranking")
+st.caption("How WMT24/25 rank metrics (mt-metrics-eval's tasks): system-level SPA over segments and segment-level "
+           "acc_eq with item grouping, averaged with equal weights (WMT23: global pairwise accuracy, system and "
+           "segment Pearson, acc_eq); metrics ranked into significance clusters by the task's permutation tests "
+           "(seeded here). This page ranks the loaded language pair; across several pairs: the command below "
+           "with the WMT folder and no --lp.")
+t1, t2, t3 = st.columns([1, 1, 2])
+task = t1.selectbox("Task", ["wmt24", "wmt25", "wmt23"], key="corr_task")
+draws = t2.selectbox("Draws per test", [1000, 200, 0], key="corr_task_draws",
+                     help="At most this many permutation draws per pair of metrics (blocks of 100, stopping early "
+                          "below p 0.02 or above 0.5, as mt-metrics-eval); 0: ranked by value only.")
+task_metrics = [m for m in ("BlonDe", "BlonD-d") if m in blonde] + \
+    [m for m in all_names if m in d.external and m not in blonde]
+if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 pair (sentence chrF and sentBLEU "
+             "are computed for every segment once)."):
+    try:
+        with st.spinner("Ranking the metrics (permutation tests)..."):
+            rk = d.task_ranking(cfg, task, ("chrF", "BLEU"), [m for m in task_metrics if m in blonde],
+                                tuple(exclude), draws)
+    except InputError as exc:
+        st.error(md(exc.for_page()))
+        rk = None
+    if rk is not None:
+        lp, p = next(iter(rk["pairs"].items()))
+        trows = []
+        for m in rk["overall"]["values"]:
+            row = {"metric": m}
+            for stt in ([rk["global"]] if rk.get("global") else []) + p["statistics"]:
+                row[stt["label"]] = stt["values"][m]
+                row[f"{stt['statistic']} cluster"] = stt["ranks"][m]
+            row["average"], row["average cluster"] = rk["overall"]["values"][m], rk["overall"]["ranks"][m]
+            trows.append(row)
+        tt = pd.DataFrame(trows)
+        best = tt[tt["average cluster"] == 1]["metric"].tolist()
+        st.markdown(f"**{md(', '.join(best))}** {'is' if len(best) == 1 else 'are'} in the first cluster of "
+                    f"{task}'s average on {md(lp or 'the loaded pair')} ({len(p['systems'])} systems; "
+                    f"{p['segments_rated']} segments rated, {p['segments_every_system']} for every system).")
+        st.dataframe(styled(tt, precision=4), hide_index=True, placeholder="-")
+        downloads(tt, f"task_{task}", latex=True, key="task")
+        st.caption("cluster 1 = top; a new cluster starts at the first metric significantly below one of the "
+                   f"current cluster (p <= 0.05); draws: at most {draws}, seed 12345; SPA: 1000 permutations, "
+                   "seed 4." + (" Without a pack only sacrebleu's metrics and metrics computed elsewhere take part."
+                                if not cfg.has_pack else ""))
 
 with st.expander("Metric-metric correlation (Pearson)"):
     mm = pd.DataFrame(out["matrix"]).reindex(index=all_names, columns=all_names).astype(float)

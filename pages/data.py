@@ -239,13 +239,17 @@ with tab_wmt:
                    "human-scores/LP.NAME.LEVEL.score and metric-scores/LP/NAME-REF.LEVEL.score (LEVEL sys, doc or "
                    "seg). Everything in it is loaded: texts, document ids with their domains, the human scores and "
                    "every metric's scores. WMT24's release as it is works too: its canary line is left out, "
-                   "metadata/LP.jsonl checked, and the ESA exports of Appraise under human/ read for the pair.")
+                   "metadata/LP.jsonl checked, and the ESA exports of Appraise under human/ read for the pair. "
+                   "mt-metrics-eval's 2025 form as well: texts as JSON Lines (sources/LP.jsonl, "
+                   "references/LP.NAME.jsonl, system-outputs/LP/NAME.jsonl), metadata/LP/NAME.jsonl, and "
+                   "'[No translation supplied]' read as a missing (empty) output, counted under what was understood.")
         a, b = st.columns(2)
         a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
         b.text_input("or the folder's path on this server", key="up_wmt_dir",
                      help="under " + (", ".join(map(str, wmt_roots())) or "no folder (set BLONDE_WMT_ROOTS)"))
         a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en")
-        b.text_input("Human scores to use (default: mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw, first found)",
+        b.text_input("Human scores to use (default: mqm, esa, esa-human1, da-sqm, wmt-appraise, wmt-z, wmt-raw, first "
+                     "found)",
                      key="up_wmt_gold")
         a.text_input("Metrics whose lower scores are better (comma-separated; the layout's convention is higher)",
                      key="up_wmt_lower")

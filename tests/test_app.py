@@ -898,4 +898,8 @@ def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     table = [df.value for df in at.dataframe if "metric" in df.value.columns][0].set_index("metric")
     assert table.loc["BlonDe", "pearson"] == pytest.approx(seg["metrics"]["BlonDe"]["pearson"], abs=1e-9)
     assert table.loc["BlonDe", "acc_eq"] == pytest.approx(seg["metrics"]["BlonDe"]["acc_eq"], abs=1e-12)
-    assert "BLEU" not in table.index and any("segment level: the BlonDe family, each segment" in c.value for c in at.caption)
+    # sacrebleu's metrics take part segment by segment too (sentence chrF, sentBLEU), as WMT's baselines
+    assert "BLEU" in table.index and "chrF" in table.index
+    assert any("segment level: the BlonDe family, each segment" in c.value and "sentBLEU" in c.value
+               for c in at.caption)
+    assert table.loc["BlonDe", "PDP_low"] <= table.loc["BlonDe", "PDP"] <= table.loc["BlonDe", "PDP_high"]

@@ -295,3 +295,67 @@ def test_latex_prints_a_backslash_literally():
     from blonde_core.report import latex_text
 
     assert latex_text(r"\input{x}") == r"\textbackslash{}input\{x\}"
+
+
+def test_the_human_correlation_page_ranks_metrics_as_the_command(monkeypatch, capsys):
+    """WMT24 en-cs loaded on the Data page: the Human correlation page's task table equals `correlate --task
+    wmt24`'s numbers and clusters; document level has PDP with its interval."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+    monkeypatch.setenv("BLONDE_WMT_ROOTS", str(WMT24.parent))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.text_input(key="up_wmt_dir").set_value(str(WMT24))
+    at.text_input(key="up_wmt_lp").set_value("en-cs")
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # AppTest's switch_page runs the page file alone, without app.py's sidebar, which would set the guessed
+    # language (the browser test of issue 44 checks that): set it as the sidebar does
+    from blonde_core.metric.settings import ScoreConfig
+
+    at.session_state["config"] = ScoreConfig(lang=at.session_state["data"].guess_language()["language"])
+    at.switch_page("pages/correlation.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("no language pack" in w.value for w in at.warning)
+    at.selectbox(key="corr_task_draws").set_value(200)
+    at.toggle(key="corr_task_on").set_value(True).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = [df.value for df in at.dataframe if "average cluster" in df.value.columns][0].set_index("metric")
+    code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--draws", "200",
+                        "--format", "json")
+    data = json.loads(js)
+    cs = data["pairs"]["en-cs"]
+    for m in ("chrF", "BLEU"):
+        assert table.loc[m, "average"] == pytest.approx(cs["average"]["values"][m], abs=1e-12)
+        assert table.loc[m, "average cluster"] == data["overall"]["ranks"][m]
+        assert table.loc[m, "SPA (system, over segments)"] == pytest.approx(cs["statistics"][0]["values"][m], abs=1e-12)
+    assert any("in the first cluster" in m.value for m in at.markdown)
+    at.session_state["corr_level"] = "document"
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    corr = [df.value for df in at.dataframe if "PDP" in df.value.columns][0].set_index("metric")
+    assert corr.loc["chrF", "PDP_low"] <= corr.loc["chrF", "PDP"] <= corr.loc["chrF", "PDP_high"]
+
+
+def test_sacrebleus_metrics_segment_by_segment_are_its_sentence_scores():
+    """Sentence chrF, sentBLEU (effective order) and TER of each segment, from the cached statistics, equal
+    sacrebleu's sentence_* functions - in Chinese, with its tokenizer and TER's Asian support."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Study
+
+    st = Study.from_wmt(WMT24, "en-zh")
+    segs = st.standard_segments(ScoreConfig(lang="zh"), ("chrF", "BLEU", "TER"), ["GPT-4"])
+    ref = [s for d in st.corpus.references["refA"] for s in d]
+    hyp = [s for d in st.corpus.systems["GPT-4"] for s in d]
+    bleu, chrf, ter = BLEU(effective_order=True, trg_lang="zh"), CHRF(), TER(asian_support=True)
+    for k in (0, 1, 57, 400):
+        assert segs["BLEU"]["GPT-4"][k] == pytest.approx(bleu.sentence_score(hyp[k].strip(), [ref[k].strip()]).score,
+                                                         abs=1e-9)
+        assert segs["chrF"]["GPT-4"][k] == pytest.approx(chrf.sentence_score(hyp[k].strip(), [ref[k].strip()]).score,
+                                                         abs=1e-9)
+        assert segs["-TER"]["GPT-4"][k] == pytest.approx(-ter.sentence_score(hyp[k].strip(), [ref[k].strip()]).score,
+                                                         abs=1e-9)
