@@ -873,8 +873,8 @@ class Study:
 
         if self.human is None:
             raise InputError("no human judgments loaded", code=InputError.Codes.JUDGMENTS)
-        res = self.result(cfg)
-        extra = self.extra_tables(cfg, level, std_metrics, apt_pair)
+        res = self.scores_or_texts(cfg)  # without a pack: the metrics that need none
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair if cfg.has_pack else None)
         exclude = tuple(exclude)
         return self._get(("compare_pair", repr(cfg), tuple(pair), level, tuple(std_metrics), apt_pair,
                           grouping, exclude, permutations, seed),
@@ -962,6 +962,20 @@ class Study:
         from .report import latex_table
 
         return latex_table(rows, columns, **kw)
+
+    @staticmethod
+    def latex_text(s) -> str:
+        """A cell's text for LaTeX (report.latex_text: special characters escaped, ASCII only)."""
+        from .report import latex_text
+
+        return latex_text(s)
+
+    @staticmethod
+    def json_safe(obj):
+        """A copy strict JSON can hold: NaN and infinities as null (numbers.json_safe)."""
+        from .numbers import json_safe
+
+        return json_safe(obj)
 
     @staticmethod
     def shown_digits(values) -> int:

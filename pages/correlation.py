@@ -172,14 +172,18 @@ downloads(table, f"correlation_{level}", latex=True, key="corr")
 st.subheader("Compare two metrics")
 k1, k2 = st.columns(2)
 a = k1.selectbox("Metric A", all_names, index=all_names.index("BLEU") if "BLEU" in all_names else 0, key="corr_a")
-b = k2.selectbox("Metric B", all_names, index=0, key="corr_b")
+b = k2.selectbox("Metric B", all_names, index=next((i for i, n in enumerate(all_names) if n != a), 0), key="corr_b")
 if a == b:
     st.caption("Choose two different metrics.")
 elif level == "segment":
     st.caption("Two metrics are compared at system and document level (switch the level above).")
 else:
-    with st.spinner("PERM-BOTH permutations..."):
-        cmp = d.compare_pair(cfg, (a, b), level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude))
+    try:
+        with st.spinner("PERM-BOTH permutations..."):
+            cmp = d.compare_pair(cfg, (a, b), level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude))
+    except InputError as exc:
+        st.error(md(exc.for_page()))
+        st.stop()
     w = cmp["williams"]
     pb = cmp["perm_both"]
     ra, rb = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"]
@@ -203,8 +207,8 @@ st.subheader("The WMT metrics task's ranking")
 st.caption("How WMT24/25 rank metrics (mt-metrics-eval's tasks): system-level SPA over segments and segment-level "
            "acc_eq with item grouping, averaged with equal weights (WMT23: global pairwise accuracy, system and "
            "segment Pearson, acc_eq); metrics ranked into significance clusters by the task's permutation tests "
-           "(seeded here). This page ranks the loaded language pair; across several pairs: the command below "
-           "with the WMT folder and no --lp.")
+           "(seeded here). This page ranks the loaded language pair; across several pairs, the command line "
+           "(below the table).")
 t1, t2, t3 = st.columns([1, 1, 2])
 task = t1.selectbox("Task", ["wmt24", "wmt25", "wmt23"], key="corr_task")
 draws = t2.selectbox("Draws per test", [1000, 200, 0], key="corr_task_draws",
@@ -242,6 +246,13 @@ if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 p
                    f"current cluster (p <= 0.05); draws: at most {draws}, seed 12345; SPA: 1000 permutations, "
                    "seed 4." + (" Without a pack only sacrebleu's metrics and metrics computed elsewhere take part."
                                 if not cfg.has_pack else ""))
+        if d0.wmt:  # the same numbers from the command line, and every pair of the folder without --lp
+            st.code(f"python -m blonde_core correlate --wmt-dir {d0.wmt[0]} --lp {d0.wmt[1]} --task {task} "
+                    f"--draws {draws}" + (f" -r {ref}" if ref != texts[0] else "")
+                    + (f" --exclude {' '.join(exclude)}" if exclude else ""), language="bash")
+        else:
+            st.caption(f"From the command line: the `correlate` command at the bottom of the page with "
+                       f"`--task {task} --draws {draws}`.")
 
 with st.expander("Metric-metric correlation (Pearson)"):
     mm = pd.DataFrame(out["matrix"]).reindex(index=all_names, columns=all_names).astype(float)

@@ -242,7 +242,7 @@ with tab_wmt:
                    "metadata/LP.jsonl checked, and the ESA exports of Appraise under human/ read for the pair. "
                    "mt-metrics-eval's 2025 form as well: texts as JSON Lines (sources/LP.jsonl, "
                    "references/LP.NAME.jsonl, system-outputs/LP/NAME.jsonl), metadata/LP/NAME.jsonl, and "
-                   "'[No translation supplied]' read as a missing (empty) output, counted under what was understood.")
+                   "'[No translation supplied]' read as a missing (empty) output and counted in the summary after loading.")
         a, b = st.columns(2)
         a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
         b.text_input("or the folder's path on this server", key="up_wmt_dir",

@@ -111,7 +111,8 @@ def test_wmt_folder_human_column_and_paper_exports(server, layout, tmp_path):
 def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
     """WMT24 as released, loaded by path: Hindi has no pack, so the Data page says so right after loading, the
     Overview says it at the top and shows chrF and BLEU (with the human ESA column), and no BlonDe number
-    (issue 44). Screenshots at 1280 and 1600 px: wmt24-hi-data, wmt24-hi-overview."""
+    (issue 44); Human correlation ranks the metrics as WMT24 does (issue 48). Screenshots at 1280 and 1600 px:
+    wmt24-hi-data, wmt24-hi-overview, wmt24-hi-correlation."""
     from playwright.sync_api import sync_playwright
 
     from conftest import SHARED
@@ -153,6 +154,15 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
             assert "BlonDe F1" not in body and "lang:hi|pack:none" in body
             no_exception(page)
             shot(page, "wmt24-hi-overview")
+            # the WMT24 task's ranking of the metrics on this pair (issue 48), its answer in a sentence
+            goto(page, "Human correlation")
+            page.get_by_text("The WMT metrics task's ranking").first.wait_for()
+            page.get_by_text("Rank the metrics").first.click()
+            answer = page.get_by_text("in the first cluster of wmt24's average on en-hi").first
+            answer.wait_for()
+            answer.scroll_into_view_if_needed()
+            no_exception(page)
+            shot(page, "wmt24-hi-correlation")
             browser.close()
     finally:
         stop(proc)

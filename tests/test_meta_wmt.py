@@ -319,6 +319,9 @@ def test_the_human_correlation_page_ranks_metrics_as_the_command(monkeypatch, ca
     at.switch_page("pages/correlation.py").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert any("no language pack" in w.value for w in at.warning)
+    # two metrics compared without a pack (chrF against BLEU): PERM-BOTH and Williams, no error
+    assert at.selectbox(key="corr_a").value != at.selectbox(key="corr_b").value
+    assert any("PERM-BOTH" in str(df.value) for df in at.dataframe)
     at.selectbox(key="corr_task_draws").set_value(200)
     at.toggle(key="corr_task_on").set_value(True).run()
     assert not at.exception and not at.error, [e.value for e in at.error]

@@ -26,9 +26,9 @@ def _progress(stream):
 
 def dump_json(data) -> str:
     """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
-    from blonde_core.numbers import json_safe
+    from blonde_core.study import Study
 
-    return json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(Study.json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _num(x, spec):
@@ -239,8 +239,9 @@ def task_text(out: dict) -> str:
 
 def task_latex(out: dict) -> str:
     """correlate --task as LaTeX tables (booktabs): value and cluster per cell, the first cluster in bold."""
-    from blonde_core.report import latex_text
+    from blonde_core.study import Study
 
+    latex_text = Study.latex_text
     tables, order = _task_columns(out)
     parts = [r"% needs \usepackage{booktabs}"]
     for title, cols in tables:
