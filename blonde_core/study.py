@@ -971,6 +971,29 @@ class Study:
         return latex_text(s)
 
     @staticmethod
+    def reading_limits(max_line_chars: int | None = None, max_segments: int | None = None,
+                       max_bytes: int | None = None):
+        """A with-block inside which every file read is refused as soon as it passes these limits, before it is
+        split or parsed (io.readers.reading_limits; a server's limits per upload)."""
+        from .io.readers import reading_limits
+
+        return reading_limits(max_line_chars, max_segments, max_bytes)
+
+    @staticmethod
+    def csv_text(rows, header=None) -> str:
+        """CSV whose text cells a spreadsheet never runs as formulas (exports.csv_text)."""
+        from .exports import csv_text
+
+        return csv_text(rows, header)
+
+    @staticmethod
+    def frame_csv(df) -> bytes:
+        """A table's CSV download, formula-safe (exports.frame_csv)."""
+        from .exports import frame_csv
+
+        return frame_csv(df)
+
+    @staticmethod
     def json_safe(obj):
         """A copy strict JSON can hold: NaN and infinities as null (numbers.json_safe)."""
         from .numbers import json_safe

@@ -425,7 +425,7 @@ def system_order(res, names=None, key: str = "sys_order", container=None) -> lis
 
 def downloads(df: pd.DataFrame, name: str, latex: bool = False, key: str = "") -> None:
     cols = st.columns(3 if latex else 2)
-    cols[0].download_button("CSV", df.to_csv(index=False).encode(), f"{name}.csv", "text/csv", key=f"csv_{key}{name}",
+    cols[0].download_button("CSV", Study.frame_csv(df), f"{name}.csv", "text/csv", key=f"csv_{key}{name}",
                             icon=":material/download:")
     cols[1].download_button("JSON", df.to_json(orient="records", force_ascii=False, indent=1).encode(),
                             f"{name}.json", "application/json", key=f"json_{key}{name}", icon=":material/download:")

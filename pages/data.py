@@ -103,8 +103,11 @@ def owner(exc: InputError, uploads: dict) -> str:
     return "_form"
 
 
-def within_limits(study: Study) -> Study:
-    """The study, or InputError naming the file and line past this server's limits per upload."""
+def within_limits(read) -> Study:
+    """read() -> the study, read under this server's limits per upload (a file past them is refused as soon as it
+    is seen, before it is split or parsed), or InputError naming the file and line past them."""
+    with Study.reading_limits(*upload_limits()):
+        study = read()
     study.check_limits(*upload_limits())
     return study
 
@@ -123,7 +126,7 @@ def analyse_files() -> None:
         if not syss:
             raise InputError("upload at least one system output")
         # the readers take (name, bytes) exactly like files on disk
-        set_data(within_limits(Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
+        set_data(within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                                   docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
                                   source=nb(source) if source is not None else None,
                                   human=[nb(f) for f in human] if human else None,
@@ -143,7 +146,7 @@ def analyse_structured() -> None:
         if sf is None:
             raise InputError("upload a file first")
         names = [x.strip() for x in (st.session_state.get("up_refsys") or "").split(",") if x.strip()]
-        set_data(within_limits(Study.from_structured(nb(sf), names, engine=server_engine())))
+        set_data(within_limits(lambda: Study.from_structured(nb(sf), names, engine=server_engine())))
     except InputError as exc:
         upload_errors.setdefault("struct", []).append(exc.for_page())
 
@@ -181,7 +184,7 @@ def analyse_wmt() -> None:
             src = p
         else:
             raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
-        set_data(within_limits(Study.from_wmt(src, lp, gold, lower, engine=server_engine())))
+        set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine())))
     except InputError as exc:
         upload_errors.setdefault("wmt", []).append(exc.for_page())
 

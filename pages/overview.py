@@ -301,7 +301,7 @@ def shown_digits(col: str) -> int:
 records = df.to_dict("records")
 digits = {c: shown_digits(c) for c in df.columns if df[c].dtype.kind in "if"}
 e1, e2, e3, e4 = st.columns(4)
-e1.download_button("CSV", pd.DataFrame(d.round_as_shown(records, digits)).to_csv(index=False).encode(),
+e1.download_button("CSV", d.frame_csv(pd.DataFrame(d.round_as_shown(records, digits))),
                    "leaderboard.csv", "text/csv", key="csv_leaderboard", icon=":material/download:",
                    help="Every column of the full table, rounded as shown.")
 e2.download_button("JSON", df.to_json(orient="records", force_ascii=False, indent=1, double_precision=15).encode(),

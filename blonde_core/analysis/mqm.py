@@ -56,6 +56,9 @@ DEFAULT_RULES = (
 )
 
 
+MAX_WEIGHT = 1e6  # a heavier weight only overflows the sums (1e308 made every score infinite)
+
+
 @dataclass(frozen=True)
 class MqmWeights:
     """Ordered rules (category pattern, severity pattern, weight); the first match wins."""
@@ -79,9 +82,9 @@ class MqmWeights:
                 weight = float(w)
             except ValueError:
                 weight = math.nan
-            if not eq or not sev.strip() or not math.isfinite(weight) or weight < 0:
-                raise InputError(f"MQM weight '{item}' is not SEVERITY=W or CATEGORY:SEVERITY=W with a weight of 0 "
-                                 "or more (e.g. 'Major=10; Fluency/Punctuation:Minor=0.5')",
+            if not eq or not sev.strip() or not math.isfinite(weight) or not 0 <= weight <= MAX_WEIGHT:
+                raise InputError(f"MQM weight '{item}' is not SEVERITY=W or CATEGORY:SEVERITY=W with a weight from 0 "
+                                 f"to {MAX_WEIGHT:g} (e.g. 'Major=10; Fluency/Punctuation:Minor=0.5')",
                                  code=InputError.Codes.SETTING)
             rule = Rule(cat.strip() if colon else "*", sev.strip(), weight)
             same = [i for i, r in enumerate(rules) if (r.category.lower(), r.severity.lower()) ==
@@ -119,8 +122,9 @@ class MqmWeights:
             w = r.get("weight")
             if w is None or (isinstance(w, float) and math.isnan(w)):
                 continue
-            if float(w) < 0:
-                raise InputError(f"an MQM weight is {w}: weights are 0 or more", code=InputError.Codes.SETTING)
+            if not math.isfinite(float(w)) or not 0 <= float(w) <= MAX_WEIGHT:
+                raise InputError(f"an MQM weight is {w}: weights are from 0 to {MAX_WEIGHT:g}",
+                                 code=InputError.Codes.SETTING)
             out.append(Rule(str(r.get("category") or "*").strip() or "*", str(r.get("severity") or "*").strip() or "*",
                             float(w)))
         return cls(tuple(out))

@@ -140,6 +140,13 @@ def _await_ready(rfile, status) -> None:
         raise RuntimeError(f"the annotation worker could not start: {why}")
 
 
+class WorkerDied(RuntimeError):
+    """The worker ended while it held a job (killed, out of memory): the job itself may be fine."""
+
+
+RETRIES = 2  # a job whose worker dies goes to a fresh worker this many times more before it fails
+
+
 class _Channel:
     """A ready worker at the other end of a line-based text channel."""
     rfile = wfile = None
@@ -153,7 +160,7 @@ class _Channel:
             line = ""
         if not line:
             status = self.status()
-            raise RuntimeError("annotation worker exited" + ("" if status is None else f" (status {status})"))
+            raise WorkerDied("annotation worker exited" + ("" if status is None else f" (status {status})"))
         res = json.loads(line)
         n = len(job) if isinstance(job, list) else job.get("rows")  # a call job may say how many rows it answers
         if n is not None and len(res) != n:
@@ -330,12 +337,28 @@ class WorkerPool:
             if worker is None:
                 fut.set_exception(failed)
                 continue
-            try:
-                fut.set_result(worker.run(batch))
-            except BaseException as exc:  # a dead worker is replaced before the next job
-                worker.close()
-                worker = None
-                fut.set_exception(exc)
+            for attempt in range(RETRIES + 1):
+                try:
+                    fut.set_result(worker.run(batch))
+                    break
+                except WorkerDied as exc:  # killed mid-job: the job goes to a fresh worker (a new one starts in ms)
+                    worker.close()
+                    worker = None
+                    if attempt == RETRIES:
+                        fut.set_exception(WorkerDied(f"{exc}; the job's worker died {RETRIES + 1} times in a row "
+                                                     "(out of memory?), so it was given up"))
+                        break
+                    try:
+                        worker = self._start(self.lang)
+                    except Exception as start_exc:
+                        failed = start_exc
+                        fut.set_exception(start_exc)
+                        break
+                except BaseException as exc:  # any other failure is the job's: told to it; a fresh worker next
+                    worker.close()
+                    worker = None
+                    fut.set_exception(exc)
+                    break
 
 
 if __name__ == "__main__":

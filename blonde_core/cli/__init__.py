@@ -13,7 +13,7 @@ from blonde_core.blas import one_blas_thread
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
 from blonde_core.study import InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
-from .parser import _Parser, add_config_args, add_corpus_args  # noqa: E402
+from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, number  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
 
@@ -34,15 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--metrics", default="",
                    help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
                         "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")
-    s.add_argument("--otem-n", type=int, default=2, help="Otem: largest n-gram order (default 2)")
-    s.add_argument("--utem-n", type=int, default=4, help="Utem: largest n-gram order (default 4)")
-    s.add_argument("--alpha", type=float, default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
-    s.add_argument("--ci", type=int, metavar="N", default=None,
+    s.add_argument("--otem-n", type=COUNT, default=2, help="Otem: largest n-gram order (default 2)")
+    s.add_argument("--utem-n", type=COUNT, default=4, help="Utem: largest n-gram order (default 4)")
+    s.add_argument("--alpha", type=number(0.0, strict=True, hi=100.0), default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
+    s.add_argument("--ci", type=COUNT, metavar="N", default=None,
                    help="the leaderboard's intervals and clusters, as the dashboard's Overview shows them: 95%% "
                         "bootstrap intervals over N resamples (1000 there) of BlonDe, BlonD-d and BlonD+ over the "
                         "significance policy's unit and of --metrics BLEU/chrF/TER over documents, and the "
                         "significance clusters (paired bootstrap, Benjamini-Hochberg, p < 0.05)")
-    s.add_argument("--seed", type=int, default=12345, help="with --ci: the resampling seed (default 12345)")
+    s.add_argument("--seed", type=SEED, default=12345, help="with --ci: the resampling seed (default 12345)")
     s.add_argument("--human", metavar="FILE", nargs="+",
                    help="human judgments: the leaderboard's human column (MQM TSV, a DA / judgments table, or one or "
                         "several ESA exports of Appraise); with --overlap, MQM or ESA error spans")
@@ -68,8 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4), F1 unless "
                         "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
                         "RC; or BLEU, chrF, TER (document units)")
-    c.add_argument("--n", type=int, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
-    c.add_argument("--seed", type=int, default=12345)
+    c.add_argument("--n", type=COUNT, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
+    c.add_argument("--seed", type=SEED, default=12345)
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-o", "--output", metavar="FILE")
     k = sub.add_parser("contrast", help="two systems side by side: per discourse category, the documents and "
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--buckets", action="store_true",
                    help="also A and B by sentence-length, sentence-score and word-frequency bucket, and the n-grams "
                         "and discourse spans one gets right and the other wrong (as compare-mt)")
-    k.add_argument("--top", type=int, default=10, help="text output: rows of each ranked table (default 10)")
+    k.add_argument("--top", type=COUNT, default=10, help="text output: rows of each ranked table (default 10)")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("-o", "--output", metavar="FILE")
     rp = sub.add_parser("report", help="one self-contained HTML file: leaderboard with intervals and clusters, "
@@ -91,9 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                                        "documents where the top two systems differ most, the signature")
     add_corpus_args(rp)
     add_config_args(rp)
-    rp.add_argument("--ci", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000, as the "
+    rp.add_argument("--ci", type=COUNT, default=1000, metavar="N", help="bootstrap resamples (default 1000, as the "
                                                                       "Overview)")
-    rp.add_argument("--seed", type=int, default=12345)
+    rp.add_argument("--seed", type=SEED, default=12345)
     rp.add_argument("--metrics", default="BLEU,chrF", help="sacrebleu metrics beside BlonDe (default BLEU,chrF; "
                                                            "'' for none)")
     rp.add_argument("--human", metavar="FILE", nargs="+", help="human judgments for the correlation section (several: ESA "
@@ -122,21 +122,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show system-level pairwise accuracy in the text output (always in JSON)")
     r.add_argument("--spa", action="store_true",
                    help="soft pairwise accuracy (WMT24), from per-document scores and permutations")
-    r.add_argument("--permutations", type=int, default=1000, help="SPA and PERM-BOTH permutations (default 1000)")
-    r.add_argument("--bootstrap", type=int, default=1000,
+    r.add_argument("--permutations", type=COUNT, default=1000, help="SPA and PERM-BOTH permutations (default 1000)")
+    r.add_argument("--bootstrap", type=at_least(0), default=1000,
                    help="resamples of documents for the correlation intervals (default 1000; 0: Fisher-z only)")
-    r.add_argument("--seed", type=int, default=12345)
+    r.add_argument("--seed", type=SEED, default=12345)
     r.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="two metrics: Williams test and PERM-BOTH for 'B correlates better than A'")
     r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category; "
                                       "with --task: BlonDe, BlonD-d, chrF, BLEU and the metrics computed elsewhere)")
-    r.add_argument("--spa-seed", type=int, default=4,
+    r.add_argument("--spa-seed", type=SEED, default=4,
                    help="SPA over segments (WMT24) and --task: the permutation seed (default 4, mt-metrics-eval's)")
     r.add_argument("--task", choices=("wmt23", "wmt24", "wmt25"),
                    help="the WMT metrics task's ranking of metrics: its statistics per language pair (wmt24/25: SPA "
                         "over segments and segment acc_eq by item; wmt23: global pairwise accuracy, system and "
                         "segment Pearson, acc_eq), their averages, and clusters by its permutation tests")
-    r.add_argument("--draws", type=int, default=1000,
+    r.add_argument("--draws", type=at_least(0), default=1000,
                    help="--task: at most this many draws of each significance test (blocks of 100, early stop as "
                         "mt-metrics-eval; 0: rank by value only)")
     r.add_argument("--format", choices=("text", "json", "latex"), default="text")
@@ -173,9 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--align-ref", metavar="FILE", help="source-reference links, Pharaoh 'i-j' per line")
     ap.add_argument("--align-system", nargs="+", metavar="FILE", help="source-system links, one file per system")
     ap.add_argument("--pair", choices=("en-fr", "zh-en"), required=True)
-    ap.add_argument("--weights", type=float, nargs=6, default=[1.0, 0.5, 0, 0, 0, 0], metavar="W",
+    ap.add_argument("--weights", type=number(), nargs=6, default=[1.0, 0.5, 0, 0, 0, 0], metavar="W",
                     help="weights of cases 1-6 (default 1 0.5 0 0 0 0)")
-    ap.add_argument("--discard", type=int, nargs="*", default=[], metavar="CASE", help="cases left out (e.g. 5 6)")
+    ap.add_argument("--discard", type=int, choices=range(1, 7), nargs="*", default=[], metavar="CASE", help="cases left out (e.g. 5 6)")
     ap.add_argument("--no-heuristics", action="store_true", help="plain alignments, without the paper's heuristics")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument("-o", "--output", metavar="FILE")

@@ -281,17 +281,9 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
         for d, v in e.get("documents", {}).items():
             rows.append({"system": name, "document": d, **{m: v.get(m) for m in metrics}})
     if a.format == "csv":
-        import csv
-        import io
-
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["system", "document", *metrics, "signature"])
-        for r in rows:
-            w.writerow([r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
-                        data["signature"]])
         a.notes = getattr(a, "notes", []) + [f"warning: {x}" for x in warnings]
-        return buf.getvalue()
+        return Study.csv_text([[r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
+                                data["signature"]] for r in rows], ["system", "document", *metrics, "signature"])
     out = [f"warning: {x}" for x in warnings] + [""]
     out += rows_text([{k: v for k, v in r.items() if k != "document" or a.per_doc} for r in rows])
     dirs = data.get("metric_directions", {})

@@ -1,11 +1,9 @@
 """Output of the commands: JSON, CSV, text tables, progress on stderr."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 
-from blonde_core.study import CATALOG
+from blonde_core.study import CATALOG, Study
 
 
 def _progress(stream):
@@ -26,8 +24,6 @@ def _progress(stream):
 
 def dump_json(data) -> str:
     """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
-    from blonde_core.study import Study
-
     return json.dumps(Study.json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -48,7 +44,7 @@ def _extras(first: dict) -> list[str]:
 
 
 def to_csv(data: dict) -> str:
-    buf = io.StringIO()
+    """score's CSV: one row per system (and document), every text cell safe in a spreadsheet."""
     rows = list(_rows(data))
     header = ["system", "document"]
     first = rows[0][2]
@@ -66,8 +62,7 @@ def to_csv(data: dict) -> str:
         for m in lb["intervals"]:
             header += [f"{m}.ci_low", f"{m}.ci_high"]
     header.append("signature")
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
+    table = []
     for name, doc, e in rows:
         row = [name, doc]
         for k in tops:
@@ -85,8 +80,8 @@ def to_csv(data: dict) -> str:
                 ci = [None, None] if doc else per.get(name, [None, None])
                 row += ["" if x is None else repr(x) for x in ci]
         row.append(data["signature"])
-        w.writerow(row)
-    return buf.getvalue()
+        table.append(row)
+    return Study.csv_text(table, header)
 
 
 def rows_text(rows: list[dict]) -> list[str]:
@@ -239,8 +234,6 @@ def task_text(out: dict) -> str:
 
 def task_latex(out: dict) -> str:
     """correlate --task as LaTeX tables (booktabs): value and cluster per cell, the first cluster in bold."""
-    from blonde_core.study import Study
-
     latex_text = Study.latex_text
     tables, order = _task_columns(out)
     parts = [r"% needs \usepackage{booktabs}"]

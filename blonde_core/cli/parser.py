@@ -20,6 +20,43 @@ def parse_bool(v: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected yes/no or true/false, got '{v}'")
 
 
+def at_least(lo: int):
+    """An argparse type: a whole number >= lo (a count, an order, a seed)."""
+    def parse(v: str) -> int:
+        try:
+            n = int(v)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got '{v}'") from None
+        if n < lo:
+            raise argparse.ArgumentTypeError(f"must be at least {lo}, got {n}")
+        if n > 2**63 - 1:
+            raise argparse.ArgumentTypeError(f"is too large ({v})")
+        return n
+    parse.__name__ = f"whole number >= {lo}"
+    return parse
+
+
+def number(lo: float = 0.0, strict: bool = False, hi: float = 1e6):
+    """An argparse type: a finite number from lo (above it when strict) to hi (a weight, alpha)."""
+    import math
+
+    def parse(v: str) -> float:
+        try:
+            x = float(v)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got '{v}'") from None
+        if not math.isfinite(x) or x < lo or (strict and x == lo) or x > hi:
+            raise argparse.ArgumentTypeError(f"must be {'above' if strict else 'at least'} {lo:g} and at most "
+                                             f"{hi:g}, got {v}")
+        return x
+    parse.__name__ = "number"
+    return parse
+
+
+SEED = at_least(0)
+COUNT = at_least(1)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump on stderr noise
         raise InputError(f"{self.prog}: {message} (see --help)", code=InputError.Codes.SETTING)
@@ -80,7 +117,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     english = CATALOG.language("en")
     for cat, flags in CATALOG.weight_flags.items():
         names = " ".join(str(x) for x in english.feature_names(cat))
-        g.add_argument(*flags, dest=f"weight_{cat}", type=float, nargs="+", metavar="W",
+        g.add_argument(*flags, dest=f"weight_{cat}", type=number(), nargs="+", metavar="W",
                        help=f"{cat}: one weight per feature of the language (English: {names})")
     g.add_argument("--skip-absent", action="store_true", help=spelled["absent"].help)
     pg = p.add_argument_group("BlonD+ (human annotation)")
@@ -90,12 +127,12 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                     help="human-refined named entities, used instead of the automatic ones")
     pg.add_argument("-pc", "--plus-categories", nargs="+", default=["ambiguity", "ellipsis"],
                     help="BlonD+ categories (ambiguity ellipsis)")
-    pg.add_argument("-pw", "--plus-weights", type=float, nargs="+", default=[1.0, 1.0])
+    pg.add_argument("-pw", "--plus-weights", type=number(), nargs="+", default=[1.0, 1.0])
     rg = p.add_argument_group("running")
     rg.add_argument("--no-cache", action="store_true", help="do not read or write the annotation cache")
     rg.add_argument("--cache-dir", metavar="DIR", help="annotation cache directory (default $BLONDE_CACHE_DIR "
                                                         "or the user cache directory)")
-    rg.add_argument("-j", "--jobs", type=int, default=None, help="annotation processes (default: up to 2)")
+    rg.add_argument("-j", "--jobs", type=COUNT, default=None, help="annotation processes (default: up to 2)")
     rg.add_argument("--scheduler", metavar="ADDRESS", default=None,
                     help="annotate on the workers of this Dask scheduler (tcp://HOST:8786) instead of local "
                          "processes; the cache stays local")

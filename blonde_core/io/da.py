@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .corpus import Corpus
 from blonde_core.errors import InputError
 from .judgments import HumanScores, aggregate_segments
-from .readers import decode_bytes, read_bytes, split_lines
+from .readers import decode_bytes, read_bytes, score_number, split_lines
 
 SCORE_COLUMNS = ("raw.scr", "z.scr", "score", "esa", "raw", "z")
 SYSTEM_COLUMNS = ("sys", "system")
@@ -92,11 +92,7 @@ def read_da(path, score_column: str | None = None) -> DaTable:
             sid = int(f[ci_sid])
         except ValueError:
             raise InputError(f"segment id '{f[ci_sid]}' is not a line number", file=name, line=i, code=InputError.Codes.MALFORMED) from None
-        try:
-            v = float(f[ci_score])
-        except ValueError:
-            raise InputError(f"score '{f[ci_score]}' in column '{header[ci_score]}' is not a number", file=name,
-                             line=i, code=InputError.Codes.MALFORMED) from None
+        v = score_number(f[ci_score], name, i, f"score in column '{header[ci_score]}'")
         rows.append((f[ci_sys], sid, v, i))
     if not rows:
         raise InputError("has a header but no rows", file=name, code=InputError.Codes.EMPTY)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from blonde_core.errors import InputError
 from .corpus import Corpus
 from .judgments import HumanScores, aggregate_segments
-from .readers import decode_bytes, read_bytes
+from .readers import decode_bytes, read_bytes, score_number
 
 COLUMNS = ("user_id", "system_id", "segment_id", "segment_type", "source_lang", "target_lang", "overall", "doc_id",
            "unk", "error_spans", "start_time", "end_time")
@@ -81,13 +81,7 @@ def is_esa(path) -> bool:
 
 
 def _float(x: str, name: str, line: int, what: str) -> float:
-    try:
-        v = float(x)
-    except ValueError:
-        raise InputError(f"{what} '{x}' is not a number", file=name, line=line, code=InputError.Codes.MALFORMED) from None
-    if not math.isfinite(v):
-        raise InputError(f"{what} '{x}' is not a finite number", file=name, line=line, code=InputError.Codes.MALFORMED)
-    return v
+    return score_number(x, name, line, what)
 
 
 def _spans(raw: str, name: str, line: int) -> list:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .corpus import Corpus
 from blonde_core.errors import InputError
 from .judgments import HumanScores, mqm_weight
-from .readers import NamedBytes, decode_bytes, read_bytes, split_lines
+from .readers import NamedBytes, decode_bytes, read_bytes, score_number, split_lines
 
 MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 # WMT22-24 releases: docSegId counts within the document, globalSegId is the test-set line;
@@ -279,17 +279,21 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     hs = HumanScores(name, higher_is_better, kind=f"judgments table (score column {name})")
     seg_vals = defaultdict(list)
     doc_vals = defaultdict(lambda: defaultdict(list))
+    seen: dict = {}  # (system, doc, seg) -> the line that gave it
     for i, r in enumerate(rows[1:], start=2):
         if not any(x.strip() for x in r):
             continue
         if len(r) != len(header):
             raise InputError(f"has {len(r)} fields, expected {len(header)}", file=str(path), line=i, code=InputError.Codes.MALFORMED)
-        try:
-            v = float(r[ci_score])
-        except ValueError:
-            raise InputError(f"score '{r[ci_score]}' in column '{name}' is not a number", file=str(path),
-                             line=i, code=InputError.Codes.MALFORMED) from None
+        v = score_number(r[ci_score], str(path), i, f"score in column '{name}'")
         s, d = r[ci_sys].strip(), r[ci_doc].strip()
+        key = (s, d, r[ci_seg].strip() if ci_seg is not None else None)
+        first = seen.setdefault(key, i)
+        if first != i:
+            what = f"system '{s}', document '{d}'" + (f", segment '{key[2]}'" if ci_seg is not None else "")
+            raise InputError(f"{what} appears again (first on line {first}); one row each, never merged"
+                             + ("" if ci_seg is not None else " (segment scores: add a seg_id column)"),
+                             file=str(path), line=i, code=InputError.Codes.MALFORMED)
         if ci_seg is not None:
             seg_vals[(s, d, r[ci_seg].strip())].append(v)
         doc_vals[s][d].append(v)

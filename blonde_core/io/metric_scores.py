@@ -39,7 +39,7 @@ import numpy as np
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
-from .readers import decode_bytes, file_stem, read_bytes, split_lines
+from .readers import decode_bytes, file_stem, read_bytes, score_number, split_lines
 
 LEVELS = ("sys", "domain", "doc", "seg")
 SCORE_FILE = re.compile(r"^(?P<name>.+)\.(?P<level>sys|domain|doc|seg)\.score$")
@@ -158,16 +158,7 @@ def _layout(corpus: Corpus) -> tuple[int, np.ndarray]:
 
 
 def _float(x: str, path: str, line: int) -> float:
-    if x in ("None", "", "NA", "nan", "NaN", "null"):
-        return float("nan")
-    try:
-        v = float(x)
-    except ValueError:
-        raise InputError(f"'{x}' is not a number (or None for a missing score)", file=path, line=line,
-                         code=InputError.Codes.MALFORMED) from None
-    if math.isinf(v):
-        raise InputError(f"'{x}' is not a finite number", file=path, line=line, code=InputError.Codes.MALFORMED)
-    return v
+    return score_number(x, path, line, "score", ("None", "", "NA", "nan", "NaN", "null"))
 
 
 def parse_score_name(path) -> tuple[str, str]:
@@ -294,6 +285,7 @@ def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
     loaded = _loaded(corpus)
     vals: dict = {c: {} for c in cols}
     found: list = []
+    seen: dict = {}  # (system, position) -> the line that gave it
     for k, row in enumerate(rows[1:], 2):
         if not any(x.strip() for x in row):
             continue
@@ -329,6 +321,14 @@ def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
             at = doc_pos[d]
         else:
             at = 0
+        first = seen.setdefault((s, at), k)
+        if first != k:
+            if level == "seg":
+                where = f"segment '{row[gi].strip()}'" + (f" of document '{row[di].strip()}'" if di is not None else "")
+            else:
+                where = f"document '{row[di].strip()}'" if level == "doc" else "the system level"
+            raise InputError(f"system '{s}', {where} appears again (first on line {first}); one row each, never "
+                             "merged", file=name, line=k, code=InputError.Codes.MALFORMED)
         for c in cols:
             arr = vals[c].setdefault(s, np.full(size, np.nan))
             arr[at] = _float(row[c].strip(), name, k)
@@ -349,8 +349,20 @@ def read_comet_json(path, corpus: Corpus, lower_is_better=()) -> dict:
     """COMET's JSON: `comet-score --to_json` ({system file: [{src, mt, ref, COMET, ...}]}) or
     `comet-compare --to_json` ({"translations": [{name, scores}]}); systems named by their file stem."""
     name = str(path)
+    def constant(c):
+        raise InputError(f"holds {c}, which is no score (JSON has no such number)", file=name,
+                         code=InputError.Codes.MALFORMED)
+
+    def number(v, where: str) -> float:
+        if v is None:
+            return float("nan")
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise InputError(f"{where}: {json.dumps(v)[:40]} is not a number (a score or null)", file=name,
+                             code=InputError.Codes.MALFORMED)
+        return score_number(repr(v), name, None, where)
+
     try:
-        data = json.loads(decode_bytes(read_bytes(path), name))
+        data = json.loads(decode_bytes(read_bytes(path), name), parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"is not valid JSON ({exc.msg})", file=name, line=exc.lineno,
                          code=InputError.Codes.MALFORMED) from None
@@ -360,19 +372,31 @@ def read_comet_json(path, corpus: Corpus, lower_is_better=()) -> dict:
         for t in data["translations"]:
             if not isinstance(t, dict) or "scores" not in t:
                 raise InputError("a 'translations' entry without 'scores'", file=name, code=InputError.Codes.MALFORMED)
-            per.setdefault("COMET", {})[file_stem(str(t.get("name", "")))] = t["scores"]
+            if not isinstance(t["scores"], list):
+                raise InputError("a 'translations' entry whose 'scores' is not a list", file=name,
+                                 code=InputError.Codes.MALFORMED)
+            stem = file_stem(str(t.get("name", "")))
+            if stem in per.get("COMET", {}):
+                raise InputError(f"'translations' holds '{stem}' twice; one entry each, never merged", file=name,
+                                 code=InputError.Codes.MALFORMED)
+            per.setdefault("COMET", {})[stem] = [number(v, f"score {i + 1} of '{stem}'")
+                                                 for i, v in enumerate(t["scores"])]
     elif isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
+        stems: dict = {}
         for f, segs in data.items():
             s = file_stem(f)
+            if stems.setdefault(s, f) != f:
+                raise InputError(f"'{stems[s]}' and '{f}' are both system '{s}'; one file each, never merged",
+                                 file=name, code=InputError.Codes.MALFORMED)
             for i, seg in enumerate(segs):
                 if not isinstance(seg, dict):
                     raise InputError(f"segment {i + 1} of '{f}' is not an object", file=name,
                                      code=InputError.Codes.MALFORMED)
                 for k, v in seg.items():
-                    if k in ("src", "mt", "ref", "errors", "mcd_scores") or isinstance(v, (str, list, dict)):
-                        continue
+                    if k in ("src", "mt", "ref", "errors", "mcd_scores") or isinstance(v, (str, list, dict, bool)):
+                        continue  # texts and details beside the scores
                     per.setdefault(k, {}).setdefault(s, [float("nan")] * len(segs))[i] = \
-                        float("nan") if v is None else float(v)
+                        number(v, f"'{k}' of segment {i + 1} of '{f}'")
     else:
         raise InputError("is not COMET's JSON output ({file: [{src, mt, ref, COMET}]} or {\"translations\": "
                          "[...]})", file=name, code=InputError.Codes.MALFORMED)

@@ -29,7 +29,7 @@ import io
 import math
 import posixpath
 import zipfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,7 +37,7 @@ from blonde_core.errors import InputError
 from .corpus import Corpus
 from .judgments import HumanScores
 from .metric_scores import LEVELS, metric_from_score_files, parse_score_name, read_score_lines
-from .readers import NamedBytes, decode_bytes, split_lines
+from .readers import NamedBytes, decode_bytes, reading_limit, split_lines
 
 MAX_ZIP_BYTES = 2_000_000_000  # uncompressed; a zip that unpacks to more is refused before reading
 NO_TRANSLATION = "[No translation supplied]"  # mt-metrics-eval's marker of a missing output
@@ -85,8 +85,55 @@ def _from_zip(data: bytes, label: str) -> _Tree:
     names = [posixpath.normpath(i.filename) for i in infos]
     if any(n.startswith("../") or n.startswith("/") for n in names):
         raise InputError("has a member outside its own folder", file=label, code=InputError.Codes.MALFORMED)
+    twice = sorted(n for n, c in Counter(names).items() if c > 1)
+    if twice:
+        raise InputError(f"holds '{twice[0]}' twice (two members of one name: which one is meant cannot be told); "
+                         "zip the folder again", file=label, code=InputError.Codes.MALFORMED)
     by = {posixpath.normpath(i.filename): i for i in infos}
-    return _Tree(names, lambda rel: z.read(by[rel]), label)
+    return _Tree(names, lambda rel: _read_member(z, by[rel], label), label)
+
+
+MAX_MEMBER_BYTES = 512_000_000  # one member, uncompressed
+MAX_RATIO = 200  # uncompressed / compressed past the first megabyte: text compresses ~3-10 x, a zip bomb ~1000 x
+CHUNK = 1 << 20
+
+
+def _read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) -> bytes:
+    """A member's bytes, read a megabyte at a time and refused as soon as it passes MAX_MEMBER_BYTES or inflates
+    more than MAX_RATIO times its compressed size (whatever its header claims); a broken, encrypted or
+    unsupported member is an InputError naming it."""
+    import zlib
+
+    name = f"{label}/{info.filename}"
+    cap = min(MAX_MEMBER_BYTES, reading_limit("bytes") or MAX_MEMBER_BYTES)
+    parts, got = [], 0
+    try:
+        with z.open(info) as f:
+            while True:
+                chunk = f.read(CHUNK)
+                if not chunk:
+                    break
+                got += len(chunk)
+                if got > cap:
+                    raise InputError(f"unpacks to more than {cap:,} bytes; this reads at most that much of one file",
+                                     file=name, code=InputError.Codes.TOO_MUCH)
+                if got > CHUNK and got > MAX_RATIO * max(info.compress_size, 1):
+                    raise InputError(f"unpacks to more than {MAX_RATIO} times its packed size ({info.compress_size:,} "
+                                     f"bytes packed, {got:,} unpacked so far): a zip bomb or no text folder; refused",
+                                     file=name, code=InputError.Codes.TOO_MUCH)
+                parts.append(chunk)
+    except InputError:
+        raise
+    except RuntimeError as exc:  # zipfile: "File ... is encrypted, password required for extraction"
+        raise InputError(f"cannot be read ({'it is encrypted' if 'encrypt' in str(exc) else exc}); zip the folder "
+                         "without a password", file=name, code=InputError.Codes.UNREADABLE) from None
+    except NotImplementedError as exc:  # AES encryption, compression methods zipfile lacks
+        raise InputError(f"uses a packing zipfile cannot read ({exc}); zip the folder with plain deflate",
+                         file=name, code=InputError.Codes.UNREADABLE) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+        raise InputError(f"is damaged ({exc}); zip the folder again", file=name,
+                         code=InputError.Codes.UNREADABLE) from None
+    return b"".join(parts)
 
 
 def _root(tree: _Tree) -> tuple[_Tree, list]:

