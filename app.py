@@ -21,7 +21,7 @@ from blonde_core.study import InputError  # noqa: E402
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: E402
 
-from pages._shared import config, data, esc, keep_token, load_sample, md, sidebar_settings  # noqa: E402
+from pages._shared import config, data, esc, gone_link, keep_token, load_sample, md, sidebar_settings  # noqa: E402
 from pages._state import presence  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
@@ -60,7 +60,7 @@ st.html("<style>.stProgress *{transition:none!important;}"
 # scripts/run.sh sets BLONDE_AUTOLOAD=sample: every new session starts on the bundled sample data
 if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.session_state:
     st.session_state["autoloaded"] = True
-    if data() is None:
+    if data() is None and not gone_link():  # a link whose data is gone says so (pages), not the sample instead
         load_sample()
 sidebar_settings()
 d = data()

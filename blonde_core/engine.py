@@ -140,6 +140,15 @@ class Engine:
                 self._forked = mp.get_context("fork").Pool(self.n_process)
             return self._forked
 
+    def cache_root(self):
+        """The folder of this engine's caches on disk (cache_dir, else BLONDE_CACHE_DIR, else the user's cache
+        folder), whatever the cache mode."""
+        from pathlib import Path
+
+        from blonde_core.annotation.store import default_cache_dir
+
+        return Path(self.cache_dir) if self.cache_dir else default_cache_dir()
+
     def info(self) -> dict:
         """What is kept where, for the Data page and the README."""
         anns = list(self._annotators.values())

@@ -35,7 +35,7 @@ import pandas as pd  # noqa: E402
 
 from blonde_core.render import shown_f1  # noqa: F401 - the pages' F1 for display, one rule with the report
 from blonde_core.study import CATALOG, InputError, ScoreConfig, Study
-from pages._state import server_engine, study_store
+from pages._state import STARTED, server_engine, study_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
@@ -174,11 +174,40 @@ def no_pack_stop(d, cfg: ScoreConfig, what: str) -> None:
     st.stop()
 
 
+GONE = {
+    "restart": "The data this link pointed to is gone: the server was restarted since it was loaded (at {started}), "
+               "and uploads are kept in its memory only. Load the files again on **Data** (the link then changes).",
+    "expired": "This link has expired: its data was cleared, or unused for longer than {hours:g} hours, and is "
+               "deleted. Load the files again on **Data**.",
+    "unknown": "This link is not known to this server: it was never made here, or newer uploads pushed its data "
+               "out (the server keeps the {items} most recently used). Load the files again on **Data**.",
+}
+
+
+def gone_link() -> str | None:
+    """When the address holds a token that opens nothing: why, in plain words (None otherwise)."""
+    import datetime
+
+    token = st.query_params.get(TOKEN_PARAM)
+    if not token or st.session_state.get("data") is not None:
+        return None
+    store = study_store()
+    why = store.why(token)
+    if why is None:
+        return None
+    started = datetime.datetime.fromtimestamp(STARTED, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return GONE[why].format(started=started, hours=store.ttl / 3600, items=store.max_items)
+
+
 def need_data(what: str = "this page") -> LoadedData | None:
     d = data()
     if d is None:
-        st.info(f"No data yet. Open **Data** to upload references and system outputs, or load the "
-                f"bundled sample, to see {what}.")
+        gone = gone_link()
+        if gone:
+            st.warning(gone, icon=":material/link_off:")
+        else:
+            st.info(f"No data yet. Open **Data** to upload references and system outputs, or load the "
+                    f"bundled sample, to see {what}.")
         st.page_link("pages/data.py", label="Go to Data", icon="📂")
     return d
 

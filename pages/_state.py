@@ -45,25 +45,43 @@ def server_engine() -> Engine:
 
 
 
-class StudyStore:
-    """token -> (Study, owner), in this server's memory only, for at most `ttl` seconds after
-    the last use and at most `max_items` studies (least recently used out; the core's Memo).
-    Tokens are unguessable (128 random bits). The owner is the browser that loaded the
-    data (`browser_id` in pages/_shared.py; None where the browser sends no identity):
-    only its token-holder in that browser may replace or clear the entry; anyone else
-    who opens the token gets a copy under a token of their own (`open`)."""
+STARTED = time.time()  # this server process's start: a link older than it lost its data in a restart
+BOOT = secrets.token_hex(3)  # in every token this process makes: a token of another run is told apart
 
-    def __init__(self, ttl: float = 12 * 3600, max_items: int = 64):
+
+class StudyStore:
+    """token -> (Study, owner), in this server's memory, for at most `ttl` seconds after
+    the last use and at most `max_items` studies (least recently used out; the core's Memo).
+    Tokens are unguessable (128 random bits) and carry this server run's tag (BOOT), so that a
+    link whose data is gone can say why: the server restarted, the link expired, or it is
+    unknown here (`why`). The owner is the browser that loaded the data (`browser_id` in
+    pages/_shared.py; None where the browser sends no identity): only its token-holder in that
+    browser may replace or clear the entry; anyone else who opens the token gets a copy under a
+    token of their own (`open`).
+
+    disk_dir (BLONDE_UPLOADS=disk, off by default): every entry is also written there (the study
+    without its engine, pickled; the file name a hash of the token) and read back after a
+    restart; Clear and expiry delete the file. Only this server writes the directory."""
+
+    def __init__(self, ttl: float = 12 * 3600, max_items: int = 64, disk_dir=None):
         self.ttl, self.max_items = ttl, max_items
         self._memo = Memo(max_entries=max_items, max_bytes=None, name="sessions")  # token -> (study, last use, owner)
+        self._expired: dict = {}  # token -> when it expired (the last 4096), to say so
+        self.disk = None
+        if disk_dir:
+            from pathlib import Path
+
+            self.disk = Path(disk_dir)
+            self.disk.mkdir(parents=True, exist_ok=True, mode=0o700)
 
     def put(self, study: Study, token: str | None = None, owner: str | None = None) -> str:
         """Store study under token (a new one when None, or when token belongs to another owner)."""
         self._expire()
         old = self._memo.peek(token) if token else None
         if token is None or (old is not None and old[2] != owner):
-            token = secrets.token_urlsafe(16)
+            token = f"{secrets.token_urlsafe(16)}.{BOOT}"
         self._memo.put(token, (study, time.time(), owner), size=0)
+        self._write(token, study, owner)
         return token
 
     def get(self, token: str | None) -> Study | None:
@@ -73,7 +91,7 @@ class StudyStore:
     def open(self, token: str | None, owner: str | None) -> tuple[Study | None, str | None, bool]:
         """(study, the token to use, shared): the owner's own token as it is; another owner's
         token gives a copy under a new token of the visitor's (shared=True); (None, None, False)
-        when the token is unknown or expired."""
+        when the token is unknown or expired (`why` says which)."""
         hit = self._entry(token)
         if hit is None:
             return None, None, False
@@ -82,12 +100,26 @@ class StudyStore:
             return study, token, False
         return study, self.put(study, None, owner), True
 
+    def why(self, token: str | None) -> str | None:
+        """Why a token opens nothing: "restart" (made by an earlier run of this server; its data was in
+        memory only), "expired" (unused for longer than the ttl, or cleared), "unknown" (never made here, or
+        pushed out by newer uploads); None when it opens data."""
+        if not token or self._entry(token) is not None:
+            return None
+        if token in self._expired:
+            return "expired"
+        if "." in token and token.rsplit(".", 1)[1] != BOOT:
+            return "restart"
+        return "unknown"
+
     def drop(self, token: str | None, owner: str | None = None) -> bool:
         """Drop the token's entry if this owner holds it; True when dropped."""
         hit = self._memo.peek(token or "")
         if hit is None or hit[2] != owner:
             return False
         self._memo.discard([token])
+        self._remove(token)
+        self._expired[token] = time.time()
         return True
 
     def holds(self, study: Study) -> bool:
@@ -101,13 +133,81 @@ class StudyStore:
         self._expire()
         hit = self._memo.peek(token)
         if hit is None:
-            return None
+            hit = self._read(token)
+            if hit is None:
+                return None
         self._memo.put(token, (hit[0], time.time(), hit[2]), size=0)
         return hit
 
     def _expire(self) -> None:
         now = time.time()
-        self._memo.drop_where(lambda token, v: now - v[1] > self.ttl)
+        gone = []
+        self._memo.drop_where(lambda token, v: (now - v[1] > self.ttl) and (gone.append(token) or True))
+        for token in gone:
+            self._expired[token] = now
+            self._remove(token)
+        while len(self._expired) > 4096:
+            self._expired.pop(next(iter(self._expired)))
+        if self.disk is not None:  # files of entries no longer in memory (a restart) expire by their own time
+            for f in self.disk.glob("*.pickle"):
+                try:
+                    if now - f.stat().st_mtime > self.ttl:
+                        f.unlink()
+                except OSError:
+                    pass
+
+    # the opt-in disk store (BLONDE_UPLOADS=disk)
+    def _file(self, token: str):
+        import hashlib
+
+        return self.disk / (hashlib.sha256(token.encode()).hexdigest() + ".pickle")
+
+    def _write(self, token: str, study: Study, owner) -> None:
+        if self.disk is None:
+            return
+        import dataclasses
+        import os as _os
+        import pickle
+
+        f = self._file(token)
+        tmp = f.with_suffix(".tmp")
+        try:
+            with open(tmp, "wb") as out:
+                pickle.dump((token, dataclasses.replace(study, engine=None), owner), out,
+                            protocol=pickle.HIGHEST_PROTOCOL)
+            _os.replace(tmp, f)
+        except (OSError, pickle.PicklingError, TypeError):  # the memory copy still serves; the disk one is missed
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+    def _read(self, token: str):
+        if self.disk is None:
+            return None
+        import dataclasses
+        import pickle
+
+        f = self._file(token)
+        try:
+            if time.time() - f.stat().st_mtime > self.ttl:
+                f.unlink()
+                return None
+            with open(f, "rb") as src:
+                saved, study, owner = pickle.load(src)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
+            return None
+        if saved != token:
+            return None
+        study = dataclasses.replace(study, engine=server_engine())
+        return study, time.time(), owner
+
+    def _remove(self, token: str) -> None:
+        if self.disk is not None:
+            try:
+                self._file(token).unlink()
+            except OSError:
+                pass
 
     def __len__(self) -> int:
         return len(self._memo)
@@ -220,11 +320,20 @@ def upload_limits() -> tuple[int, int]:
 _STORE: StudyStore | None = None
 
 
+def uploads_dir():
+    """Where uploads are kept on disk with BLONDE_UPLOADS=disk (beside the annotation cache, in uploads/), else
+    None (the default: in memory only)."""
+    if os.environ.get("BLONDE_UPLOADS", "memory").strip().lower() != "disk":
+        return None
+    return str(server_engine().cache_root() / "uploads")
+
+
 def study_store() -> StudyStore:
-    """The server's store (BLONDE_SESSION_HOURS, default 12; BLONDE_SESSIONS, default 64)."""
+    """The server's store (BLONDE_SESSION_HOURS, default 12; BLONDE_SESSIONS, default 64; BLONDE_UPLOADS=disk:
+    also on disk, read back after a restart)."""
     global _STORE
     with _SERVER_LOCK:
         if _STORE is None:
             _STORE = StudyStore(ttl=3600 * float(os.environ.get("BLONDE_SESSION_HOURS", 12)),
-                                max_items=_env_int("BLONDE_SESSIONS", 64))
+                                max_items=_env_int("BLONDE_SESSIONS", 64), disk_dir=uploads_dir())
         return _STORE

@@ -4,10 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
-from pages._shared import SUMMARY_CSS, TED, config, data, human_mapping, load_sample, md, set_data, summary_table
+from pages._shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, set_data,
+                           summary_table)
 from pages._state import server_engine, study_store, upload_limits
 
 st.title("Data")
+_gone = gone_link() if data() is None else None
+if _gone:  # opened from a link whose data is gone: why, before anything else
+    st.warning(_gone, icon=":material/link_off:")
 if data() is not None and st.session_state.get("shared_copy"):
     st.info("You opened a link someone shared: this is your own copy of their data. Loading or clearing data "
             "here leaves theirs as it was.", icon=":material/share:")
@@ -19,9 +23,14 @@ def privacy_note() -> str:
     info = server_engine().info()
     store = study_store()
     hours = store.ttl / 3600
-    kept = (f"Uploaded files are never written to disk: they stay in this server's memory, for this browser tab "
-            f"(a reload brings them back through the token in the address bar) for up to {hours:g} hours after "
-            f"their last use. ")
+    if store.disk is None:
+        kept = (f"Uploaded files are never written to disk: they stay in this server's memory, for this browser tab "
+                f"(a reload brings them back through the token in the address bar) for up to {hours:g} hours after "
+                f"their last use; a restart of the server loses them. ")
+    else:
+        kept = (f"Uploaded files stay in this server's memory and, as this server is set up (BLONDE_UPLOADS=disk), "
+                f"on its disk ({store.disk}), so that the link in the address bar survives a restart; for up to "
+                f"{hours:g} hours after their last use, then deleted; **Clear loaded data** deletes them at once. ")
     mode = info["cache_mode"]
     if mode == "disk":
         kept += (f"spaCy's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "

@@ -336,3 +336,59 @@ def test_a_worker_killed_mid_batch_is_replaced_and_the_batch_retried():
     want = [doc_to_record(d) for d in load_pipeline(load_pack("en")).pipe(texts)]
     assert got == want
     assert worker not in _children(os.getpid())
+
+
+# -- a link whose data is gone says why; uploads on disk survive a restart (opt-in) -------------------------
+
+def test_a_gone_link_says_restart_expired_or_unknown(tmp_path):
+    import time
+
+    from pages._state import BOOT, StudyStore
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.study import Study
+
+    s = Study(plain_corpus([SAMPLE / "reference.txt"], sample_paths()[:1]), "x")
+    store = StudyStore(ttl=0.3)
+    t = store.put(s, owner="A")
+    assert t.endswith("." + BOOT) and store.why(t) is None
+    assert store.why("abcdefghijklmnopqrstuv.000000") == "restart"  # made by an earlier run
+    assert store.why("never-made-here") == "unknown"
+    time.sleep(0.4)
+    assert store.get(t) is None and store.why(t) == "expired"
+    t2 = store.put(s, owner="A")
+    assert store.drop(t2, "A") and store.why(t2) == "expired"  # cleared: said as gone, not unknown
+
+
+def test_uploads_on_disk_survive_a_restart_and_clear_deletes_them(tmp_path, monkeypatch):
+    from pages import _state
+    from blonde_core.io.readers import plain_corpus
+    from blonde_core.study import Study
+
+    s = Study(plain_corpus([SAMPLE / "reference.txt"], sample_paths()[:2], docids=SAMPLE / "docids.txt"), "x")
+    store = _state.StudyStore(disk_dir=tmp_path / "uploads")
+    t = store.put(s, owner="A")
+    assert len(list((tmp_path / "uploads").glob("*.pickle"))) == 1
+    monkeypatch.setattr(_state, "BOOT", "ffffff")  # a new server run: new tokens, the old ones on disk
+    again = _state.StudyStore(disk_dir=tmp_path / "uploads")
+    got, token, shared = again.open(t, "A")
+    assert got is not None and token == t and not shared and got.key == s.key
+    assert got.corpus.systems == s.corpus.systems and got.engine is not None
+    assert again.drop(t, "A") and not list((tmp_path / "uploads").glob("*.pickle"))
+    # without the disk store the same restart loses it, and says so
+    mem = _state.StudyStore()
+    assert mem.open(t, "A")[0] is None and mem.why(t) == "restart"
+
+
+def test_the_pages_say_a_link_lost_its_data_in_a_restart():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["s"] = "abcdefghijklmnopqrstuv.000000"
+    at.run()
+    assert not at.exception
+    assert any("the server was restarted since it was loaded" in w.value for w in at.warning)
+    at.switch_page("pages/overview.py")
+    at.query_params["s"] = "abcdefghijklmnopqrstuv.000000"
+    at.run()
+    assert any("restarted" in w.value for w in at.warning)
+    assert not any("No data yet" in i.value for i in at.info)
