@@ -160,6 +160,7 @@ class Engine:
                "sentences_from_disk": sum(a.stats["cached"] for a in anns)}
         if self.cache_mode == "disk":
             out["cache_file"] = str(self.disk().path)
+            out["cache_writable"] = self.disk().writable()
         return out
 
     def release(self, study, keep=None) -> int:

@@ -32,7 +32,11 @@ def privacy_note() -> str:
                 f"on its disk ({store.disk}), so that the link in the address bar survives a restart; for up to "
                 f"{hours:g} hours after their last use, then deleted; **Clear loaded data** deletes them at once. ")
     mode = info["cache_mode"]
-    if mode == "disk":
+    if mode == "disk" and not info.get("cache_writable", True):
+        kept += (f"The annotation cache on this server's disk ({info['cache_file']}) cannot be written (read-only), "
+                 "so spaCy's annotations and sacrebleu's statistics of your text are kept in this server's memory "
+                 "only, as with the cache in memory. ")
+    elif mode == "disk":
         kept += (f"spaCy's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "
                  f"per-segment statistics go into the annotation cache on this server's disk "
                  f"({info['cache_file']}) and stay there until deleted. ")

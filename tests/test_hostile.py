@@ -392,3 +392,42 @@ def test_the_pages_say_a_link_lost_its_data_in_a_restart():
     at.run()
     assert any("restarted" in w.value for w in at.warning)
     assert not any("No data yet" in i.value for i in at.info)
+
+
+# -- the smaller items -----------------------------------------------------------------------------------
+
+def test_long_system_names_are_never_cut_in_text_output(capsys, tmp_path):
+    a = tmp_path / "a-very-long-system-name-number-one.txt"
+    b = tmp_path / "a-very-long-system-name-number-two.txt"
+    for f in (a, b):
+        f.write_text((SAMPLE / "consistent.txt").read_text())
+    code, out, err = run(capsys, "score", "-r", SAMPLE / "reference.txt", "-s", a, b, "--docids", SAMPLE / "docids.txt",
+                         "--ci", "20")
+    assert code == 0, err
+    assert a.stem in out and b.stem in out
+
+
+def test_utf32_is_named_as_such(capsys, tmp_path):
+    f = tmp_path / "ref.txt"
+    f.write_bytes("The cat sat.\n".encode("utf-32"))
+    code, _, err = run(capsys, "score", "-r", f, "-s", SAMPLE / "consistent.txt", "--metrics", "chrF")
+    assert code == 2 and "UTF-32" in err and "binary" not in err
+
+
+def test_a_read_only_cache_is_said(tmp_path):
+    from blonde_core.study import Engine
+
+    d = tmp_path / "ro"
+    d.mkdir()
+    (d / "annotations.sqlite3").write_bytes(b"")
+    os.chmod(d / "annotations.sqlite3", 0o444)
+    os.chmod(d, 0o555)
+    try:
+        info = Engine(cache_mode="disk", cache_dir=str(d)).info()
+        assert info["cache_writable"] is (os.geteuid() == 0)  # root writes anything; anyone else is refused
+    finally:
+        os.chmod(d, 0o755)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")  # a file where the cache's folder would go: unwritable for root as well
+    assert Engine(cache_mode="disk", cache_dir=str(blocked / "cache")).info()["cache_writable"] is False
+    assert Engine(cache_mode="disk", cache_dir=str(tmp_path / "new" / "sub")).info()["cache_writable"]

@@ -110,6 +110,17 @@ class AnnotationCache:
                 return None
         return None
 
+    def writable(self) -> bool:
+        """Can this cache store anything (not disabled, its folder and file writable)?"""
+        if self.disabled:
+            return False
+        d = self.dir
+        while not d.exists() and d != d.parent:  # a folder still to be made: its nearest existing parent decides
+            d = d.parent
+        if not d.is_dir() or not os.access(d, os.W_OK):  # a file where a folder must be: nothing can go there
+            return False
+        return not self.path.exists() or os.access(self.path, os.W_OK)
+
     def _delete_file(self) -> None:
         """Delete a corrupt file and its log (users' text: never kept aside)."""
         for suffix in ("", "-wal", "-shm"):

@@ -185,6 +185,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import warnings
+
+    # numeric warnings (an overflow, a mean of nothing) are never printed with their source lines: every value
+    # without a number is said in the output itself, and the readers refuse numbers that could overflow
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _main(argv)
+
+
+def _main(argv=None) -> int:
     parser = build_parser()
     try:
         a = parser.parse_args(argv)

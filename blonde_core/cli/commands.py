@@ -649,10 +649,11 @@ def run_apt(a) -> str:
                              align_ref=a.align_ref, align_systems=a.align_system)
     if a.format == "json":
         return dump_json(out)
-    lines = [f"{'system':<20} {'APT':>7}  cases 1..6 (identical, equivalent, different, candidate missing, "
+    nw = max([20] + [len(n) for n in out["systems"]])
+    lines = [f"{'system':<{nw}} {'APT':>7}  cases 1..6 (identical, equivalent, different, candidate missing, "
              "reference missing, both missing)"]
     for name, v in out["systems"].items():
-        lines.append(f"{name[:20]:<20} {_num(v['APT'], '.4f'):>7}  " + " ".join(str(v["cases"][str(c)]) for c in range(1, 7)))
+        lines.append(f"{name:<{nw}} {_num(v['APT'], '.4f'):>7}  " + " ".join(str(v["cases"][str(c)]) for c in range(1, 7)))
     lines.append(f"pair {a.pair}; alignment: {out['alignment']}; weights {a.weights}; discard {a.discard or 'none'}")
     return "\n".join(lines) + "\n"
 
@@ -722,8 +723,9 @@ def run_human(a) -> str:
     if a.format == "json":
         return dump_json(data)
     better = "higher" if hs.higher_is_better else "lower"
-    lines = [f"{'system':<20} {hs.name:>10} {'segments':>9}"]
+    nw = max([20] + [len(n) for n in hs.system_scores])
+    lines = [f"{'system':<{nw}} {hs.name:>10} {'segments':>9}"]
     for s, v in sorted(hs.system_scores.items(), key=lambda kv: kv[1], reverse=hs.higher_is_better):
-        lines.append(f"{s[:20]:<20} {v:>10.3f} {hs.n_segments.get(s, 0):>9}")
+        lines.append(f"{s:<{nw}} {v:>10.3f} {hs.n_segments.get(s, 0):>9}")
     lines.append(f"({better} is better)")
     return "\n".join(lines) + "\n"

@@ -120,12 +120,14 @@ def to_text(data: dict) -> str:
     tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
     cats = list(first["categories"])
     extras = _extras(first)
-    head = f"{'system':<20} {'document':<12} " + " ".join(f"{k + '.F1':>10}" for k in tops) + \
+    nw = max([20] + [len(n) for n, _, _ in rows])  # whole names: two long ones must not look alike
+    dw = max([12] + [len(d) for _, d, _ in rows])
+    head = f"{'system':<{nw}} {'document':<{dw}} " + " ".join(f"{k + '.F1':>10}" for k in tops) + \
         " " + " ".join(f"{k:>8}" for k in cats) + "".join(f" {k[:13]:>13}" for k in extras)
     out.append(head)
     out.append("-" * len(head))
     for name, doc, e in rows:
-        line = f"{name[:20]:<20} {doc[:12]:<12} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
+        line = f"{name:<{nw}} {doc:<{dw}} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
         line += " " + " ".join(f"{_pct(e['categories'][k]['F1']) + ('*' if e['categories'][k].get('thin') else ''):>8}"
                                for k in cats)
         line += "".join(f" {'-' if e.get(k) is None else format(e[k], '.2f'):>13}" for k in extras)
@@ -154,7 +156,8 @@ def _leaderboard_text(data: dict) -> list[str]:
     """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
     lb = data["leaderboard"]
     metrics = list(lb["intervals"])
-    head = f"{'system':<20} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
+    nw = max([20] + [len(n) for n in lb["clusters"]])
+    head = f"{'system':<{nw}} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
     out = [head, "-" * len(head)]
     for name in lb["clusters"]:  # best first (ranked by BlonDe F1)
         cells = []
@@ -162,7 +165,7 @@ def _leaderboard_text(data: dict) -> list[str]:
             lo, hi = lb["intervals"][m].get(name, [None, None])
             k = CATALOG.points_factor(m)
             cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
-        out.append(f"{name[:20]:<20} {lb['clusters'][name]:>7} " + " ".join(cells))
+        out.append(f"{name:<{nw}} {lb['clusters'][name]:>7} " + " ".join(cells))
     std = [m for m in metrics if CATALOG.points_factor(m) == 1]
     out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
             f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"

@@ -54,6 +54,9 @@ def _check_size(data: bytes, name: str) -> None:
 def decode_bytes(data: bytes, name: str) -> str:
     """UTF-8 (with or without BOM) or UTF-16 with BOM; anything else is an error."""
     _check_size(data, name)
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: its BOM starts the same
+        raise InputError("is UTF-32 text; save it as UTF-8 (or UTF-16 with a byte-order mark)", file=name,
+                         code=InputError.Codes.UNREADABLE)
     if data.startswith(codecs.BOM_UTF8):
         data, enc = data[3:], "utf-8"
     elif data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
