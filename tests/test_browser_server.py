@@ -168,7 +168,8 @@ def test_two_users_see_only_their_own_data_and_a_reload_restores_it(browser, ted
         sidebar = a.locator('[data-testid="stSidebar"]')
         assert "Loaded:" not in sidebar.inner_text() and "Signature" not in sidebar.inner_text()
         a.goto(old)
-        a.get_by_text("No data yet").first.wait_for()
+        # the old address says why it opens nothing (issue 49), not a bare "No data yet"
+        a.get_by_text("its data was cleared").first.wait_for()
         for pg in (a, b):
             pg.context.close()
     finally:
