@@ -10,7 +10,11 @@ make a 50 MB upload, which keeps A busy for well over B's run). Both use the ser
 the same worker processes for both; annotations in memory, an engine per run, so every run is cold).
 Target: B with A running <= 2 x B alone.
 
-    .venv/bin/python bench/bench_fairness.py [--copies N]
+With --hostile, session A instead uploads hostile files again and again while B runs (issue 49): a
+WMT-folder zip of ~124 KB whose system file inflates to 60 MB, and a 1,000,000-line JSON Lines file,
+each read under the server's limits (500,000 segments) as the Data page reads them, and refused.
+
+    .venv/bin/python bench/bench_fairness.py [--copies N] [--hostile]
 """
 from __future__ import annotations
 
@@ -68,6 +72,8 @@ def main() -> None:
     ap.add_argument("--head-start", type=float, default=10.0,
                     help="seconds A annotates before B starts (the workers serve the run that has sent fewer "
                          "texts first, so B's share grows with A's head start; 3 s is the hardest case measured)")
+    ap.add_argument("--hostile", action="store_true", help="A uploads hostile files (a zip bomb, 1,000,000 lines) "
+                                                           "again and again instead of a large upload")
     a = ap.parse_args()
 
     def engine() -> Engine:
@@ -79,6 +85,8 @@ def main() -> None:
     warm.result(ScoreConfig())  # the worker processes started and loaded: not part of any figure
     alone = overview(ted_study(engine()))
 
+    if a.hostile:
+        return hostile(alone)
     big, size = big_study(engine(), a.copies)
     stop = threading.Event()
     a_done = []
@@ -106,6 +114,47 @@ def main() -> None:
     ratio = sum(shared) / sum(alone)
     print(f"B with A / B alone = {ratio:.2f} (target <= 2); A was still annotating when B finished: "
           f"{'yes' if a_running else 'NO (use more --copies)'}")
+
+
+def hostile(alone: tuple[float, float]) -> None:
+    """B's Overview while A's hostile uploads are read and refused in a loop."""
+    import io
+    import json
+    import zipfile
+
+    from blonde_core.study import InputError
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("wmt/documents/en-de.docs", "news d1\n" * 3)
+        z.writestr("wmt/references/en-de.refA.txt", "a\nb\nc\n")
+        z.writestr("wmt/system-outputs/en-de/bomb.txt", ("x" * 999 + "\n") * 60_000)
+    bomb = NamedBytes("bomb.zip", buf.getvalue())
+    lines = NamedBytes("big.jsonl", "".join(json.dumps({"system": "s", "doc_id": f"d{i // 10}", "text": "x"}) + "\n"
+                                            for i in range(1_000_000)).encode())
+    stop, refused = threading.Event(), []
+
+    def attack() -> None:
+        while not stop.is_set():
+            for read in (lambda: Study.from_wmt(bomb), lambda: Study.from_structured(lines)):
+                try:
+                    with Study.reading_limits(10_000, 500_000):
+                        read()
+                except InputError:
+                    refused.append(1)
+
+    th = threading.Thread(target=attack, daemon=True)
+    th.start()
+    engine = Engine(cache_mode="memory", pool="server", n_process=2, memo_sentences=200_000)
+    shared = overview(ted_study(engine))
+    stop.set()
+    th.join(60)
+    print(f"session B: TED zh-en Overview (14 texts, cold); session A: hostile uploads read and refused in a loop "
+          f"({len(refused)} refusals during B's run: a 124 KB zip of 60 MB, a 1,000,000-line JSON Lines file)")
+    print(f"{'':<24}{'BlonDe board s':>15}{'BLEU+chrF s':>13}{'total s':>9}")
+    for name, (x, y) in (("B alone", alone), ("B during A's attack", shared)):
+        print(f"{name:<24}{x:>15.2f}{y:>13.2f}{x + y:>9.2f}")
+    print(f"B during attack / B alone = {sum(shared) / sum(alone):.2f} (target <= 2)")
 
 
 if __name__ == "__main__":

@@ -431,3 +431,57 @@ def test_a_read_only_cache_is_said(tmp_path):
     blocked.write_text("x")  # a file where the cache's folder would go: unwritable for root as well
     assert Engine(cache_mode="disk", cache_dir=str(blocked / "cache")).info()["cache_writable"] is False
     assert Engine(cache_mode="disk", cache_dir=str(tmp_path / "new" / "sub")).info()["cache_writable"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_while_the_overview_computes_leaves_its_numbers_equal_to_the_cli(capsys, tmp_path,
+                                                                                       monkeypatch):
+    """The Overview's code path (Study.result on the server's pool of shared workers, cache off so every sentence
+    is annotated now) on 400 segments of WMT22 zh-en, six texts; the one worker is killed while it annotates.
+    The leaderboard's BlonDe numbers equal `score`'s (issue 49: the Overview broke in 2 of 4 tries before)."""
+    import signal
+    import threading
+    import time
+
+    from conftest import WMT_SUBSET_SYSTEMS, wmt22_subset
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Engine, Study
+
+    from blonde_core.annotation import backends
+
+    monkeypatch.setattr(backends, "_SERVER_POOLS", {})  # a pool of its own: one worker, a child of this process
+    sub = wmt22_subset(tmp_path, n=400)  # ~2,400 sentences: seconds of annotation after a ~1 s pipeline load
+    systems = [sub[s] for s in WMT_SUBSET_SYSTEMS]
+    before = _children(os.getpid())
+    study = Study.from_files([sub["refA"]], systems, docids=sub["docids"],
+                             engine=Engine(cache_mode="off", pool="server", n_process=1))
+    killed = []
+
+    def kill_when_busy():
+        end = time.monotonic() + 120
+        while time.monotonic() < end and not killed:
+            new = _children(os.getpid()) - before
+            for pid in new:
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        busy = sum(int(x) for x in f.read().rsplit(")", 1)[1].split()[11:13])
+                except OSError:
+                    continue
+                if busy > 200:  # clock ticks: loaded its pipeline (~130) and is annotating
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    return
+            time.sleep(0.05)
+
+    t = threading.Thread(target=kill_when_busy)
+    t.start()
+    res = study.result(ScoreConfig())
+    t.join()
+    assert killed, "the worker was never seen busy"
+    code, out, err = run(capsys, "score", "-r", sub["refA"], "-s", *systems, "--docids", sub["docids"],
+                         "--format", "json", "--no-cache")
+    assert code == 0, err
+    want = json.loads(out)["systems"]
+    for s in WMT_SUBSET_SYSTEMS:
+        assert res.scores(s)["BlonDe"]["F1"] == pytest.approx(want[s]["BlonDe"]["F1"], abs=1e-12)
+        assert res.scores(s)["BlonD-d"]["F1"] == pytest.approx(want[s]["BlonD-d"]["F1"], abs=1e-12)
