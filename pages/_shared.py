@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -40,7 +41,9 @@ from pages._state import STARTED, server_engine, study_store
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
 SAMPLE_SYSTEMS = ["consistent", "names", "tense", "pronouns", "markers"]
-TED = ROOT.parent / "shared" / "data" / "ted-zhen"
+# the shared data folder (BLONDE_SHARED_DIR, as the tests read it; default ../shared beside the project)
+SHARED = Path(os.environ.get("BLONDE_SHARED_DIR") or ROOT.parent / "shared")
+TED = SHARED / "data" / "ted-zhen"
 
 
 LoadedData = Study  # everything one user loaded (blonde_core.study)

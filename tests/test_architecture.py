@@ -39,3 +39,17 @@ def test_the_checks_catch_a_circle_and_an_upward_import():
     g = {"blonde_core.io.a": {"blonde_core.analysis.b"}, "blonde_core.analysis.b": {"blonde_core.io.a"}}
     assert cycles(g) == [["blonde_core.analysis.b", "blonde_core.io.a"]]
     assert upward(g) == [("blonde_core.io.a", "blonde_core.analysis.b")]
+
+
+def test_one_streamlit_version():
+    """requirements.txt pins Streamlit; pyproject's app extra admits that version's minor only (the pages use
+    internals of it: pages/_shared.py, app.py), so the two never disagree."""
+    import re
+
+    from conftest import ROOT
+
+    pin = re.search(r"^streamlit==(\d+)\.(\d+)\.\d+$", (ROOT / "requirements.txt").read_text(), re.M)
+    extra = re.search(r'"streamlit>=(\d+)\.(\d+),<(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text())
+    assert pin and extra, "one pin in requirements.txt, one range in pyproject.toml"
+    major, minor = int(pin[1]), int(pin[2])
+    assert (int(extra[1]), int(extra[2])) == (major, minor) and (int(extra[3]), int(extra[4])) == (major, minor + 1)

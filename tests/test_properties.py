@@ -178,13 +178,27 @@ def test_the_fake_annotator_needs_no_spacy_pipeline(monkeypatch):
 
     monkeypatch.setattr(pipeline, "find_pipeline", missing)
     monkeypatch.setattr(backends, "pipeline_id", missing)
-    had_spacy = "spacy" in sys.modules
     c = Corpus(["d"], {"ref": [["Ann ran home .", "she can go"]]}, {"sys": [["Bob ran home .", "he can go"]]},
                boundaries="single")
     res = fake_metric().evaluate(c)
     assert res.scores("sys")["categories"]["pronoun"]["spans"] == {"reference": 1, "system": 1, "matched": 0}
     assert "fake-0/none" in res.signature
-    assert had_spacy or "spacy" not in sys.modules
+    # spaCy never imported: asked of a fresh interpreter (in this one an earlier test may have imported it, and a
+    # check here could never fail)
+    import subprocess
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "from fake_annotation import fake_metric\n"
+            "from blonde_core.io.corpus import Corpus\n"
+            "c = Corpus(['d'], {'ref': [['Ann ran home .', 'she can go']]}, {'sys': [['Bob ran home .', 'he can go']]},"
+            " boundaries='single')\n"
+            "fake_metric().evaluate(c)\n"
+            "print('spacy' in sys.modules)" % (str(here), str(here.parent)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False", "the fake annotator imported spaCy"
 
 
 @st.composite
