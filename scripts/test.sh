@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Install what is needed and run the whole test suite.
+#   bash scripts/test.sh --fast   unit and pipeline tests only (no AppTest, no browser, nothing slow): minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
+FAST=0
+if [ "${1:-}" = "--fast" ]; then
+  FAST=1
+  shift
+fi
 bash scripts/setup.sh --dev
+if [ "$FAST" = "1" ]; then
+  exec .venv/bin/python -m pytest -m "not app and not browser and not slow" "$@"
+fi
 # The browser test drives Debian's Chromium (Playwright never downloads a browser here).
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then

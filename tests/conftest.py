@@ -129,3 +129,45 @@ def wmt22_layout(folder: Path, n: int = 80, systems=WMT_SUBSET_SYSTEMS, lp: str 
             out.writelines(f"{s} {v!r}\n" for v in seg[s])
     (root / "metric-scores" / lp / "chrF-refA.sys.score").write_text("".join(f"{s} {v!r}\n" for s, v in sysv.items()))
     return {"root": root, "seg": seg, "sys": sysv, "da_seg": da_seg, "da_sys": da_sys, "ids": ids}
+
+
+# -- test tiers (issue 45): `bash scripts/test.sh --fast` runs unit and pipeline tests, CI runs everything ------
+# unit: no spaCy pipeline, no server (formulas, statistics, readers, the fake annotator); pipeline: the real
+# pipelines and analysers on real data; app: Streamlit's AppTest; browser: Chromium driving a real server;
+# slow: the few that take tens of seconds (the whole of TED or WMT, worker processes, timing-sensitive ones).
+UNIT_FILES = {"test_formula.py", "test_stats.py", "test_meta.py", "test_properties.py", "test_render.py",
+              "test_architecture.py", "test_readers.py", "test_cache.py"}
+SLOW = {
+    "test_real_pipeline.py", "test_bench.py", "test_cluster.py", "test_server.py",
+}
+SLOW_TESTS = {
+    "test_a_worker_killed_mid_batch_is_replaced_and_the_batch_retried",
+    "test_a_worker_killed_while_the_overview_computes_leaves_its_numbers_equal_to_the_cli",
+    "test_correlate_task_wmt24_on_the_release", "test_the_human_correlation_page_ranks_metrics_as_the_command",
+    "test_a_zip_bomb_is_refused_while_it_inflates_with_little_memory",
+    "test_wmt22_de_fr_same_json_from_the_text_files_and_from_the_xml", "test_counts_agree_with_highlighted_spans_on_ted",
+    "test_a_one_megabyte_cap_holds_scoring_ted_and_wmt22", "test_correlate_against_refB_without_ref",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    import inspect
+
+    for item in items:
+        name = item.path.name
+        if name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)
+            continue
+        fn = getattr(item, "function", None)
+        try:
+            src = inspect.getsource(fn) if fn is not None else ""
+        except (OSError, TypeError):
+            src = ""
+        if name == "test_app.py" or "AppTest" in src:
+            item.add_marker(pytest.mark.app)
+        elif name in UNIT_FILES:
+            item.add_marker(pytest.mark.unit)
+        else:
+            item.add_marker(pytest.mark.pipeline)
+        if name in SLOW or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
