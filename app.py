@@ -11,18 +11,17 @@ from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before anything imports numpy: sessions compute side by side in this process (blas.py)
 import streamlit as st  # noqa: E402
-from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
+
+from studio import internals  # noqa: E402
 
 # Before anything slow: from this moment the server never treats pages/ as legacy
-# auto-discovered pages, even if this first run is cut short (pages/_shared.route_through_app).
-PagesManager.uses_pages_directory = False
+# auto-discovered pages, even if this first run is cut short (studio/shared.route_through_app).
+internals.legacy_pages_off()
 
 from blonde_core.study import InputError  # noqa: E402
 
-from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: E402
-
-from pages._shared import config, data, esc, gone_link, keep_token, load_sample, md, sidebar_settings  # noqa: E402
-from pages._state import presence  # noqa: E402
+from studio.shared import config, data, esc, gone_link, keep_token, load_sample, md, sidebar_settings  # noqa: E402
+from studio.state import presence  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
@@ -64,8 +63,7 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
         load_sample()
 sidebar_settings()
 d = data()
-_ctx = get_script_run_ctx()
-presence().hold(_ctx.session_id if _ctx is not None else None, d)  # what this live session holds (pages/_state.py)
+presence().hold(internals.session_id(), d)  # what this live session holds (studio/state.py)
 if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")

@@ -36,7 +36,7 @@ def server_side() -> None:
     from streamlit.testing.v1 import AppTest
 
     from blonde_core.study import Study
-    from pages._state import server_engine
+    from studio.state import server_engine
 
     study = Study.from_files([TED / "refs" / "ref.txt"], sorted((TED / "systems").glob("*.txt")),
                              docids=TED / "docids.txt", origin="TED", engine=server_engine())

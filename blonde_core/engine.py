@@ -2,7 +2,7 @@
 (one per lowercase flag, language and persistence; thread-safe, each distinct sentence
 annotated once even when two callers ask at the same time), the disk stores and a
 size-bounded memo of computed values.  The command line makes one per run; the
-dashboard's server makes one for all its sessions (pages/_state.py) and hands it to
+dashboard's server makes one for all its sessions (studio/state.py) and hands it to
 every Study it creates.
 """
 from __future__ import annotations

@@ -22,7 +22,7 @@ value.  Everything its Engine computes is stored under that key plus the setting
 that shape the value, so a page can only ever show values made from its own
 user's data and settings.  The Engine (engine.py) is handed in: the command line
 makes one per run, the dashboard's server one for all its sessions
-(pages/_state.py).  Nothing here imports Streamlit, and importing this module
+(studio/state.py).  Nothing here imports Streamlit, and importing this module
 loads no statistics library.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.render import category_label
 from blonde_core.study import CATALOG
-from pages._shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
+from studio.shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
                            signature_box, start_page, styled, system_column, system_order, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")

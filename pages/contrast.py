@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
-from pages._shared import clicked, downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
+from studio.shared import clicked, downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
 names = res.names

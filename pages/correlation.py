@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError
-from pages._shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
+from studio.shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
                            standard, styled)
 
 st.title("Human correlation")

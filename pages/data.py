@@ -4,9 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
-from pages._shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, set_data,
+from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, set_data,
                            summary_table)
-from pages._state import server_engine, study_store, upload_limits
+from studio.state import server_engine, study_store, upload_limits
 
 st.title("Data")
 _gone = gone_link() if data() is None else None

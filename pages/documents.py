@@ -7,9 +7,9 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from pages._shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
+from studio.shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
                            start_page, styled, take_pending, token_query)
-from pages._views import entity_threads_view, pronoun_threads_view, tense_timeline_view
+from studio.views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids

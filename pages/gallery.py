@@ -4,7 +4,7 @@ import streamlit as st
 
 from blonde_core.render import CSS, legend, render_text
 from blonde_core.study import Study
-from pages._shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
+from studio.shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
                            text_apt, text_companions)
 
 st.title("Phenomenon gallery")

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, Study
-from pages._shared import copyable, downloads, md, need_data, styled, system_column
+from studio.shared import copyable, downloads, md, need_data, styled, system_column
 
 st.title("Human judgments")
 d = need_data("human judgments sliced by system, document, rater, category and severity")

@@ -6,7 +6,7 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
-from pages._shared import (PATTERNS, apt_scores, companions, config, copyable, data, downloads, label, md,
+from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, downloads, label, md,
                            open_documents, shown_f1, spans_text, signature_box, standard, start_page, styled,
                            system_column, thin_evidence)
 

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
-from pages._views import pronoun_threads_view, tense_timeline_view
-from pages._shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
+from studio.views import pronoun_threads_view, tense_timeline_view
+from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
                            spans_text, styled)
 
 st.title("Sandbox")

@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.study import CATALOG, InputError
 
 policy = CATALOG.policy
-from pages._shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
+from studio.shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
                            styled, system_column, system_order, thin_evidence, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")

@@ -16,7 +16,8 @@ def module_name(path: Path) -> str:
 
 
 def sources() -> dict[str, Path]:
-    files = list((ROOT / "blonde_core").rglob("*.py")) + list((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
+    files = list((ROOT / "blonde_core").rglob("*.py")) + list((ROOT / "pages").glob("*.py")) + \
+        list((ROOT / "studio").glob("*.py")) + [ROOT / "app.py"]
     return {module_name(p): p for p in files}
 
 
@@ -98,7 +99,7 @@ def layer(name: str) -> str:
     if name in BASE:
         return "cli" if name.endswith("__main__") else "base"
     parts = name.split(".")
-    if parts[0] in ("pages", "app"):
+    if parts[0] in ("pages", "app", "studio"):
         return "app"
     if name in DOOR:
         return "study"

@@ -26,7 +26,7 @@ def test_pages_and_commands_reach_the_core_only_through_the_door():
     seen = 0
     for name, deps in g.items():
         if layer(name) == "app" or name.startswith("blonde_core.cli"):
-            door = {"blonde_core.study"} | ({"blonde_core.render"} if name.startswith("pages") else set()) | \
+            door = {"blonde_core.study"} | ({"blonde_core.render"} if name.startswith(("pages", "studio")) else set()) | \
                 ({"blonde_core.blas"} if name in ("app", "blonde_core.cli") else set()) | \
                 ({"blonde_core"} if name.startswith("blonde_core.cli") else set())
             core = {d for d in deps if d.startswith("blonde_core") and not d.startswith("blonde_core.cli")}
@@ -43,7 +43,7 @@ def test_the_checks_catch_a_circle_and_an_upward_import():
 
 def test_one_streamlit_version():
     """requirements.txt pins Streamlit; pyproject's app extra admits that version's minor only (the pages use
-    internals of it: pages/_shared.py, app.py), so the two never disagree."""
+    internals of it: studio/shared.py, app.py), so the two never disagree."""
     import re
 
     from conftest import ROOT
@@ -53,3 +53,53 @@ def test_one_streamlit_version():
     assert pin and extra, "one pin in requirements.txt, one range in pyproject.toml"
     major, minor = int(pin[1]), int(pin[2])
     assert (int(extra[1]), int(extra[2])) == (major, minor) and (int(extra[3]), int(extra[4])) == (major, minor + 1)
+
+
+def test_pages_holds_page_files_only():
+    """pages/ is Streamlit's page folder: page files, each routed by app.py; the app's runtime lives in studio/."""
+    from conftest import ROOT
+
+    files = sorted(p.name for p in (ROOT / "pages").iterdir() if p.suffix == ".py")
+    assert files and not [f for f in files if f.startswith("_")], files
+    app = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert all(f'st.Page("pages/{f}"' in app for f in files), "every page file routed by app.py"
+
+
+def test_only_studio_internals_reaches_streamlit_private_parts():
+    """streamlit.runtime (PagesManager, Runtime, the script-run context) and the XSRF cookie: studio/internals.py
+    only."""
+    from conftest import ROOT
+
+    others = [p for d in ("pages", "studio") for p in (ROOT / d).glob("*.py") if p.name != "internals.py"]
+    for p in others + [ROOT / "app.py"]:
+        text = p.read_text(encoding="utf-8")
+        for private in ("streamlit.runtime", "_streamlit_xsrf", "PagesManager", "clear_user_info_for_session"):
+            assert private not in text, (p.name, private)
+
+
+def test_streamlit_internals_are_there():
+    """Each private part studio/internals.py uses exists in the installed Streamlit: an upgrade that removes one
+    fails here, not in front of a user."""
+    import inspect
+
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from studio import internals
+
+    assert isinstance(PagesManager.uses_pages_directory, (bool, type(None)))
+    for name in ("exists", "instance", "is_active_session", "clear_user_info_for_session"):
+        assert callable(getattr(Runtime, name, None)), name
+    assert "session_id" in inspect.signature(Runtime.clear_user_info_for_session).parameters
+    assert get_script_run_ctx() is None or hasattr(get_script_run_ctx(), "session_id")
+    # the XSRF cookie's masked form, as tornado writes it (Streamlit's server is tornado): unmasked to its secret
+    from tornado.web import _websocket_mask
+
+    secret, mask = b"0123456789abcdef", b"\x01\x02\x03\x04"
+    raw = f"2|{mask.hex()}|{_websocket_mask(mask, secret).hex()}|1700000000"
+    assert internals.xsrf_secret(raw) == secret
+    was = internals.legacy_pages_on()
+    internals.legacy_pages_off()
+    assert internals.legacy_pages_on() is False
+    PagesManager.uses_pages_directory = was

@@ -190,7 +190,7 @@ def test_an_unreachable_scheduler_is_named_without_a_traceback(tmp_path):
 
 
 def test_the_dashboard_server_takes_its_scheduler_from_the_environment(monkeypatch):
-    from pages import _state
+    from studio import state as _state
 
     monkeypatch.setenv("BLONDE_SCHEDULER", "tcp://scheduler.example:8786")
     monkeypatch.setattr(_state, "_SERVER", None)
@@ -206,7 +206,7 @@ def test_the_dashboard_server_takes_its_scheduler_from_the_environment(monkeypat
 def test_the_data_page_says_where_spacy_runs(monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from pages import _state
+    from studio import state as _state
 
     for scheduler, expected in (("tcp://scheduler.example:8786", "Dask scheduler at tcp://scheduler.example:8786"),
                                 (None, "local worker process")):

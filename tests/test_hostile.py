@@ -343,7 +343,7 @@ def test_a_worker_killed_mid_batch_is_replaced_and_the_batch_retried():
 def test_a_gone_link_says_restart_expired_or_unknown(tmp_path):
     import time
 
-    from pages._state import BOOT, StudyStore
+    from studio.state import BOOT, StudyStore
     from blonde_core.io.readers import plain_corpus
     from blonde_core.study import Study
 
@@ -360,7 +360,7 @@ def test_a_gone_link_says_restart_expired_or_unknown(tmp_path):
 
 
 def test_uploads_on_disk_survive_a_restart_and_clear_deletes_them(tmp_path, monkeypatch):
-    from pages import _state
+    from studio import state as _state
     from blonde_core.io.readers import plain_corpus
     from blonde_core.study import Study
 

@@ -22,7 +22,7 @@ from blonde_core.lang.base import load_pack
 from blonde_core.memo import Memo
 from blonde_core.io.readers import NamedBytes, plain_corpus, read_lines
 from blonde_core.study import Engine, Study
-from pages._state import StudyStore
+from studio.state import StudyStore
 from conftest import ROOT, SAMPLE, sample_paths
 
 PACK = load_pack("en")
@@ -60,7 +60,7 @@ def test_upload_names_are_kept_whole():
 
 def test_markdown_escaping_keeps_names_literal():
     pytest.importorskip("streamlit")
-    from pages._shared import md
+    from studio.shared import md
 
     assert md("**bold**.txt") == r"\*\*bold\*\*.txt"
     assert md("[link](https:evil.example).txt") == r"\[link\](https\:evil.example).txt"
@@ -651,7 +651,7 @@ def test_results_are_sized_by_what_they_hold_as_tracemalloc_sees_it(ted, ted_sys
 
 
 def test_a_sweep_releases_what_only_closed_sessions_held():
-    from pages._state import Presence
+    from studio.state import Presence
 
     engine = Engine(cache_mode="memory", pool="fork")
     a = Study(sample_corpus(), "a", engine=engine)
@@ -714,7 +714,7 @@ def test_memory_mode_writes_nothing_to_disk(tmp_path):
 
 def test_sandbox_command_line_reproduces_its_scores(tmp_path):
     pytest.importorskip("streamlit")
-    from pages._shared import evaluate_texts, sandbox_script
+    from studio.shared import evaluate_texts, sandbox_script
 
     box = {"reference": "Mary walked in.\nShe saw a letter.\nHowever, it was not for her.",
            "A": "Mary walked in.\nHe saw a letter.\nIt was not for him.",

@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+from studio import internals
 
 
 def route_through_app() -> None:
@@ -22,9 +21,9 @@ def route_through_app() -> None:
     (_shared and _views among them) in the sidebar. app.py clears the flag itself first
     thing (its own first run needs no rerun); a page run on its own gets here through this
     module's import and starts over through app.py."""
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        if get_script_run_ctx() is not None and not st.session_state.get("_routing_rerun"):
+    if internals.legacy_pages_on():
+        internals.legacy_pages_off()
+        if internals.in_script_run() and not st.session_state.get("_routing_rerun"):
             st.session_state["_routing_rerun"] = True  # once per session: never a rerun loop
             st.rerun()
 
@@ -36,7 +35,7 @@ import pandas as pd  # noqa: E402
 
 from blonde_core.render import shown_f1  # noqa: F401 - the pages' F1 for display, one rule with the report
 from blonde_core.study import CATALOG, InputError, ScoreConfig, Study
-from pages._state import STARTED, server_engine, study_store
+from studio.state import STARTED, server_engine, study_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
@@ -60,20 +59,12 @@ def browser_id() -> str | None:
     import hashlib
 
     try:
-        raw = st.context.cookies.get("_streamlit_xsrf")
+        raw = st.context.cookies.get(internals.XSRF_COOKIE)
     except Exception:  # noqa: BLE001 - no request context (AppTest)
         return None
     if not isinstance(raw, str) or not raw:
         return None
-    secret = raw.encode()
-    parts = raw.split("|")
-    if len(parts) == 4 and parts[0] == "2":
-        try:
-            mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
-            secret = bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked)) if mask else masked
-        except ValueError:
-            pass
-    return hashlib.sha256(b"blonde-studio-owner|" + secret).hexdigest()
+    return hashlib.sha256(b"blonde-studio-owner|" + internals.xsrf_secret(raw)).hexdigest()
 
 
 def data() -> Study | None:
@@ -99,15 +90,12 @@ def _annotate_ahead(study: Study) -> None:
     Study.prefetch): the workers are busy while the user is still reading the Data page,
     and the Overview then waits only for what is left. It stops when this session loads
     other data, clears it, or leaves (its browser tab is closed)."""
-    from streamlit.runtime import Runtime
-
     stop = st.session_state["annotate_ahead_stop"] = threading.Event()
-    ctx = get_script_run_ctx()
-    sid = ctx.session_id if ctx is not None else None
-    runtime = Runtime.instance() if Runtime.exists() else None
+    sid = internals.session_id()
+    runtime = internals.runtime()
 
     def keep_going() -> bool:
-        return not stop.is_set() and (runtime is None or sid is None or runtime.is_active_session(sid))
+        return not stop.is_set() and (runtime is None or sid is None or internals.session_is_live(runtime, sid))
     cfg = config()
     guess = study.guess_language()["language"]  # the sidebar's default for the new data: its own language
     if guess is not None and guess != cfg.lang:

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import CATALOG
-from pages._shared import clickable, focus_sentence, label
+from studio.shared import clickable, focus_sentence, label
 
 TENSES = ["past", "present", "modal/future", "other verbs", "no verb"]
 # cividis-like steps, told apart without hue; each cell also names its tense on hover

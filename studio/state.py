@@ -55,7 +55,7 @@ class StudyStore:
     Tokens are unguessable (128 random bits) and carry this server run's tag (BOOT), so that a
     link whose data is gone can say why: the server restarted, the link expired, or it is
     unknown here (`why`). The owner is the browser that loaded the data (`browser_id` in
-    pages/_shared.py; None where the browser sends no identity): only its token-holder in that
+    studio/shared.py; None where the browser sends no identity): only its token-holder in that
     browser may replace or clear the entry; anyone else who opens the token gets a copy under a
     token of their own (`open`).
 
@@ -294,16 +294,16 @@ _SWEEPER: threading.Thread | None = None
 
 
 def _sweep_forever() -> None:
-    from streamlit.runtime import Runtime
+    from studio import internals
 
     while True:
         time.sleep(SWEEP_SECONDS)
-        if Runtime.exists():
+        rt = internals.runtime()
+        if rt is not None:
             try:
-                rt = Runtime.instance()
-                # clear_user_info_for_session: Streamlit's thread-safe way to close a stored
-                # (disconnected) session on its event loop, so that it cannot be resumed
-                _PRESENCE.sweep(rt.is_active_session, server_engine(), close=rt.clear_user_info_for_session)
+                # a stored (disconnected) session is closed on Streamlit's event loop, so that it cannot resume
+                _PRESENCE.sweep(lambda sid: internals.session_is_live(rt, sid), server_engine(),
+                                close=lambda sid: internals.close_session(rt, sid))
             except Exception:  # noqa: BLE001 - a sweep that failed is tried again next time
                 pass
 
