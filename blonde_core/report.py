@@ -35,12 +35,13 @@ def _isnum(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and not (isinstance(v, float) and math.isnan(v))
 
 
-def latex_table(rows: list[dict], columns: list[str], *, intervals: dict | None = None, style: str = "pm",
+def latex_table(rows: list[dict], columns: list[str], *, intervals: dict | None = None, style: str = "brackets",
                 higher: dict | None = None, digits: dict | None = None, cluster: str | None = None,
                 caption: str = "", label: str = "tab:leaderboard") -> str:
     """rows: dicts; columns: which of their keys, in order.  intervals: {column: (low key, high key)} shown
-    with the value as "+-half-width" (style "pm"; the larger half when asymmetric) or "[lo, hi]" (style
-    "brackets") or not at all ("none").  higher: {column: True / False}: the best value of the column in
+    with the value as "[lo, hi]" (style "brackets", the default), as "^{+a}_{-b}" (style "asym"), as
+    "+-half-width" (style "pm": only where the interval is symmetric as printed; an asymmetric one is written
+    "^{+a}_{-b}" instead, never a symmetric +- that misstates a bound), or not at all ("none").  higher: {column: True / False}: the best value of the column in
     bold (higher or lower is better).  digits: decimals per column (default 2).  cluster: the column holding
     the significance cluster: a rule between clusters and the cluster number in its own column.  The table
     is scaled to the text width (one table per page width); needs booktabs and graphicx."""
@@ -64,8 +65,11 @@ def latex_table(rows: list[dict], columns: list[str], *, intervals: dict | None 
         if c in intervals and style != "none":
             lo, hi = (r.get(k) for k in intervals[c])
             if _isnum(lo) and _isnum(hi):
-                if style == "pm":
-                    text += r" {\scriptsize $\pm$" + num(c, max(v - lo, hi - v)) + "}"
+                up, down = num(c, hi - v), num(c, v - lo)
+                if style == "pm" and up == down:  # symmetric as printed
+                    text += r" {\scriptsize $\pm$" + up + "}"
+                elif style in ("pm", "asym"):
+                    text += r" {\scriptsize $^{+" + up + "}_{-" + down + "}$}"
                 else:
                     text += r" {\scriptsize [" + num(c, lo) + ", " + num(c, hi) + "]}"
         return text

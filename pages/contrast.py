@@ -10,12 +10,13 @@ from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
 from studio.shared import clicked, downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
-names = res.names
+f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in res.names}
+names = sorted(res.names, key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))  # the leaderboard's order: best first
 if len(names) < 2:
     st.info("The contrast needs at least two systems.")
     st.stop()
 take_pending("ct")  # the Significance matrix picked the pair
-for k, default in (("ct_a", names[0]), ("ct_b", names[1])):
+for k, default in (("ct_a", names[0]), ("ct_b", names[1])):  # the top two unless a pair was picked
     if st.session_state.get(k) not in names:
         st.session_state[k] = default
 c1, c2, c3 = st.columns([1, 1, 1])

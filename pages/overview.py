@@ -313,14 +313,16 @@ with e3.popover("LaTeX", icon=":material/download:"):
     default = [c for c in ["BlonDe F1", "BlonD-d F1", *[f"{SHORT[x]} F1" for x in res.discourse_categories()],
                            "BLEU", *ext, *([HUMAN] if hum else [])] if c in score_cols]
     chosen = st.multiselect("Columns", score_cols, default=default, key="tex_cols")
-    style = st.radio("Intervals", ["±half-width", "[lo, hi]", "none"], horizontal=True, key="tex_style")
+    style = st.radio("Intervals", ["[lo, hi]", "+a / -b", "none"], horizontal=True, key="tex_style",
+                     help="Bootstrap intervals are asymmetric: [lo, hi] or the distances up and down (value^{+a}_{-b}); "
+                          "never a symmetric ± that would misstate one bound.")
     ups = {c: (hum["direction"].startswith("higher") if c == HUMAN else
                ext[c]["direction"].startswith("higher") if c in ext else
                CATALOG.higher_is_better(c.split(" ")[0]) and "↓" not in c) for c in chosen}
     tex = d.latex_table(records, ["system", "cluster", *chosen],
                         intervals={c: (f"{c.replace(' F1', '')} CI low", f"{c.replace(' F1', '')} CI high")
                                    for c in chosen if f"{c.replace(' F1', '')} CI low" in df},
-                        style={"±half-width": "pm", "[lo, hi]": "brackets"}.get(style, "none"), higher=ups,
+                        style={"+a / -b": "asym", "[lo, hi]": "brackets"}.get(style, "none"), higher=ups,
                         digits=digits, cluster="cluster",
                         caption=f"Systems ranked by {rank_by}; best per column in bold; clusters (BlonDe's, "
                                 f"{b['cluster_rule']}) separated by rules; 95% bootstrap intervals over "

@@ -903,3 +903,15 @@ def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     assert any("segment level: the BlonDe family, each segment" in c.value and "sentBLEU" in c.value
                for c in at.caption)
     assert table.loc["BlonDe", "PDP_low"] <= table.loc["BlonDe", "PDP"] <= table.loc["BlonDe", "PDP_high"]
+
+
+def test_contrast_opens_on_the_top_two_of_the_leaderboard(core_sample):
+    """Issue 50: Contrast starts with the leaderboard's best two systems (by BlonDe F1), not the first two loaded,
+    and lists the systems in that order."""
+    at = new_app()
+    at.button[0].click().run()  # Load sample data
+    at.switch_page("pages/contrast.py").run()
+    assert_clean(at, "contrast")
+    ranked = sorted(SAMPLE_SYSTEMS, key=lambda n: -core_sample.scores(n)["BlonDe"]["F1"])
+    assert (at.selectbox(key="ct_a").value, at.selectbox(key="ct_b").value) == tuple(ranked[:2])
+    assert list(at.selectbox(key="ct_a").options) == ranked

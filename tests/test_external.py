@@ -282,7 +282,13 @@ def test_latex_is_paper_ready():
                             digits={"cluster": 0}, cluster="cluster")
     tex.encode("ascii")  # ASCII only
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
-    assert r"\textbf{61.23} {\scriptsize $\pm$3.27}" in tex  # the larger half of an asymmetric interval
+    # asymmetric (58.00 .. 64.50 around 61.23): never a symmetric +-, which would misstate a bound (issue 50)
+    assert r"\textbf{61.23} {\scriptsize $^{+3.27}_{-3.23}$}" in tex and r"\pm" not in tex.split("% needs")[1]
+    sym = Study.latex_table([{"system": "s", "BlonDe F1": 60.0, "BlonDe CI low": 58.0, "BlonDe CI high": 62.0}],
+                            ["system", "BlonDe F1"], intervals=iv, style="pm")
+    assert r"60.00 {\scriptsize $\pm$2.00}" in sym  # symmetric as printed: +- is exact
+    default = Study.latex_table(rows, cols, intervals=iv)
+    assert "{\\scriptsize [58.00, 64.50]}" in default  # [lo, hi] unless asked otherwise
     assert r"\textbf{40.00}" in tex and r"\textbf{50.00}" not in tex  # lower is better for TER
     assert r"Sys\_1 $\uparrow$" in tex and r"B\&B" in tex
     assert tex.count(r"\midrule") == 2  # after the header and between the two clusters
