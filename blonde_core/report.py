@@ -381,3 +381,43 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
             "img-src data:\">"
             f"<title>BlonDe Studio report</title><style>{REPORT_CSS}</style></head><body>"
             + "".join(parts) + "</body></html>\n")
+
+
+CORRECTION_WORDS = {"p": "uncorrected", "p_holm": "Holm-corrected", "p_bh": "Benjamini-Hochberg-corrected"}
+TEST_WORDS = {"bootstrap": "paired bootstrap", "ar": "approximate randomization", "ttest": "paired t-test",
+              "wilcoxon": "Wilcoxon signed-rank test"}
+
+
+def significance_sentence(out: dict, a: str, b: str, correction: str = "p_bh", factor: float = 1.0,
+                          alpha: float = 0.05, name=str) -> str:
+    """The answer to "is A better than B?" from `compare`'s output, in one sentence (Markdown, names in bold):
+    who leads, by how much in points with the interval, significant or not, the p-value with its correction,
+    the test and its units.  A and B in either order of the pair; lower-is-better metrics read the right way.
+    name: how a system's name is written into the Markdown (a page passes its escaping)."""
+    from blonde_core.numbers import nan_to_none
+
+    q = next((x for x in out["pairs"] if {x["a"], x["b"]} == {a, b}), None)
+    if q is None or a == b:
+        return ""
+    flip = q["a"] != a
+    diff = q["corpus_diff"] if q.get("corpus_diff") is not None else q.get("mean_diff")
+    lo, hi = (q.get("ci") or [None, None])
+    p = nan_to_none(q.get(correction))
+    if diff is None:
+        return f"**{name(a)}** and **{name(b)}** cannot be compared on {out['metric']}: no unit has a value for both."
+    if flip:
+        diff, lo, hi = -diff, (None if hi is None else -hi), (None if lo is None else -lo)
+    lower = out.get("direction", "").startswith("lower")
+    ahead, behind = (a, b) if (diff < 0 if lower else diff > 0) else (b, a)
+    if ahead != a:  # said from the leader's side
+        diff, lo, hi = -diff, (None if hi is None else -hi), (None if lo is None else -lo)
+    unit = "points" if factor != 1 else "(its own scale)"
+    amount = f"{factor * diff:+.2f} {out['metric']} {unit}"
+    ci = "" if lo is None or hi is None else f", 95% CI [{factor * lo:+.2f}, {factor * hi:+.2f}]"
+    how = (f"{TEST_WORDS.get(out.get('test'), out.get('test'))} over {out['n_units']} units ({out['unit']}), "
+           f"p = {p:.3g} {CORRECTION_WORDS.get(correction, correction)}" if p is not None else "no p-value")
+    if diff == 0:
+        return f"**{name(a)}** and **{name(b)}** score the same on {out['metric']} ({how})."
+    sig = p is not None and p < alpha
+    verdict = "is significantly better than" if sig else "leads, but is not significantly better than"
+    return f"**{name(ahead)}** {verdict} **{name(behind)}**: {amount}{ci} ({how})."

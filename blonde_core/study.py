@@ -964,6 +964,14 @@ class Study:
         return latex_table(rows, columns, **kw)
 
     @staticmethod
+    def significance_sentence(out: dict, a: str, b: str, correction: str = "p_bh", factor: float = 1.0,
+                              name=str) -> str:
+        """"Is A better than B?" answered in one sentence from compare's output (report.significance_sentence)."""
+        from .report import significance_sentence
+
+        return significance_sentence(out, a, b, correction, factor, name=name)
+
+    @staticmethod
     def latex_text(s) -> str:
         """A cell's text for LaTeX (report.latex_text: special characters escaped, ASCII only)."""
         from .report import latex_text

@@ -4,7 +4,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import CATALOG, InputError
+from blonde_core.study import CATALOG, InputError, Study
 
 policy = CATALOG.policy
 from studio.shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
@@ -59,6 +59,17 @@ try:
 except InputError as exc:
     st.error(md(exc.for_page()))
     st.stop()
+# the answer first: is the leader significantly better than the runner-up (or the two chosen)?
+f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in out["systems"]}
+ranked = sorted(out["systems"], key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))
+q1, q2, _ = st.columns([1, 1, 2])
+sa = q1.selectbox("Is", ranked, index=0, key="sig_qa")
+sb = q2.selectbox("better than", ranked, index=1 if len(ranked) > 1 else 0, key="sig_qb")
+sentence = Study.significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md)
+if sentence:
+    st.markdown(sentence)
+elif sa == sb:
+    st.caption("Choose two different systems.")
 names = system_order(res, list(out["systems"]), container=c1)  # the matrix's axes: rank order (or A-Z)
 scale = CATALOG.points_factor(metric)  # every number here in points (0-100), as on every page
 k = len(names)

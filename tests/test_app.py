@@ -915,3 +915,30 @@ def test_contrast_opens_on_the_top_two_of_the_leaderboard(core_sample):
     ranked = sorted(SAMPLE_SYSTEMS, key=lambda n: -core_sample.scores(n)["BlonDe"]["F1"])
     assert (at.selectbox(key="ct_a").value, at.selectbox(key="ct_b").value) == tuple(ranked[:2])
     assert list(at.selectbox(key="ct_a").options) == ranked
+
+
+def test_significance_answers_the_top_two_question_in_a_sentence():
+    """Issue 50: the Significance page says first, in words, whether the leader is significantly better than the
+    runner-up (default) or any two chosen, with the difference in points, its interval and the corrected p -
+    the same numbers as `compare`."""
+    import json
+    import subprocess
+    import sys
+
+    at = new_app()
+    at.button[0].click().run()  # Load sample data
+    at.switch_page("pages/significance.py").run()
+    assert_clean(at, "significance")
+    a, b = at.selectbox(key="sig_qa").value, at.selectbox(key="sig_qb").value
+    said = [m.value for m in at.markdown if "better than" in m.value][0]
+    out = json.loads(subprocess.run([sys.executable, "-m", "blonde_core", "compare", "-r", str(SAMPLE / "reference.txt"),
+                                     "-s", *sample_paths(), "--docids", str(SAMPLE / "docids.txt"), "--format", "json",
+                                     "-an", str(SAMPLE / "blonde_plus_annotation.txt"), "-p"],
+                                    capture_output=True, text=True, cwd=ROOT).stdout)
+    q = next(x for x in out["pairs"] if {x["a"], x["b"]} == {a, b})
+    sign = 1 if q["a"] == a else -1
+    assert f"{100 * sign * q['corpus_diff']:+.2f} BlonDe points" in said
+    assert f"p = {q['p_bh']:.3g} Benjamini-Hochberg-corrected" in said
+    assert said.startswith(f"**{a}**")  # the leader named first
+    at.selectbox(key="sig_qb").set_value(a).run()
+    assert any("Choose two different systems" in c.value for c in at.caption)
