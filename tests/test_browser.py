@@ -183,6 +183,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_text("15 system(s)").wait_for()
     assert page.locator(".st-key-bl-warmup").count() == 0
     # what was understood, as plain text: each file with its role and segments, each document
+    page.locator(".bl-sum").first.locator("tbody tr").nth(15).wait_for()  # drawn (under load it lags the counts)
     rows = page.locator(".bl-sum").first.locator("tbody tr").all_inner_texts()
     assert len(rows) == 16 and rows[0].split("\t") == ["ref", "reference", "en (English)", "529"], rows[:2]
     assert [r.split("\t")[0] for r in rows[1:]] == [p.stem for p in systems]

@@ -467,8 +467,9 @@ def test_a_message_that_names_a_flag_has_words_for_the_pages(tmp_path):
         read_human(table)
     assert "--score-column" in str(e.value) and "--" not in e.value.for_page()
     assert e.value.for_page().startswith(str(table)) and "leave one score column" in e.value.for_page()
-    pages = " ".join((root.parent / "pages" / n).read_text(encoding="utf-8") for n in
-                     ("_shared.py", "data.py", "significance.py", "correlation.py"))
+    pages = " ".join(p.read_text(encoding="utf-8") for p in
+                     (root.parent / "studio" / "shared.py", *(root.parent / "pages" / n for n in
+                                                             ("data.py", "significance.py", "correlation.py"))))
     assert "md(str(exc))" not in pages and "append(str(exc))" not in pages
 
 
