@@ -29,6 +29,38 @@ def test_simple_and_compound_tenses_by_hand():
     assert tenses("il mangeait pendant que je lisais .") == [("mangeait", "imparfait"), ("lisais", "imparfait")]
 
 
+def counted_pronouns(text: str) -> list[str]:
+    from blonde_core.metric.features import pronoun_tokens
+
+    words = doc_to_record(load_pipeline(FR)(text))["w"]
+    return [words[k] for k, _ in pronoun_tokens(words, FR)]
+
+
+def test_impersonal_il_is_not_a_masculine_pronoun():
+    """Issue 50: impersonal il (il y a, il faut, il s'agit, il est + adjective + de/que, weather verbs) has no
+    referent; counted as masculine it collapsed documents' BlonDe (LT22 on WMT22 de-fr). Through the real
+    French pipeline's tokens; sources of the patterns in lang/fr/README.md."""
+    for text in ("Il y a un chat dans le jardin.", "Il n'y a rien.", "Il faut partir.", "Il s'agit d'un problème.",
+                 "Il est important de lire.", "Il est très difficile de dire.", "Il pleut.", "Il fait froid ce soir.",
+                 "Il semble que tout va bien.", "Il vaut mieux attendre.", "Il suffit de demander."):
+        assert counted_pronouns(text) == [], text
+    # a referent: counted
+    assert counted_pronouns("Il mange une pomme.") == ["Il"]
+    assert counted_pronouns("Il fait ses devoirs.") == ["Il"]  # faire with an object, not the weather
+    assert counted_pronouns("Il est fier de son fils.") == ["Il"]  # fier: not an impersonal adjective
+    assert counted_pronouns("Il est possible qu'il vienne.") == ["il"]  # the second il has a referent
+    assert counted_pronouns("S'il y a un problème, elle le dira.") == ["elle"]
+    # scored: an impersonal il in the system against none in the reference is no extra masculine pronoun
+    rec_ref = doc_to_record(load_pipeline(FR)("Il faut partir, dit Marie ; elle a raison."))
+    rec_sys = doc_to_record(load_pipeline(FR)("Il faut partir, dit Marie ; il a raison."))
+    from blonde_core.metric.features import dense_counts
+
+    nt = len(FR.tense_tags)
+    masc, fem = FR.pronoun_classes.index("masculine"), FR.pronoun_classes.index("feminine")
+    ref, sys = dense_counts(rec_ref, FR), dense_counts(rec_sys, FR)
+    assert (ref[nt + masc], ref[nt + fem]) == (0, 1) and (sys[nt + masc], sys[nt + fem]) == (1, 0)
+
+
 def test_a_french_document_scored_by_hand(tmp_path):
     """Reference and system of two sentences: a passé composé against an imparfait, and a feminine
     pronoun chain (elle ... elle) the system breaks with il."""

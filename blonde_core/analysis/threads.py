@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 
-from blonde_core.metric.features import entities
+from blonde_core.metric.features import entities, pronoun_tokens
 from blonde_core.annotation.pipeline import prepare
 
 MIN_SIMILARITY = 0.3
@@ -125,7 +125,8 @@ def pronoun_threads(result, doc_index: int, systems: list[str], reference: str |
         for n in names:
             if i < len(per[n]):
                 t, rec = per[n][i]
-                prons = [(w, pack.pronoun_classes[c]) for w in rec["w"] for c in pack.pronoun_of.get(w, ())]
+                prons = [(rec["w"][k], pack.pronoun_classes[c]) for k, cls in pronoun_tokens(rec["w"], pack)
+                         for c in cls]
             else:
                 t, prons = "", []
             row["texts"][n] = t

@@ -17,6 +17,9 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     tense.groups           {feature: past | present | modal/future | base form | gerund | ...} (timeline)
     pronoun.features       the pronoun classes; pronoun.words {class: [exact token texts]}
     pronoun.gendered       the classes a pronoun thread compares (e.g. masculine, feminine)
+    pronoun.impersonal     optional: token patterns (lowercase, one list each; "a|b" alternatives, "*" any
+                           token) that begin with a pronoun used without a referent: that pronoun is not
+                           counted (French "il y a", "il faut", "il est important de")
     entity.features        entity groups; entity.labels {group: [pipeline labels]};
                            entity.strip_suffixes (e.g. a possessive "’s")
     dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]}
@@ -68,6 +71,7 @@ class LanguagePack:
     rc: dict | None = None
     detect: tuple = ()
     source: str = ""
+    pronoun_impersonal: tuple = ()  # ((frozenset of alternatives | None for any, ...), ...): not counted
     # derived look-ups
     pronoun_of: dict = field(default_factory=dict, compare=False)
     group_of_label: dict = field(default_factory=dict, compare=False)
@@ -166,6 +170,8 @@ def _build(data: dict, source: str) -> LanguagePack:
             pronoun_classes=tuple(data["pronoun"]["features"]),
             pronoun_words=pron,
             gendered=tuple(data["pronoun"].get("gendered", ())),
+            pronoun_impersonal=tuple(tuple(None if t == "*" else frozenset(t.lower().split("|")) for t in pat)
+                                     for pat in data["pronoun"].get("impersonal", ())),
             entity_groups=tuple(data["entity"]["features"]),
             entity_labels=labels,
             entity_strip_suffixes=tuple(data["entity"].get("strip_suffixes", ())),

@@ -74,18 +74,35 @@ def entity_key(text: str, pack: LanguagePack) -> str:
     return text
 
 
+def pronoun_tokens(words: list[str], pack: LanguagePack):
+    """Yield (token index, pronoun class indices) of every counted pronoun: a pronoun that begins one of the
+    pack's impersonal patterns (French "il y a", "il faut", "il est important de") has no referent and is not
+    counted."""
+    pron = pack.pronoun_of
+    pats = pack.pronoun_impersonal
+    low = None
+    for k, w in enumerate(words):
+        cls = pron.get(w)
+        if not cls:
+            continue
+        if pats:
+            if low is None:
+                low = [t.lower() for t in words]
+            if any(k + len(p) <= len(low) and all(a is None or low[k + j] in a for j, a in enumerate(p))
+                   for p in pats):
+                continue
+        yield k, cls
+
+
 def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
     """Counts of tense tags, pronoun classes, discourse-marker types (in that order)."""
     nt, npr, nd = len(pack.tense_tags), len(pack.pronoun_classes), len(pack.dm_types)
     out = [0] * (nt + npr + nd)
     for _, i in pack.tense_tokens(rec):
         out[i] += 1
-    pron = pack.pronoun_of
-    for w in rec["w"]:
-        cls = pron.get(w)
-        if cls:
-            for c in cls:
-                out[nt + c] += 1
+    for _, cls in pronoun_tokens(rec["w"], pack):
+        for c in cls:
+            out[nt + c] += 1
     for ti, start, end in dm_occurrences(rec["w"], pack):
         out[nt + npr + ti] += 1
     return out
@@ -133,8 +150,9 @@ def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
     for k, fi in pack.tense_tokens(rec):
         w, o = words[k], offs[k]
         out.append({"category": "tense", "feature": pack.tense_tags[fi], "start": o, "end": o + len(w), "text": w})
-    for w, o in zip(words, offs):
-        for c in pack.pronoun_of.get(w, ()):
+    for k, cls in pronoun_tokens(words, pack):
+        w, o = words[k], offs[k]
+        for c in cls:
             out.append({"category": "pronoun", "feature": pack.pronoun_classes[c],
                         "start": o, "end": o + len(w), "text": w})
     for g, key, s, e in entities(rec, text, pack):
