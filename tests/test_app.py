@@ -942,3 +942,27 @@ def test_significance_answers_the_top_two_question_in_a_sentence():
     assert said.startswith(f"**{a}**")  # the leader named first
     at.selectbox(key="sig_qb").set_value(a).run()
     assert any("Choose two different systems" in c.value for c in at.caption)
+
+
+def test_the_overview_says_whether_the_leader_is_significantly_ahead():
+    """Issue 50: above the leaderboard, one sentence: the leader against the runner-up under the clusters' own
+    test (paired bootstrap, the policy's unit, Benjamini-Hochberg), the same numbers as `compare`."""
+    import json
+    import subprocess
+    import sys
+
+    at = new_app()
+    at.button[0].click().run()  # Load sample data
+    at.switch_page("pages/overview.py").run()
+    assert_clean(at, "overview")
+    said = [m.value for m in at.markdown if "better than" in m.value]
+    assert said, [m.value for m in at.markdown][:5]
+    board = at.dataframe[0].value.sort_values("BlonDe F1", ascending=False)
+    top, second = list(board["system"])[:2]
+    assert said[0].startswith(f"**{top}**") and f"**{second}**" in said[0]
+    out = json.loads(subprocess.run([sys.executable, "-m", "blonde_core", "compare", "-r", str(SAMPLE / "reference.txt"),
+                                     "-s", *sample_paths(), "--docids", str(SAMPLE / "docids.txt"), "--format", "json",
+                                     "-an", str(SAMPLE / "blonde_plus_annotation.txt"), "-p"],
+                                    capture_output=True, text=True, cwd=ROOT).stdout)
+    q = next(x for x in out["pairs"] if {x["a"], x["b"]} == {top, second})
+    assert f"p = {q['p_bh']:.3g} Benjamini-Hochberg-corrected" in said[0]
