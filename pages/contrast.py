@@ -7,11 +7,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
-from studio.shared import clicked, downloads, esc, md, open_documents, signature_box, start_page, styled, take_pending
+from studio.shared import (clicked, downloads, esc, md, open_documents, ranked, signature_box, start_page, styled,
+                           take_pending)
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
-f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in res.names}
-names = sorted(res.names, key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))  # the leaderboard's order: best first
+names = ranked(res)  # the leaderboard's order: best first
 if len(names) < 2:
     st.info("The contrast needs at least two systems.")
     st.stop()

@@ -214,14 +214,12 @@ task = t1.selectbox("Task", ["wmt24", "wmt25", "wmt23"], key="corr_task")
 draws = t2.selectbox("Draws per test", [1000, 200, 0], key="corr_task_draws",
                      help="At most this many permutation draws per pair of metrics (blocks of 100, stopping early "
                           "below p 0.02 or above 0.5, as mt-metrics-eval); 0: ranked by value only.")
-task_metrics = [m for m in ("BlonDe", "BlonD-d") if m in blonde] + \
-    [m for m in all_names if m in d.external and m not in blonde]
+task_blonde = [m for m in ("BlonDe", "BlonD-d") if m in blonde]  # metrics computed elsewhere join by themselves
 if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 pair (sentence chrF and sentBLEU "
              "are computed for every segment once)."):
     try:
         with st.spinner("Ranking the metrics (permutation tests)..."):
-            rk = d.task_ranking(cfg, task, ("chrF", "BLEU"), [m for m in task_metrics if m in blonde],
-                                tuple(exclude), draws)
+            rk = d.task_ranking(cfg, task, ("chrF", "BLEU"), task_blonde, tuple(exclude), draws)
     except InputError as exc:
         st.error(md(exc.for_page()))
         rk = None

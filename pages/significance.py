@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.study import CATALOG, InputError, Study
 
 policy = CATALOG.policy
-from studio.shared import (clickable, clicked, compare, downloads, label, md, signature_box, standard, start_page,
-                           styled, system_column, system_order, thin_evidence, unlabel)
+from studio.shared import (clickable, clicked, compare, downloads, label, md, ranked, signature_box, standard,
+                           start_page, styled, system_column, system_order, thin_evidence, unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -60,11 +60,10 @@ except InputError as exc:
     st.error(md(exc.for_page()))
     st.stop()
 # the answer first: is the leader significantly better than the runner-up (or the two chosen)?
-f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in out["systems"]}
-ranked = sorted(out["systems"], key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))
+best_first = ranked(res, out["systems"])
 q1, q2, _ = st.columns([1, 1, 2])
-sa = q1.selectbox("Is", ranked, index=0, key="sig_qa")
-sb = q2.selectbox("better than", ranked, index=1 if len(ranked) > 1 else 0, key="sig_qb")
+sa = q1.selectbox("Is", best_first, index=0, key="sig_qa")
+sb = q2.selectbox("better than", best_first, index=1 if len(best_first) > 1 else 0, key="sig_qb")
 sentence = Study.significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md)
 if sentence:
     st.markdown(sentence)

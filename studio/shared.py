@@ -439,6 +439,12 @@ def system_order(res, names=None, key: str = "sys_order", container=None) -> lis
                                              "leaderboard's (BlonDe F1, best first) or alphabetical.")
     if st.session_state.get(key) == "A-Z":
         return sorted(names, key=str.lower)
+    return ranked(res, names)
+
+
+def ranked(res, names=None) -> list[str]:
+    """The systems in the leaderboard's order: BlonDe F1, best first (a system without a score last)."""
+    names = list(names if names is not None else res.names)
     f1 = {n: res.scores(n)["BlonDe"]["F1"] for n in names}
     return sorted(names, key=lambda n: (f1[n] is None, -(f1[n] or 0.0)))
 

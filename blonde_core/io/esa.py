@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -80,10 +79,6 @@ def is_esa(path) -> bool:
             and first[3] in ("TGT", "BAD", "REF", "CHK") and first[2].isdigit())
 
 
-def _float(x: str, name: str, line: int, what: str) -> float:
-    return score_number(x, name, line, what)
-
-
 def _spans(raw: str, name: str, line: int) -> list:
     if not raw.strip():
         return []
@@ -133,8 +128,8 @@ def read_esa(paths) -> EsaJudgments:
                 dropped["quality-control (BAD) rows"] += 1
                 continue
             src, tgt = LANG3.get(f[4], f[4]), LANG3.get(f[5], f[5])
-            row = EsaRow(f[0], f[1], seg, f"{src}-{tgt}", _float(f[6], name, k, "overall score"), f[7],
-                         _spans(f[9], name, k), _float(f[11] or "0", name, k, "end_time"), (name, k))
+            row = EsaRow(f[0], f[1], seg, f"{src}-{tgt}", score_number(f[6], name, k, "overall score"), f[7],
+                         _spans(f[9], name, k), score_number(f[11] or "0", name, k, "end_time"), (name, k))
             key = (row.rater, row.system, row.segment, row.pair)
             if key in kept:
                 dropped["earlier judgments of the same rater"] += 1

@@ -67,7 +67,6 @@ class _Stat:
     lo: float  # the statistic's range, for the averages
     hi: float
     values: dict
-    evaluate: object  # fn(metric name) -> None; the draws come from `null`
     null: object  # fn(a, b, rng, k) -> (null differences a - b (draws,), p)
     order: list = field(default_factory=list)
     ranks: dict = field(default_factory=dict)
@@ -143,15 +142,13 @@ def _spa_stat(lp: str, H: np.ndarray, M: dict, permutations: int, spa_seed: int)
             vals = np.concatenate(res, axis=1)
             return vals[0] - vals[1], delta
         return _early_stop(step, k, rng)
-    return _Stat("spa", lp, 1.0, 0.0, 1.0, values, None, null)
+    return _Stat("spa", lp, 1.0, 0.0, 1.0, values, null)
 
 
 def _zscore_rated(x: np.ndarray, rated: np.ndarray) -> np.ndarray:
     """z-scores over the rated cells (mt-metrics-eval z-scores the gold-filtered vector), others left as they are."""
     out = np.array(x, dtype=float)
-    v = out[rated]
-    sd = v.std()
-    out[rated] = (v - v.mean()) / sd if sd > 0 else v - v.mean()
+    out[rated] = _zscore(out[rated])
     return out
 
 
@@ -189,7 +186,7 @@ def _acc_eq_stat(lp: str, H: np.ndarray, M: dict) -> _Stat:
             s = r.integers(0, 2, size=(n, len(v))) * 2.0 - 1.0
             return s @ v, delta
         return _early_stop(step, k, rng)
-    return _Stat("acc_eq", lp, 1.0, 0.0, 1.0, values, None, null)
+    return _Stat("acc_eq", lp, 1.0, 0.0, 1.0, values, null)
 
 
 def _pearson_stat(name: str, lp: str, h: np.ndarray, M: dict) -> _Stat:
@@ -209,7 +206,7 @@ def _pearson_stat(name: str, lp: str, h: np.ndarray, M: dict) -> _Stat:
             hh = np.broadcast_to(h, ha.shape)
             return meta._pearson_rows(ha, hh) - meta._pearson_rows(hb, hh), float(delta)
         return _early_stop(step, k, rng)
-    return _Stat(name, lp, 1.0, -1.0, 1.0, values, None, null)
+    return _Stat(name, lp, 1.0, -1.0, 1.0, values, null)
 
 
 def _accuracy_stat(tables: list[PairTables], metrics: list) -> _Stat:
@@ -236,7 +233,7 @@ def _accuracy_stat(tables: list[PairTables], metrics: list) -> _Stat:
             hb = [np.where(w, y, x) for w, x, y in zip(ws, z[a], z[b])]
             return acc(ha) - acc(hb), delta
         return _early_stop(step, k, rng)
-    return _Stat("accuracy", "all", float(len(tables)), 0.0, 1.0, values, None, null)
+    return _Stat("accuracy", "all", float(len(tables)), 0.0, 1.0, values, null)
 
 
 # -- ranking ---------------------------------------------------------------------------------------------
