@@ -240,6 +240,14 @@ def test_bad_options_are_refused_with_exit_2(capsys, argv):
     assert code == 2 and "internal error" not in err and "(see --help)" in err, err
 
 
+@pytest.mark.parametrize("flag", ["--otem-n", "--utem-n"])
+def test_ngram_orders_beyond_the_statistics_are_refused(capsys, flag):
+    """The companion statistics hold n-gram orders 1-4: a larger order is a setting error (the fuzz test found
+    `--otem-n 5` raising IndexError, exit 3)."""
+    code, _, err = run(capsys, "score", *SAMPLE_ARGS, "--metrics", "Otem,Utem", flag, "5")
+    assert code == 2 and "internal error" not in err and "n-gram order must be from 1 to 4, not 5" in err, err
+
+
 # -- fuzz: hostile bytes through every reader, hostile values through the options ------------------------
 
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

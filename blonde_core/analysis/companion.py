@@ -267,6 +267,12 @@ def scores_from(cs: CompanionStats, sel=None, otem_n: int = 2, utem_n: int = 4) 
 
 def companion_scores(result, names=None, metrics=COMPANIONS, per_doc: bool = False, otem_n: int = 2,
                      utem_n: int = 4, alpha: float = 2.0) -> dict:
+    for name, n in (("Otem", otem_n), ("Utem", utem_n)):  # the statistics hold n-gram orders 1..ORDERS
+        if not 1 <= n <= ORDERS:
+            raise InputError(f"{name}'s largest n-gram order must be from 1 to {ORDERS}, not {n}",
+                             code=InputError.Codes.SETTING)
+    if not alpha > 0:
+        raise InputError(f"BlonD-dist's alpha must be above 0, not {alpha}", code=InputError.Codes.SETTING)
     bad = [m for m in metrics if m not in COMPANIONS]
     if bad:
         raise InputError(f"unknown metric '{bad[0]}' (companion metrics: {', '.join(COMPANIONS)}; LC needs "

@@ -259,7 +259,7 @@ def read_metric_table(path, corpus: Corpus, lower_is_better=()) -> dict:
     name = str(path)
     text = decode_bytes(read_bytes(path), name)
     lines = split_lines(text)
-    if not lines:
+    if not any(x.strip() for x in lines):  # nothing, or blank lines only
         raise InputError("is empty", file=name, code=InputError.Codes.EMPTY)
     sep = "\t" if "\t" in lines[0] else ","
     rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=sep))
