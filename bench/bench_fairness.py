@@ -118,20 +118,11 @@ def main() -> None:
 
 def hostile(alone: tuple[float, float]) -> None:
     """B's Overview while A's hostile uploads are read and refused in a loop."""
-    import io
-    import json
-    import zipfile
-
+    from bench_hostile import bomb_zip, million_lines
     from blonde_core.study import InputError
 
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("wmt/documents/en-de.docs", "news d1\n" * 3)
-        z.writestr("wmt/references/en-de.refA.txt", "a\nb\nc\n")
-        z.writestr("wmt/system-outputs/en-de/bomb.txt", ("x" * 999 + "\n") * 60_000)
-    bomb = NamedBytes("bomb.zip", buf.getvalue())
-    lines = NamedBytes("big.jsonl", "".join(json.dumps({"system": "s", "doc_id": f"d{i // 10}", "text": "x"}) + "\n"
-                                            for i in range(1_000_000)).encode())
+    bomb = NamedBytes("bomb.zip", bomb_zip())
+    lines = NamedBytes("big.jsonl", million_lines())
     stop, refused = threading.Event(), []
 
     def attack() -> None:

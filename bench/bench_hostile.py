@@ -39,15 +39,26 @@ def peak_of(argv: list[str]) -> tuple[int, float, float, str]:
     return p.returncode, secs, peak, said[:200]
 
 
-def main() -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
+def bomb_zip() -> bytes:
+    """A WMT-layout zip of ~124 KB whose system output inflates to 60 MB of lines."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         z.writestr("wmt/documents/en-de.docs", "news d1\n" * 3)
         z.writestr("wmt/references/en-de.refA.txt", "a\nb\nc\n")
         z.writestr("wmt/system-outputs/en-de/bomb.txt", ("x" * 999 + "\n") * 60_000)
+    return buf.getvalue()
+
+
+def million_lines() -> bytes:
+    """A JSON Lines file of 1,000,000 one-segment rows (twice a server's default segment limit)."""
+    return "".join(json.dumps({"system": "s", "doc_id": f"d{i // 10}", "text": "x"}) + "\n"
+                   for i in range(1_000_000)).encode()
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
     bomb = tmp / "bomb.zip"
-    bomb.write_bytes(buf.getvalue())
+    bomb.write_bytes(bomb_zip())
     code, secs, peak, msg = peak_of([sys.executable, "-m", "blonde_core", "score", "--wmt-dir", str(bomb),
                                      "--metrics", "chrF"])
     print(f"bomb      {bomb.stat().st_size / 1024:.0f} KB zip -> 60 MB: exit {code}, {secs:.2f} s, peak {peak:.0f} MB")
@@ -55,9 +66,7 @@ def main() -> None:
     code, secs, peak, _ = peak_of([sys.executable, "-c", "import blonde_core.cli"])
     print(f"baseline  import blonde_core.cli: peak {peak:.0f} MB")
     big = tmp / "big.jsonl"
-    with open(big, "w") as f:
-        for i in range(1_000_000):
-            f.write(json.dumps({"system": "s", "doc_id": f"d{i // 10}", "text": "x"}) + "\n")
+    big.write_bytes(million_lines())
     from blonde_core.errors import InputError
     from blonde_core.study import Study
 

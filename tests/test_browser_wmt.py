@@ -4,12 +4,36 @@ needs (CSV rounded as shown, LaTeX, the chart's PNG, the HTML report) saved and 
 in Chromium offline.  Screenshots at 1280 and 1600 px go to test-artifacts/ (look at them)."""
 import csv
 import io
+from contextlib import contextmanager
 
 import pytest
 
 from conftest import wmt22_layout
 from test_browser import ARTIFACTS, CHROMIUM, MAIN, goto, no_exception, shot
 from test_browser_server import start_server, stop
+
+
+@contextmanager
+def wmt_tab(tmp_path_factory, name: str, **env):
+    """A server of its own (env as given) and Chromium at 1280 px on its Data page's WMT-folder tab: (the page,
+    the server's pid)."""
+    from playwright.sync_api import sync_playwright
+
+    d = tmp_path_factory.mktemp(name)
+    proc, url = start_server(d / "cache", d / "streamlit.log", **env)
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.set_default_timeout(180_000)
+            page.goto(url)
+            goto(page, "Data")
+            page.get_by_role("tab", name="A WMT folder").click()
+            yield page, proc.pid
+            browser.close()
+    finally:
+        stop(proc)
 
 
 @pytest.fixture(scope="module")
@@ -114,59 +138,44 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
     Overview says it at the top and shows chrF and BLEU (with the human ESA column), and no BlonDe number
     (issue 44); Human correlation ranks the metrics as WMT24 does (issue 48). Screenshots at 1280 and 1600 px:
     wmt24-hi-data, wmt24-hi-overview, wmt24-hi-correlation."""
-    from playwright.sync_api import sync_playwright
-
     from conftest import SHARED
 
     root = SHARED / "data" / "wmt24"
-    proc, url = start_server(tmp_path_factory.mktemp("cache24"), tmp_path_factory.mktemp("log24") / "streamlit.log",
-                             BLONDE_WMT_ROOTS=str(root.parent))
-    try:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            page.set_default_timeout(180_000)
-            page.goto(url)
-            goto(page, "Data")
-            page.get_by_role("tab", name="A WMT folder").click()
-            page.get_by_role("textbox", name="or the folder's path on this server").fill(str(root))
-            page.get_by_role("textbox", name="Language pair (when the folder has several)").fill("en-hi")
-            page.get_by_role("button", name="Load this folder").click()
-            page.get_by_text("WMT folder understood as").first.wait_for()
-            no_exception(page)
-            said = page.locator('[data-testid="stAlert"]', has_text="The target texts are in Hindi (hi)").first
-            said.wait_for()
-            # right after loading: before what was understood of the files, not under their tables
-            assert said.bounding_box()["y"] < page.get_by_text("Loaded from").first.bounding_box()["y"]
-            shot(page, "wmt24-hi-data")
-            goto(page, "Overview")
-            alert = page.locator('[data-testid="stAlert"]', has_text="Hindi (hi)").first
-            alert.wait_for()
-            assert alert.bounding_box()["y"] < 400  # at the top, before any table
-            grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
-            grid.wait_for()
-            grid.locator('[role="columnheader"]', has_text="chrF").first.wait_for(state="attached")
-            headers = grid.locator('[role="columnheader"]').all_text_contents()
-            assert any("chrF" in h for h in headers) and any("BLEU" in h for h in headers), headers
-            assert any("human (esa)" in h for h in headers), headers
-            assert not any("BlonDe" in h or "BlonD-d" in h for h in headers), headers
-            body = page.locator(MAIN).inner_text()
-            assert "BlonDe F1" not in body and "lang:hi|pack:none" in body
-            no_exception(page)
-            shot(page, "wmt24-hi-overview")
-            # the WMT24 task's ranking of the metrics on this pair (issue 48), its answer in a sentence
-            goto(page, "Human correlation")
-            page.get_by_text("The WMT metrics task's ranking").first.wait_for()
-            page.get_by_text("Rank the metrics").first.click()
-            answer = page.get_by_text("in the first cluster of wmt24's average on en-hi").first
-            answer.wait_for()
-            answer.scroll_into_view_if_needed()
-            no_exception(page)
-            shot(page, "wmt24-hi-correlation")
-            browser.close()
-    finally:
-        stop(proc)
+    with wmt_tab(tmp_path_factory, "wmt24", BLONDE_WMT_ROOTS=str(root.parent)) as (page, _):
+        page.get_by_role("textbox", name="or the folder's path on this server").fill(str(root))
+        page.get_by_role("textbox", name="Language pair (when the folder has several)").fill("en-hi")
+        page.get_by_role("button", name="Load this folder").click()
+        page.get_by_text("WMT folder understood as").first.wait_for()
+        no_exception(page)
+        said = page.locator('[data-testid="stAlert"]', has_text="The target texts are in Hindi (hi)").first
+        said.wait_for()
+        # right after loading: before what was understood of the files, not under their tables
+        assert said.bounding_box()["y"] < page.get_by_text("Loaded from").first.bounding_box()["y"]
+        shot(page, "wmt24-hi-data")
+        goto(page, "Overview")
+        alert = page.locator('[data-testid="stAlert"]', has_text="Hindi (hi)").first
+        alert.wait_for()
+        assert alert.bounding_box()["y"] < 400  # at the top, before any table
+        grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
+        grid.wait_for()
+        grid.locator('[role="columnheader"]', has_text="chrF").first.wait_for(state="attached")
+        headers = grid.locator('[role="columnheader"]').all_text_contents()
+        assert any("chrF" in h for h in headers) and any("BLEU" in h for h in headers), headers
+        assert any("human (esa)" in h for h in headers), headers
+        assert not any("BlonDe" in h or "BlonD-d" in h for h in headers), headers
+        body = page.locator(MAIN).inner_text()
+        assert "BlonDe F1" not in body and "lang:hi|pack:none" in body
+        no_exception(page)
+        shot(page, "wmt24-hi-overview")
+        # the WMT24 task's ranking of the metrics on this pair (issue 48), its answer in a sentence
+        goto(page, "Human correlation")
+        page.get_by_text("The WMT metrics task's ranking").first.wait_for()
+        page.get_by_text("Rank the metrics").first.click()
+        answer = page.get_by_text("in the first cluster of wmt24's average on en-hi").first
+        answer.wait_for()
+        answer.scroll_into_view_if_needed()
+        no_exception(page)
+        shot(page, "wmt24-hi-correlation")
 
 
 def _peak_mb(pid: int) -> float:
@@ -182,39 +191,17 @@ def test_a_zip_bomb_uploaded_on_the_data_page_is_refused_within_memory(tmp_path_
     """Issue 49: a WMT-folder zip of ~124 KB whose system file inflates to 60 MB, uploaded on the Data page: the
     page names the member and why it is refused, and the server never passes 600 MB (it reached 4.1 GB on a
     150 MB bomb before members were read a megabyte at a time). Screenshot: zip-bomb-refused."""
-    import io
-    import zipfile
-
-    from playwright.sync_api import sync_playwright
-
     from test_browser import uploader
+    from test_hostile import _layout_zip
 
-    d = tmp_path_factory.mktemp("bomb")
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("wmt/documents/en-de.docs", "news d1\n" * 3)
-        z.writestr("wmt/references/en-de.refA.txt", "a\nb\nc\n")
-        z.writestr("wmt/system-outputs/en-de/bomb.txt", ("x" * 999 + "\n") * 60_000)
-    bomb = d / "bomb.zip"
-    bomb.write_bytes(buf.getvalue())
-    proc, url = start_server(d / "cache", d / "streamlit.log")
-    try:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            page.set_default_timeout(180_000)
-            page.goto(url)
-            goto(page, "Data")
-            page.get_by_role("tab", name="A WMT folder").click()
-            uploader(page, "A zip of the folder").set_input_files(str(bomb))
-            page.get_by_role("button", name="Load this folder").click()
-            said = page.get_by_text("times its packed size").first
-            said.wait_for()
-            assert "bomb.txt" in page.locator('[data-testid="stAlert"]', has_text="packed size").first.inner_text()
-            no_exception(page)
-            shot(page, "zip-bomb-refused")
-            browser.close()
-        assert _peak_mb(proc.pid) < 600, _peak_mb(proc.pid)
-    finally:
-        stop(proc)
+    bomb = tmp_path_factory.mktemp("bomb-zip") / "bomb.zip"
+    bomb.write_bytes(_layout_zip(("x" * 999 + "\n") * 60_000, system="bomb"))
+    with wmt_tab(tmp_path_factory, "bomb") as (page, server):
+        uploader(page, "A zip of the folder").set_input_files(str(bomb))
+        page.get_by_role("button", name="Load this folder").click()
+        said = page.get_by_text("times its packed size").first
+        said.wait_for()
+        assert "bomb.txt" in page.locator('[data-testid="stAlert"]', has_text="packed size").first.inner_text()
+        no_exception(page)
+        shot(page, "zip-bomb-refused")
+        assert _peak_mb(server) < 600, _peak_mb(server)

@@ -31,12 +31,13 @@ SAMPLE_ARGS = ["-r", SAMPLE / "reference.txt", "-s", *sample_paths()[:2], "--doc
 
 # -- zips ------------------------------------------------------------------------------------------------
 
-def _layout_zip(member: bytes, extra=()) -> bytes:
+def _layout_zip(member: bytes, extra=(), system: str = "sys") -> bytes:
+    """A WMT-layout zip (en-de, two segments) whose one system output is `member`."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         z.writestr("wmt/documents/en-de.docs", "news d1\nnews d1\n")
         z.writestr("wmt/references/en-de.refA.txt", "One line.\nTwo lines.\n")
-        z.writestr("wmt/system-outputs/en-de/sys.txt", member)
+        z.writestr(f"wmt/system-outputs/en-de/{system}.txt", member)
         for name, data in extra:
             z.writestr(name, data)
     return buf.getvalue()
