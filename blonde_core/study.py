@@ -819,12 +819,18 @@ class Study:
         higher-is-better ("-TER"): {name: {system: (n_segments,)}}; {} when matched per document."""
         from .analysis.standard import HIGHER_IS_BETTER
 
-        std = self.standards(cfg.granularity, std_metrics) if cfg.granularity == "sentence" else None
-        out: dict = {}
-        for m in (std.metrics if std is not None else ()):
-            sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
-            out[key] = {s: sign * std.segment_scores(m, s) for s in names}
-        return out
+        if cfg.granularity != "sentence" or not std_metrics:
+            return {}
+        std_metrics, names = tuple(std_metrics), tuple(names)
+
+        def compute():  # each segment scored in Python: once per study, metrics and systems (pages ask often)
+            std = self.standards(cfg.granularity, std_metrics)
+            out: dict = {}
+            for m in std.metrics:
+                sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+                out[key] = {s: sign * std.segment_scores(m, s) for s in names}
+            return out
+        return self._get(("standard_segments", std_metrics, names), compute)
 
     def task_tables(self, cfg: ScoreConfig, std_metrics=("chrF", "BLEU"), metrics=None, exclude=(),
                     system_level: bool = False):
