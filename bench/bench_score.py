@@ -1,14 +1,17 @@
 """Benchmark: score the 13 TED zh-en MT systems and refB against ref (or, with --data wmt22-defr, the 6
-WMT22 de-fr systems against refA in French), cold and warm.
+WMT22 de-fr systems against refA in French; with --data wmt24 --lp en-xx, a WMT24 pair as released), cold
+and warm.
 
 Prints wall time, peak memory and sentences per second for
-  floor  the spaCy floor: load the pipeline (same components) and annotate the
-         distinct sentences once with nlp.pipe on both cores (n_process=2);
+  floor  the analyser's floor: load the pipeline (same components) and annotate the
+         distinct sentences once with nlp.pipe on both cores (n_process=2); for a pack whose analyser
+         is not spaCy (jieba, MeCab, pymorphy3), the analyser's own calls alone (no record built) in
+         two forked processes;
   cold   `python -m blonde_core score ... --per-doc --format json` with an empty cache;
   warm   the same command again (every sentence cached).
 Targets (2-core machine): cold <= 1.15 x floor, warm <= 1 s, peak memory <= 600 MB.
 
-    .venv/bin/python bench/bench_score.py [--repeat N] [--data ted-zhen|wmt22-defr]
+    .venv/bin/python bench/bench_score.py [--repeat N] [--data ted-zhen|wmt22-defr|wmt24 --lp en-zh]
 """
 from __future__ import annotations
 
@@ -33,10 +36,33 @@ from blonde_core.lang.base import load_pack
 pack = load_pack(sys.argv[1])
 files = sys.argv[2:]
 texts = sorted({l.strip().lower() for f in files for l in open(f, encoding="utf-8").read().splitlines()})
-nlp = load_pipeline(pack)
 n = 0
-for d in nlp.pipe(texts, n_process=2, batch_size=128):
-    n += 1
+if pack.analyser == "spacy":
+    nlp = load_pipeline(pack)
+    for d in nlp.pipe(texts, n_process=2, batch_size=128):
+        n += 1
+else:  # the analyser's own calls, nothing of ours around them, on both cores
+    import multiprocessing as mp
+    import re
+    if pack.analyser == "jieba":
+        import jieba, jieba.posseg
+        tok = jieba.posseg.POSTokenizer(jieba.Tokenizer()); tok.tokenizer.initialize()
+        work = lambda t: len(tok.lcut(t))
+    elif pack.analyser == "mecab":
+        import ipadic, MeCab
+        tagger = MeCab.Tagger(ipadic.MECAB_ARGS)
+        work = lambda t: len(tagger.parse(t))
+    else:
+        import pymorphy3
+        morph = pymorphy3.MorphAnalyzer(lang=pack.name)
+        word = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]")
+        work = lambda t: len([morph.parse(w)[0] for w in word.findall(t)])
+    def _run(t):  # found by name in the forked children, which hold `work` already
+        return work(t)
+
+    with mp.get_context("fork").Pool(2) as pool:
+        for _ in pool.imap(_run, texts, chunksize=128):
+            n += 1
 print(n, time.perf_counter() - t0)
 """
 
@@ -83,8 +109,10 @@ def measure(cmd, env) -> dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=1, help="repeat each measurement, report the best")
-    ap.add_argument("--data", choices=("ted-zhen", "wmt22-defr"), default="ted-zhen",
-                    help="ted-zhen (English target) or wmt22-defr (French target, the French pipeline's floor)")
+    ap.add_argument("--data", choices=("ted-zhen", "wmt22-defr", "wmt24"), default="ted-zhen",
+                    help="ted-zhen (English target), wmt22-defr (French target, the French pipeline's floor) or "
+                         "wmt24 (a pair as released, --lp)")
+    ap.add_argument("--lp", default="en-zh", help="with --data wmt24: the language pair (en-zh, en-ja, en-cs, ...)")
     a = ap.parse_args()
     py = sys.executable
     if a.data == "ted-zhen":
@@ -94,6 +122,15 @@ def main():
         all_files = systems + [ref, refb]
         score_cmd = [py, "-m", "blonde_core", "score", "-r", ref, "-s", *systems, refb,
                      "--docids", str(TED / "docids.txt"), "--format", "json", "--per-doc"]
+    elif a.data == "wmt24":
+        wmt = SHARED / "data" / "wmt24"
+        lang = a.lp.split("-")[1]
+        systems = sorted(str(p) for p in (wmt / "system-outputs" / a.lp).glob("*.txt"))
+        ref = str(wmt / "references" / f"{a.lp}.refA.txt")
+        all_files = systems + [ref]
+        label = f"WMT24 {a.lp}: {len(systems)} systems vs refA"
+        score_cmd = [py, "-m", "blonde_core", "score", "--wmt-dir", str(wmt), "--lp", a.lp, "--format", "json",
+                     "--per-doc"]
     else:
         defr = SHARED / "data" / "wmt22-defr"
         lang, label = "fr", "WMT22 de-fr (French): 6 systems vs refA"

@@ -394,6 +394,17 @@ class Study:
                 f"language pack ({language_name(cfg.lang)} tenses, pronouns, markers and entities): these BlonDe "
                 f"numbers do not measure {g['name']} discourse")
 
+    @staticmethod
+    def pack_notes(cfg: ScoreConfig) -> dict:
+        """{"notes": [...], "caveats": [...]} of the pack that scores (lang/<code>/pack.json): what a category
+        counts in that language, a licence; caveats are measured weaknesses that travel with every number."""
+        from .lang import load_pack
+
+        if not cfg.has_pack:
+            return {"notes": [], "caveats": []}
+        pack = load_pack(cfg.lang)
+        return {"notes": list(pack.notes), "caveats": list(pack.caveats)}
+
     def no_pack(self, cfg: ScoreConfig) -> str | None:
         """The one sentence said wherever a BlonDe number would be, when the target language has no pack
         (None: it has one)."""

@@ -322,6 +322,8 @@ st.caption(f"Target language: **{md(target['name'] or 'not recognised')}**"
               " (the reference has no letters to go by; scored as English unless chosen otherwise)")
            + ". The sidebar's *Target language* chooses the language pack; packs installed: "
            + ", ".join(CATALOG.languages) + ".")
+for n in Study.pack_notes(config())["notes"]:
+    st.caption(md(n))
 try:
     c.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",

@@ -279,6 +279,11 @@ def sidebar_settings() -> ScoreConfig:
     note = d.language_note(cfg) if d is not None else None
     if note:
         sb.warning(md(note[0].upper() + note[1:]) + ".", icon=":material/translate:")
+    said = Study.pack_notes(cfg)
+    for c in said["caveats"]:
+        sb.warning(md(c), icon=":material/report:")
+    for n in said["notes"]:
+        sb.caption(md(n))
     st.session_state["config"] = cfg
     return cfg
 

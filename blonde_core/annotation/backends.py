@@ -21,7 +21,8 @@ import threading
 
 from blonde_core.lang.base import LanguagePack
 
-from .pipeline import doc_to_record, load_pipeline, pipeline_id
+from .analysers import load_analyser
+from .pipeline import pipeline_id
 
 CHUNK = 128  # texts per batch at most
 CHUNK_CHARS = 32_000  # characters per batch at most (a longer text alone): no batch holds a worker for long
@@ -66,16 +67,16 @@ class Inline(Backend):
 
     def run(self, texts, on_batch, on_late=None) -> None:
         self.loaded_pipeline = True
-        nlp = load_pipeline(self.pack)
+        nlp = load_analyser(self.pack)
         for batch in batches_of(texts):
-            on_batch(batch, [doc_to_record(d) for d in nlp.pipe(batch, batch_size=64)])
+            on_batch(batch, nlp.records(batch))
 
 
 _FORKED_NLP = None  # the pipeline a forked worker inherits
 
 
 def _forked_work(batch: list[str]) -> list[dict]:
-    return [doc_to_record(d) for d in _FORKED_NLP.pipe(batch, batch_size=64)]
+    return _FORKED_NLP.records(batch)
 
 
 class Forked(Inline):
@@ -91,7 +92,7 @@ class Forked(Inline):
         import multiprocessing as mp
 
         self.loaded_pipeline = True
-        _FORKED_NLP = load_pipeline(self.pack)
+        _FORKED_NLP = load_analyser(self.pack)
         with mp.get_context("fork").Pool(n_proc) as pool:
             for batch, recs in zip(batches, pool.imap(_forked_work, batches)):
                 on_batch(batch, recs)

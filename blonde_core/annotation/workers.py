@@ -58,8 +58,6 @@ def call(job: dict):
 
 def serve(nlp, rfile, wfile) -> int:
     """Say ready, then answer one job per line of rfile until it ends."""
-    from .pipeline import doc_to_record
-
     wfile.write(READY + "\n")
     wfile.flush()
     for line in rfile:
@@ -67,7 +65,7 @@ def serve(nlp, rfile, wfile) -> int:
         if isinstance(job, dict):
             res = call(job)
         else:
-            res = [doc_to_record(d) for d in nlp.pipe(job, batch_size=64)]
+            res = nlp.records(job)
         wfile.write(json.dumps(res, ensure_ascii=True) + "\n")
         wfile.flush()
     return 0
@@ -104,14 +102,14 @@ def fork_server(nlp, ctl: socket.socket) -> int:
 
 
 def main(argv=None) -> int:
-    from .pipeline import load_pipeline
+    from .analysers import load_analyser
     from blonde_core.lang.base import load_pack
 
     argv = sys.argv[1:] if argv is None else argv
     out = sys.stdout
     try:
         pack = load_pack(argv[0] if argv else "en")
-        nlp = load_pipeline(pack)  # before saying ready: no job waits on a loading worker
+        nlp = load_analyser(pack)  # before saying ready: no job waits on a loading worker
     except Exception as exc:  # e.g. no spaCy pipeline installed: the server says why
         out.write(json.dumps({"error": str(exc)}) + "\n")
         out.flush()

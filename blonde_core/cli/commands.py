@@ -78,6 +78,11 @@ def resolve_config(a, study: Study):
             cfg = cfg.with_(lang=g["language"])
             a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {g['language']} "
                                                  f"({g['name']}; --lang to choose another)"]
+    said = study.pack_notes(cfg)
+    a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: {n}" for n in said["notes"]]
+    for c in said["caveats"]:
+        a.warnings.append(f"{cfg.lang}: {c}")
+        a.notes.append(f"warning: {cfg.lang}: {c}")
     note = study.language_note(cfg)
     if note:
         a.warnings.append(note)

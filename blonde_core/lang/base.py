@@ -4,30 +4,46 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 `pack.json` holds:
 
     name, description
-    spacy_pipelines        pipeline packages to try, in order; spacy_components: the ones to run
+    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3",
+                           "packages": [installed packages it needs, the first one names the pipeline id]};
+                           annotation/analysers.py turns each kind's output into the same record
+    spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
     tense.features         the tense features, in column order
     tense.source           "tag" (a token's fine-grained tag is the feature, English) or "morph":
-    tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...}}, the
-                           first rule whose every key matches the token's morphology (and coarse POS)
+    tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...} or a list of
+                           such rules}, the first rule whose every key matches the token's morphology, its
+                           coarse POS, its fine tag ("TAG"), its lowercased text ("WORD"), its last
+                           character ("LAST": Chinese 看着), the word before ("PREV": Japanese て+いる) or the
+                           next token's tag ("NEXT": Chinese 在 before a verb); a value "a|b" matches either,
+                           "!a|b" anything else (Chinese 通过 is not 过's experiential aspect)
     tense.compound         morph only: {"participle": {morphology a past participle has}, "window": n,
                            "auxiliaries": {feature: [auxiliary forms]}}: an auxiliary form followed within n
                            tokens by a participle (no finite verb between) counts once, as its compound
-                           feature, on the auxiliary; the participle is not counted (French passé composé)
+                           feature, on the auxiliary; the participle is not counted (French passé composé);
+                           "before": n also looks back n tokens (Czech "řekl jsem": the auxiliary follows);
+                           "barrier": [coarse POS] the search does not cross (e.g. PUNCT)
     tense.descriptions     {feature: words a reader understands}
     tense.groups           {feature: past | present | modal/future | base form | gerund | ...} (timeline)
     pronoun.features       the pronoun classes; pronoun.words {class: [exact token texts]}
     pronoun.gendered       the classes a pronoun thread compares (e.g. masculine, feminine)
+    pronoun.case_insensitive  optional, true: a word matches in any letter case ("Она" as "она")
     pronoun.impersonal     optional: token patterns (lowercase, one list each; "a|b" alternatives, "*" any
                            token) that begin with a pronoun used without a referent: that pronoun is not
                            counted (French "il y a", "il faut", "il est important de")
     entity.features        entity groups; entity.labels {group: [pipeline labels]};
                            entity.strip_suffixes (e.g. a possessive "’s")
-    dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]}
+    dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]};
+                           dm.longest: true counts only the longest marker where several overlap ("antes de
+                           que", not also "antes"); without it every match counts (the blonde package)
     weights                {preset: {category: [per-feature weights]}}; a category not given weighs
                            each of its n features 1/n (the blonde package's scheme)
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
                            "pronoun": [w per class]}; without it the early BlonD is not offered
     rc                     optional: RC's "content_tag_prefixes" and "function_words"
+    notes                  optional, sentences said wherever the pack scores (the command line's notes, the
+                           sidebar, the Data page): what a category means in this language, a licence
+    caveats                optional, sentences that travel with every number as warnings (JSON `warnings`):
+                           a measured weakness of the analyser
     detect                 optional, frequent words of the language (not used to guess: lang/detect.py does)
 
 Adding a language is adding a folder: nothing outside it changes.  Nothing here
@@ -50,12 +66,14 @@ NGRAM_ORDERS = (1, 2, 3, 4)
 class LanguagePack:
     name: str
     description: str
+    analyser: str  # the analyser kind: "spacy", "jieba", "mecab", "pymorphy3" (annotation/analysers.py)
+    analyser_packages: tuple[str, ...]  # what it needs installed (spaCy: the pipelines to try, in order)
     spacy_pipelines: tuple[str, ...]
     spacy_components: tuple[str, ...]
     tense_tags: tuple[str, ...]  # the tense features (fine-grained tags in English)
     tense_source: str  # "tag" or "morph"
-    tense_rules: tuple  # morph: ((feature index, ((key, value), ...)), ...)
-    tense_compound: tuple  # morph: (participle ((key, value), ...), window, {auxiliary form: feature index})
+    tense_rules: tuple  # morph: ((feature index, ((key, frozenset of values), ...)), ...)
+    tense_compound: tuple  # morph: (participle ((key, values), ...), window, {auxiliary form: feature index}, before)
     tense_descriptions: dict
     tense_groups: dict  # feature -> timeline group
     pronoun_classes: tuple[str, ...]
@@ -77,6 +95,10 @@ class LanguagePack:
     group_of_label: dict = field(default_factory=dict, compare=False)
     tag_index: dict = field(default_factory=dict, compare=False)
     dm_patterns: tuple = field(default=(), compare=False)  # ((type_index, (tok, ...)), ...)
+    tense_keys: frozenset = field(default=frozenset(), compare=False)  # the keys the tense rules read
+    dm_longest: bool = False
+    notes: tuple = ()
+    caveats: tuple = ()
 
     @property
     def n_features(self) -> dict:
@@ -101,33 +123,58 @@ class LanguagePack:
         if self.tense_source == "tag":
             idx = self.tag_index
             return [(i, idx[t]) for i, t in enumerate(rec["t"]) if t in idx]
-        morph, pos = rec.get("m"), rec.get("p")
-        if not morph or not (self.tense_rules or self.tense_compound):
+        if not (self.tense_rules or self.tense_compound):
             return []
+        words = rec["w"]
+        morph, pos, tags = rec.get("m") or [""] * len(words), rec.get("p"), rec.get("t")
         feats = [dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {} for m in morph]
         if pos:
             for f, p in zip(feats, pos):
                 f["POS"] = p
+        if self.tense_keys & CONTEXT_KEYS:
+            tags = tags or [""] * len(words)
+            for k, (f, w, t) in enumerate(zip(feats, words, tags)):
+                f["TAG"], f["WORD"], f["LAST"] = t, w.lower(), w[-1:]
+                f["PREV"] = words[k - 1].lower() if k else ""
+                f["NEXT"] = tags[k + 1] if k + 1 < len(tags) else ""
         out, done = [], set()
         if self.tense_compound:
-            participle, window, aux = self.tense_compound
-            words = rec["w"]
+            participle, window, aux, before, barrier = self.tense_compound
+
+            def is_participle(j):
+                return all(feats[j].get(k) in v for k, v in participle)
+
             for i, w in enumerate(words):
                 fi = aux.get(w.lower())
                 if fi is None:
                     continue
+                ahead = behind = None
                 for j in range(i + 1, min(i + 1 + window, len(words))):
-                    if all(feats[j].get(k) == v for k, v in participle):
-                        out.append((i, fi))
-                        done.update((i, j))
+                    if barrier and feats[j].get("POS") in barrier:
+                        break
+                    if is_participle(j):
+                        ahead = j
                         break
                     if feats[j].get("VerbForm") == "Fin":  # another finite verb first: not this auxiliary's
                         break
+                for j in range(i - 1, max(-1, i - 1 - before), -1):
+                    if barrier and feats[j].get("POS") in barrier:
+                        break
+                    if j not in done and is_participle(j):  # looking back: not one an earlier auxiliary took
+                        behind = j
+                        break
+                    if feats[j].get("VerbForm") == "Fin":
+                        break
+                # the nearer one (Czech "Přišel jsem domů a řekl jsem": each jsem its own participle); a tie: ahead
+                found = ahead if behind is None or (ahead is not None and ahead - i <= i - behind) else behind
+                if found is not None:
+                    out.append((i, fi))
+                    done.update((i, found))
         for i, f in enumerate(feats):
             if i in done or not f:
                 continue
             for fi, rule in self.tense_rules:
-                if all(f.get(k) == v for k, v in rule):
+                if all(f.get(k) in v for k, v in rule):
                     out.append((i, fi))
                     break
         return sorted(out)
@@ -141,6 +188,23 @@ class LanguagePack:
         return str(feature)
 
 
+CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT"})  # rule keys read off the words, not morphology
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3")  # annotation/analysers.py has one adapter each
+
+
+class _Not(frozenset):
+    """The values a rule refuses ("!a|b"): `x in` it is true for every other value (a missing key included)."""
+
+    def __contains__(self, x):
+        return not frozenset.__contains__(self, x)
+
+
+def _rule(rule: dict) -> tuple:
+    """((key, values), ...): a value "a|b" accepts either, "!a|b" accepts anything but those."""
+    return tuple(sorted((k, _Not(str(v)[1:].split("|")) if str(v).startswith("!") else frozenset(str(v).split("|")))
+                        for k, v in rule.items()))
+
+
 def _build(data: dict, source: str) -> LanguagePack:
     try:
         tense = data["tense"]
@@ -148,18 +212,28 @@ def _build(data: dict, source: str) -> LanguagePack:
         src = tense.get("source", "tag")
         if src not in ("tag", "morph"):
             raise InputError(f"tense.source must be 'tag' or 'morph', not {src!r}", file=source, code=InputError.Codes.LANGUAGE)
-        rules = tuple((feats.index(f), tuple(sorted(r.items()))) for f, r in tense.get("rules", {}).items())
+        rules = tuple((feats.index(f), _rule(r)) for f, rs in tense.get("rules", {}).items()
+                      for r in (rs if isinstance(rs, list) else [rs]))
         comp = tense.get("compound")
-        compound = () if not comp else (tuple(sorted(comp["participle"].items())), int(comp.get("window", 3)),
+        compound = () if not comp else (_rule(comp["participle"]), int(comp.get("window", 3)),
                                         {w.lower(): feats.index(f) for f, ws in comp["auxiliaries"].items()
-                                         for w in ws})
+                                         for w in ws}, int(comp.get("before", 0)),
+                                        frozenset(comp.get("barrier", ())))
+        an = data.get("analyser") or {}
+        kind = an.get("kind", "spacy")
+        if kind not in ANALYSERS:
+            raise InputError(f"analyser.kind must be one of {', '.join(ANALYSERS)}, not {kind!r}", file=source,
+                             code=InputError.Codes.LANGUAGE)
+        packages = tuple(an.get("packages") or (data["spacy_pipelines"] if kind == "spacy" else ()))
         pron = {k: tuple(v) for k, v in data["pronoun"]["words"].items()}
         labels = {k: tuple(v) for k, v in data["entity"]["labels"].items()}
         markers = {k: tuple(v) for k, v in data["dm"]["markers"].items()}
         pack = LanguagePack(
             name=data["name"],
             description=data.get("description", ""),
-            spacy_pipelines=tuple(data["spacy_pipelines"]),
+            analyser=kind,
+            analyser_packages=packages,
+            spacy_pipelines=tuple(data.get("spacy_pipelines", packages if kind == "spacy" else ())),
             spacy_components=tuple(data.get("spacy_components", ())),
             tense_tags=feats,
             tense_source=src,
@@ -177,6 +251,9 @@ def _build(data: dict, source: str) -> LanguagePack:
             entity_strip_suffixes=tuple(data["entity"].get("strip_suffixes", ())),
             dm_types=tuple(data["dm"]["features"]),
             dm_markers=markers,
+            dm_longest=bool(data["dm"].get("longest")),
+            notes=tuple(data.get("notes", ())),
+            caveats=tuple(data.get("caveats", ())),
             weights={p: {c: tuple(float(x) for x in w) for c, w in ws.items()}
                      for p, ws in data.get("weights", {}).items()},
             early=data.get("early"),
@@ -196,13 +273,20 @@ def _build(data: dict, source: str) -> LanguagePack:
                                  file=source, code=InputError.Codes.LANGUAGE)
     # A word listed under two classes counts for each (as the package does).
     pronoun_of: dict[str, list[int]] = {}
+    anycase = bool(data["pronoun"].get("case_insensitive"))
     for ci, cls in enumerate(pack.pronoun_classes):
         for w in pack.pronoun_words.get(cls, ()):
-            pronoun_of.setdefault(w, []).append(ci)
+            for form in dict.fromkeys((w, w.lower(), w.capitalize(), w.upper()) if anycase else (w,)):
+                if ci not in pronoun_of.get(form, ()):
+                    pronoun_of.setdefault(form, []).append(ci)
     object.__setattr__(pack, "pronoun_of", {k: tuple(v) for k, v in pronoun_of.items()})
     object.__setattr__(pack, "group_of_label", {
         lab: gi for gi, g in enumerate(pack.entity_groups) for lab in pack.entity_labels.get(g, ())})
     object.__setattr__(pack, "tag_index", {t: i for i, t in enumerate(pack.tense_tags)})
+    keys = {k for _, r in pack.tense_rules for k, _ in r}
+    if pack.tense_compound:
+        keys |= {k for k, _ in pack.tense_compound[0]}
+    object.__setattr__(pack, "tense_keys", frozenset(keys))
     object.__setattr__(pack, "dm_patterns", tuple(
         (ti, tuple(m.split(" "))) for ti, t in enumerate(pack.dm_types) for m in pack.dm_markers.get(t, ())))
     return pack

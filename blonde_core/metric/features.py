@@ -123,14 +123,22 @@ def dm_occurrences(tokens: list[str], pack: LanguagePack):
     first = _dm_index(pack)
     low = [t.lower() for t in tokens]
     n = len(low)
+    longest, covered = pack.dm_longest, 0
     for p, tok in enumerate(low):
         cands = first.get(tok)
-        if not cands:
+        if not cands or p < covered:
             continue
+        best = None
         for ti, toks in cands:
             k = len(toks)
             if p + k <= n and (k == 1 or tuple(low[p:p + k]) == toks):
-                yield ti, p, p + k
+                if not longest:
+                    yield ti, p, p + k
+                elif best is None or k > best[2] - best[1]:
+                    best = (ti, p, p + k)
+        if best is not None:
+            covered = best[2]
+            yield best
 
 
 def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, int, int]]:

@@ -274,7 +274,9 @@ class Signature(str):
             parts.append("plus:" + ",".join(f"{x:g}" for x in config.plus_weights))
         if refined_ner:
             parts.append("ner:refined")
-        parts += [f"lang:{config.lang}", f"spacy:{pipeline}", f"version:{__version__}"]
+        # a spaCy pipeline's id ends "/spacy-<version>"; another analyser's (annotation/analysers.py) "-adapter-<n>"
+        what = "analyser" if "-adapter-" in pipeline else "spacy"
+        parts += [f"lang:{config.lang}", f"{what}:{pipeline}", f"version:{__version__}"]
         self = super().__new__(cls, "|".join(parts))
         self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner = config, nrefs, pipeline, plus, refined_ner
         return self

@@ -1,0 +1,199 @@
+"""The analysers behind the language packs, each turning its own output into the one record
+(pipeline.py) that the metric reads: words, their character offsets, a fine tag, entity spans,
+and, where the analyser has them, a coarse part of speech and morphology "Key=Value|...".
+
+    spacy       spaCy pipelines (en, fr, cs, es): doc_to_record
+    jieba       Chinese: jieba's HMM segmenter with its part-of-speech dictionary (ICTCLAS tags:
+                v verb, ul 了, ug 过, uz 着, nr person, ns place, nt organisation, nz other proper noun)
+    mecab       Japanese: MeCab with IPAdic, the dictionary sacrebleu's ja-mecab tokenizer uses
+                (tags 品詞-細分類1-2-3, e.g. 名詞-固有名詞-人名-姓; 活用型/活用形/原形 as morphology)
+    pymorphy3   Russian and Ukrainian: pymorphy3's dictionary analysis of each word (OpenCorpora
+                grammemes: POS, aspect, tense, mood, gender; Name/Surn/Patr/Geox/Orgn/Trad)
+
+`load_analyser(pack)` gives an object with `records(texts) -> [record]`, loaded once per process.
+pipeline.ADAPTER_VERSION is part of the pipeline id (and so of every cache key and signature):
+bump an adapter's number whenever what it writes changes.
+"""
+from __future__ import annotations
+
+import re
+
+from blonde_core.lang.base import LanguagePack
+
+from .pipeline import doc_to_record, load_pipeline
+
+_LOADED: dict[str, object] = {}
+
+
+class SpacyAnalyser:
+    def __init__(self, nlp):
+        self.nlp = nlp
+
+    def records(self, texts):
+        return [doc_to_record(d) for d in self.nlp.pipe(texts, batch_size=64)]
+
+
+def _offsets(text: str, words: list[str]) -> list[int]:
+    """Each word's character offset in text (the analysers give the words in order, spaces left out)."""
+    out, pos = [], 0
+    for w in words:
+        k = text.find(w, pos)
+        k = pos if k < 0 else k
+        out.append(k)
+        pos = k + len(w)
+    return out
+
+
+def _merged(spans: list[tuple[int, int, str]], text: str) -> list[list]:
+    """Adjacent spans with the same label (nothing but spaces between) as one (田中 太郎, Пётр Иванов)."""
+    out: list[list] = []
+    for s, e, lab in spans:
+        if out and out[-1][2] == lab and not text[out[-1][1]:s].strip():
+            out[-1][1] = e
+        else:
+            out.append([s, e, lab])
+    return out
+
+
+class JiebaAnalyser:
+    """jieba.posseg with its own dictionary (inside the package), HMM on for unknown words."""
+
+    PROPER = {"nr": "nr", "nrfg": "nr", "nrt": "nr", "ns": "ns", "nt": "nt", "nz": "nz"}
+
+    def __init__(self):
+        import logging
+
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(logging.WARNING)
+        self.tok = jieba.posseg.POSTokenizer(jieba.Tokenizer())
+        self.tok.tokenizer.initialize()
+
+    def record(self, text: str) -> dict:
+        pairs = [(p.word, p.flag) for p in self.tok.lcut(text) if p.word.strip()]
+        words = [w for w, _ in pairs]
+        offs = _offsets(text, words)
+        tags = [f for _, f in pairs]
+        ents = [(o, o + len(w), self.PROPER[f]) for (w, f), o in zip(pairs, offs) if f in self.PROPER]
+        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text)}
+
+    def records(self, texts):
+        return [self.record(t) for t in texts]
+
+
+class MecabAnalyser:
+    """MeCab with IPAdic (the dictionary inside the `ipadic` package; sacrebleu's ja-mecab uses it)."""
+
+    PROPER = ("人名", "地域", "組織", "一般")
+
+    def __init__(self):
+        import ipadic
+        import MeCab
+
+        self.tagger = MeCab.Tagger(ipadic.MECAB_ARGS)
+
+    def record(self, text: str) -> dict:
+        words, tags, pos, morph = [], [], [], []
+        node = self.tagger.parseToNode(text)
+        while node:
+            if node.surface:
+                f = node.feature.split(",")
+                f += ["*"] * (9 - len(f))
+                words.append(node.surface)
+                tags.append("-".join(x for x in f[:4] if x != "*"))
+                pos.append(f[0])
+                morph.append("|".join(f"{k}={v}" for k, v in (("ConjType", f[4]), ("ConjForm", f[5]),
+                                                              ("Lemma", f[6])) if v != "*"))
+            node = node.next
+        offs = _offsets(text, words)
+        ents = []
+        for w, t, o in zip(words, tags, offs):
+            parts = t.split("-")
+            if parts[:2] == ["名詞", "固有名詞"] and len(parts) > 2 and parts[2] in self.PROPER:
+                ents.append((o, o + len(w), parts[2]))
+        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
+
+    def records(self, texts):
+        return [self.record(t) for t in texts]
+
+
+_WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
+# OpenCorpora's proper-name grammemes -> the entity label (a first name, patronymic and surname in a row: one "Name")
+_PROPER_SET = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
+
+
+class Pymorphy3Analyser:
+    """pymorphy3 over words cut by a regular expression: each word's most probable analysis.  A word
+    is a proper name when it is written with a capital letter and its first analysis carries one of
+    OpenCorpora's Geox (place), Orgn (organisation), Trad (trade mark), or Name, Surn, Patr (a person:
+    "Name", unless the word is also a common inanimate noun); a capitalised noun the dictionary does not
+    know as a name, inside a sentence, is a name of unknown kind ("Unkn": Ukrainian's dictionary has no
+    places).  A pronoun or function word is never a name.  A text with no capital letter at all (BlonDe lowercases by default)
+    leaves the dictionary alone to decide: a word whose first analysis is a proper name."""
+
+    def __init__(self, lang: str):
+        import pymorphy3
+
+        self.morph = pymorphy3.MorphAnalyzer(lang=lang)
+
+    def record(self, text: str) -> dict:
+        words = _WORD.findall(text)
+        offs = _offsets(text, words)
+        tags, pos, morph, ents = [], [], [], []
+        cased = any(c.isupper() for c in text)  # BlonDe lowercases by default: then the dictionary alone decides
+        start = True  # at a sentence start (the first word, or after . ! ? … : « " —)
+        for w, o in zip(words, offs):
+            parses = self.morph.parse(w)
+            tag = parses[0].tag
+            tags.append(str(tag))  # plain str: pymorphy3's grammemes are str subclasses that do not pickle
+            pos.append(str(tag.POS) if tag.POS else str(tag).split(",")[0].split(" ")[0])  # PNCT, LATN, NUMB, UNKN
+            morph.append("|".join(f"{k}={v}" for k, v in (
+                ("Aspect", tag.aspect), ("Tense", tag.tense), ("Mood", tag.mood), ("Gender", tag.gender),
+                ("Number", tag.number), ("Person", tag.person), ("Voice", tag.voice)) if v))
+            if w[:1].isalpha() and (w[:1].isupper() or not cased):
+                label = self.name_label(w, parses, cased and not start)
+                if label is not None:
+                    ents.append((o, o + len(w), label))
+            start = w in ".!?…:«\"“„—–-" if not w.isalnum() else False
+        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
+
+    @staticmethod
+    def name_label(word: str, parses, mid_sentence: bool) -> str | None:
+        """The entity label of a capitalised word (or of any word of a lowercased text), or None."""
+        if any(q.tag.POS in ("NPRO", "PREP", "CONJ", "PRCL", "ADVB") for q in parses):
+            return None  # a pronoun or function word ("Вона", "Але") whatever else the dictionary has
+        gram = parses[0].tag.grammemes
+        for g in ("Geox", "Orgn", "Trad"):
+            if g in gram:
+                return g
+        lemma = parses[0].normal_form
+        common = any(q.tag.POS == "NOUN" and "inan" in q.tag.grammemes and not q.tag.grammemes & _PROPER_SET
+                     and q.normal_form != lemma for q in parses)
+        if gram & {"Name", "Surn", "Patr"} and not common:  # "Києві" is also Київ's locative: not a person
+            return "Name"
+        if mid_sentence and not word.isupper() and (parses[0].tag.POS == "NOUN" or gram & {"UNKN", "LATN"}):
+            return "Unkn"  # a capitalised noun inside a sentence: a name the dictionary does not know as one
+        return None
+
+    def records(self, texts):
+        return [self.record(t) for t in texts]
+
+
+def load_analyser(pack: LanguagePack):
+    """The pack's analyser, loaded once per process."""
+    key = f"{pack.analyser}:{pack.name}"
+    got = _LOADED.get(key)
+    if got is None:
+        if pack.analyser == "spacy":
+            got = SpacyAnalyser(load_pipeline(pack))
+        elif pack.analyser == "jieba":
+            got = JiebaAnalyser()
+        elif pack.analyser == "mecab":
+            got = MecabAnalyser()
+        elif pack.analyser == "pymorphy3":
+            got = Pymorphy3Analyser(pack.name)
+        else:  # pragma: no cover - base.py refuses other kinds
+            raise ValueError(pack.analyser)
+        _LOADED[key] = got
+    return got

@@ -1,0 +1,285 @@
+"""The language packs of issue 46 (zh, ja, cs, es, ru, uk), each through its real analyser: hand-worked
+examples, one per category, with the counts a grammar of the language gives written out by hand; the
+command line on a two-sentence example (the reference against itself is 1.0, a swapped pronoun or name
+lands in its category); the analysers behind every backend (forked processes, the server's workers);
+the pack contract's new parts (rules with context keys and negation, compound tenses looking back,
+longest discourse markers, pronouns in any case, notes and caveats); and each WMT24 pair's language
+guessed and scored from a subset of the released files."""
+import json
+from collections import Counter
+
+import pytest
+
+from conftest import SHARED
+
+WMT24 = SHARED / "data" / "wmt24"
+NEW = ("zh", "ja", "cs", "es", "ru", "uk")
+
+
+def spans_of(code: str, text: str) -> list[dict]:
+    from blonde_core.annotation.analysers import load_analyser
+    from blonde_core.lang import load_pack
+    from blonde_core.metric.features import spans
+
+    pack = load_pack(code)
+    return spans(load_analyser(pack).records([text])[0], text, pack)
+
+
+def counts(code: str, text: str, category: str) -> dict:
+    return dict(Counter(s["feature"] for s in spans_of(code, text) if s["category"] == category))
+
+
+def texts(code: str, text: str, category: str) -> list[str]:
+    return [s["text"] for s in spans_of(code, text) if s["category"] == category]
+
+
+# --- hand-worked examples: (language, sentence, category, the counts by hand) ---------------------------
+
+HAND = [
+    # Chinese: 去过 = experiential 过 at the end of a verb, 正在 + verb = progressive; 在 before a place name
+    # (在杭州) is a preposition, not the progressive
+    ("zh", "他去过上海，现在正在北京学习。", "tense", {"过 (experiential)": 1, "在/正在 (progressive)": 1}),
+    ("zh", "她看着窗外，他们已经走了。", "tense", {"着 (durative)": 1, "了 (perfective)": 1}),
+    ("zh", "这意味着他通过了考试。", "tense", {"了 (perfective)": 1}),  # 意味着 and 通过 are words, not aspect
+    ("zh", "她看着窗外，他们已经走了。", "pronoun", {"她 (she)": 1, "他们 (they, masc./mixed)": 1}),
+    ("zh", "马云和阿里巴巴公司在杭州。", "entity", {"person": 1, "organisation": 1, "place": 1}),
+    ("zh", "马云和阿里巴巴公司在杭州。", "tense", {}),
+    ("zh", "虽然下雨了，但是我们还是去了。因此，她很高兴。", "dm", {"comparison": 2, "cause": 1}),
+    # Japanese: 降っていた = て + い(る) progressive + た past; 晴れる non-past; でしょう = でしょ + う conjecture
+    ("ja", "昨日は雨が降っていた。明日は晴れるでしょう。", "tense",
+     {"ている (progressive/resultative)": 1, "過去 (past た/だ)": 1, "非過去 (non-past)": 1,
+      "う/よう (volitional/conjectural)": 1}),
+    ("ja", "彼女は彼に本を渡した。彼らは喜んだ。", "pronoun", {"彼女 (she)": 1, "彼 (he)": 1, "彼ら (they)": 1}),
+    ("ja", "彼女は彼に本を渡した。彼らは喜んだ。", "tense", {"過去 (past た/だ)": 2}),  # 渡した, 喜んだ
+    ("ja", "田中さんはソニーに勤めていて、大阪に住んでいる。", "entity", {"person": 1, "organisation": 1, "place": 1}),
+    ("ja", "しかし、雨が降った。だから、試合は中止になった。", "dm", {"comparison": 1, "cause": 1}),
+    # Czech: "jsem psal" is one past tense (counted once, on the auxiliary); pošlu, a perfective verb in
+    # present form, is a future; "bych ... viděl" one conditional
+    ("cs", "Včera jsem psal dopis. Zítra ho pošlu.", "tense", {"minulý čas": 1, "budoucí čas": 1}),
+    ("cs", "Přišel jsem domů a řekl jsem jí, že bych ji rád viděl.", "tense", {"minulý čas": 2, "kondicionál": 1}),
+    ("cs", "Ona mu řekla, že oni přijdou.", "pronoun", {"ona (she)": 1, "on (he)": 1, "oni (they, masc.)": 1}),
+    ("cs", "Václav Havel žil v Praze a pracoval pro Českou televizi.", "entity",
+     {"person": 1, "place": 1, "organisation": 1}),
+    ("cs", "Přišel pozdě, ale nikdo si toho nevšiml, protože spali.", "dm", {"comparison": 1, "cause": 1}),
+    # Spanish: "ha terminado" and "habían abandonado" are compound tenses, each counted once
+    ("es", "Ella ha terminado el trabajo y los soldados habían abandonado la ciudad.", "tense",
+     {"pretérito perfecto compuesto": 1, "pretérito pluscuamperfecto": 1}),
+    ("es", "Ella le dijo a él que ellos vendrían.", "pronoun", {"ella (she)": 1, "él (he)": 1, "ellos (they, masc.)": 1}),
+    ("es", "Gabriel García Márquez vivió en México y trabajó para El Espectador.", "entity",
+     {"person": 1, "place": 1, "organisation": 1}),
+    ("es", "Llovía, sin embargo salimos porque teníamos prisa.", "dm", {"comparison": 1, "cause": 1}),
+    # Russian: дочитаю (perfective, present form) is a future; "бы пришёл" one conditional
+    ("ru", "Вчера я читал книгу. Завтра я её дочитаю.", "tense", {"прошедшее время": 1, "будущее время": 1}),
+    ("ru", "Он бы пришёл, но заболел.", "tense", {"сослагательное наклонение": 1, "прошедшее время": 1}),
+    ("ru", "Она сказала ему, что они придут.", "pronoun", {"она (she)": 1, "он (he)": 1, "они (they)": 1}),
+    ("ru", "Лев Толстой жил в Москве и писал для «Газпрома».", "entity", {"person": 1, "place": 1, "organisation": 1}),
+    ("ru", "Он устал, однако продолжал работать, потому что было нужно.", "dm", {"comparison": 1, "cause": 1}),
+    # Ukrainian: the same grammar; its dictionary has no place names, so Києві is a name of its own kind
+    ("uk", "Учора я читав книжку. Завтра я її дочитаю.", "tense", {"минулий час": 1, "майбутній час": 1}),
+    ("uk", "Він би прийшов, але захворів.", "tense", {"умовний спосіб": 1, "минулий час": 1}),
+    ("uk", "Вона сказала йому, що вони прийдуть.", "pronoun", {"вона (she)": 1, "він (he)": 1, "вони (they)": 1}),
+    ("uk", "Тарас Шевченко жив у Києві, а Ольга працює в Microsoft.", "entity", {"person": 2, "other": 2}),
+    ("uk", "Він втомився, проте продовжував працювати, тому що треба було.", "dm", {"comparison": 1, "cause": 1}),
+]
+
+
+@pytest.mark.parametrize("code,text,category,want", HAND, ids=[f"{h[0]}-{h[2]}-{i}" for i, h in enumerate(HAND)])
+def test_hand_worked_examples(code, text, category, want):
+    assert counts(code, text, category) == want
+
+
+def test_spans_are_the_words_a_reader_sees():
+    """Multi-word entities and markers are one span each, at the right characters."""
+    assert texts("ja", "田中太郎は東京に行った。", "entity") == ["田中太郎", "東京"]
+    assert texts("ru", "Пётр Иванов приехал.", "entity") == ["Пётр Иванов"]
+    assert texts("es", "Salimos antes de que lloviera.", "dm") == ["antes de que"]  # not also "antes"
+    assert texts("cs", "Přišel jsem pozdě.", "tense") == ["jsem"]  # the compound past once, on its auxiliary
+    assert texts("ru", "Она пришла. ОНА ушла.", "pronoun") == ["Она", "ОНА"]  # any letter case
+
+
+# --- the command line: the reference against itself, a swapped pronoun or name -------------------------
+
+PAIRS = {  # language: (two-sentence reference, the same with a gendered pronoun swapped, the category)
+    "zh": ("她昨天去了北京。她很高兴。", "她昨天去了北京。他很高兴。", "pronoun"),
+    "ja": ("彼女は昨日東京に行った。彼女は喜んだ。", "彼女は昨日東京に行った。彼は喜んだ。", "pronoun"),
+    "cs": ("Ona včera přišla domů. Ona byla šťastná.", "Ona včera přišla domů. On byl šťastný.", "pronoun"),
+    "es": ("Ella llegó ayer a Madrid. Ella estaba contenta.", "Ella llegó ayer a Madrid. Él estaba contento.", "pronoun"),
+    "ru": ("Она вчера пришла домой. Она была рада.", "Она вчера пришла домой. Он был рад.", "pronoun"),
+    "uk": ("Вона вчора прийшла додому. Вона була рада.", "Вона вчора прийшла додому. Він був радий.", "pronoun"),
+}
+
+
+@pytest.mark.parametrize("code", NEW)
+def test_score_sees_a_swapped_pronoun(capsys, tmp_path, code):
+    from blonde_core.cli import main
+
+    ref, swapped, category = PAIRS[code]
+    (tmp_path / "ref.txt").write_text(ref.replace("。", "。\n").replace(". ", ".\n") + "\n", encoding="utf-8")
+    (tmp_path / "same.txt").write_text((tmp_path / "ref.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "swap.txt").write_text(swapped.replace("。", "。\n").replace(". ", ".\n") + "\n", encoding="utf-8")
+    code_ = main(["score", "--lang", code, "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "same.txt"),
+                  str(tmp_path / "swap.txt"), "--format", "json", "--no-cache"])
+    out = capsys.readouterr().out
+    assert code_ == 0
+    data = json.loads(out)
+    assert f"lang:{code}|" in data["signature"]
+    same, swap = data["systems"]["same"], data["systems"]["swap"]
+    assert same["BlonDe"]["F1"] == 1.0
+    assert swap["BlonDe"]["F1"] < 1.0
+    assert swap["categories"][category]["F1"] < 1.0 and same["categories"][category]["F1"] == 1.0
+    assert swap["categories"][category]["spans"]["matched"] == swap["categories"][category]["spans"]["reference"] - 1
+
+
+def test_german_has_no_pack_yet_and_says_so(capsys, tmp_path):
+    """German (issue 46 leaves it open: no analyser on the registry gives tense) is refused by name."""
+    from blonde_core.cli import main
+
+    (tmp_path / "ref.txt").write_text("Sie hat gestern das Buch gelesen, aber er war nicht zu Hause.\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("Er hat gestern das Buch gelesen, aber sie war nicht zu Hause.\n", encoding="utf-8")
+    code = main(["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "sys.txt"), "--no-cache"])
+    assert code == 2 and "German (de)" in capsys.readouterr().err
+
+
+# --- every backend runs every analyser ------------------------------------------------------------------
+
+def _lines(lp: str, n: int) -> list[str]:
+    return (WMT24 / "references" / f"{lp}.refA.txt").read_text(encoding="utf-8").splitlines()[1:n + 1]
+
+
+@pytest.mark.parametrize("code,lp", [("zh", "en-zh"), ("ru", "en-ru")])
+def test_forked_processes_give_the_inline_records(code, lp):
+    """Records cross a process boundary (pymorphy3's own string types once did not pickle)."""
+    from blonde_core.annotation.analysers import load_analyser
+    from blonde_core.annotation.backends import SMALL, Forked
+    from blonde_core.lang import load_pack
+
+    pack = load_pack(code)
+    lines = [t.lower() for t in _lines(lp, SMALL + 40)]
+    want = load_analyser(pack).records(lines)
+    got = {}
+    Forked(pack, n_process=2).run(lines, lambda batch, recs: got.update(zip(batch, recs)))
+    assert [got[t] for t in lines] == want
+
+
+def test_the_servers_workers_run_a_non_spacy_analyser():
+    from blonde_core.annotation.analysers import load_analyser
+    from blonde_core.annotation.workers import WorkerPool
+    from blonde_core.lang import load_pack
+
+    lines = _lines("en-ja", 20)
+    pool = WorkerPool("ja", 1)  # its processes end with this one (as the server's do)
+    assert pool.submit(lines).result(timeout=120) == load_analyser(load_pack("ja")).records(lines)
+
+
+# --- the pack contract ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", NEW)
+def test_every_marker_is_written_as_its_analyser_cuts_it(code):
+    """A marker the analyser never produces as those tokens would never match: each is checked alone."""
+    from blonde_core.annotation.analysers import load_analyser
+    from blonde_core.lang import load_pack
+
+    pack = load_pack(code)
+    an = load_analyser(pack)
+    joiner = "" if code in ("zh", "ja") else " "
+    bad = [m for ms in pack.dm_markers.values() for m in ms
+           if " ".join(w.lower() for w in an.records([m.replace(" ", joiner)])[0]["w"]) != m]
+    assert bad == []
+
+
+@pytest.mark.parametrize("code", NEW)
+def test_each_pack_reads_its_own_language(code):
+    from blonde_core.annotation.pipeline import pipeline_id
+    from blonde_core.lang import guess_language, load_pack
+
+    pack = load_pack(code)
+    assert guess_language([PAIRS[code][0]])["pack"] == code
+    pid = pipeline_id(pack)
+    assert (pack.analyser == "spacy") == ("/spacy-" in pid) and (pack.analyser != "spacy") == ("-adapter-" in pid)
+    assert set(pack.gendered) <= set(pack.pronoun_classes) and pack.entity_groups
+    readme = (pack.source and __import__("pathlib").Path(pack.source).with_name("README.md"))
+    assert readme.is_file() and "Sources" in readme.read_text(encoding="utf-8")
+
+
+def test_rule_values_context_and_negation(tmp_path):
+    from blonde_core.lang import load_pack
+
+    en = json.loads((__import__("pathlib").Path(load_pack("en").source)).read_text(encoding="utf-8"))
+    pack = dict(en, name="t", tense={
+        "features": ["a", "b"], "source": "morph",
+        "rules": {"a": [{"WORD": "x|y", "NEXT": "V"}, {"LAST": "z", "WORD": "!zz"}], "b": {"PREV": "p", "TAG": "V"}}})
+    (tmp_path / "pack.json").write_text(json.dumps(pack), encoding="utf-8")
+    t = load_pack(str(tmp_path))
+    rec = {"w": ["x", "V1", "y", "N", "az", "zz", "p", "go"], "t": ["X", "V", "X", "N", "N", "N", "P", "V"]}
+    assert t.tense_tokens(rec) == [(0, 0), (4, 0), (7, 1)]  # y is followed by N; zz is refused; go follows p
+
+
+def test_caveats_travel_with_the_numbers(capsys, tmp_path):
+    from blonde_core.cli import main
+
+    ref, swapped, _ = PAIRS["es"]
+    (tmp_path / "ref.txt").write_text(ref + "\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text(swapped + "\n", encoding="utf-8")
+    assert main(["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "sys.txt"), "--format", "json",
+                 "--no-cache"]) == 0
+    out = capsys.readouterr()
+    assert any("27 of 40 hand-labelled verbs" in w for w in json.loads(out.out)["warnings"])
+    assert "target language guessed from the reference: es" in out.err
+
+
+def test_a_missing_analyser_is_named(monkeypatch):
+    import importlib.metadata
+
+    from blonde_core.annotation import pipeline
+    from blonde_core.errors import InputError
+    from blonde_core.lang import load_pack
+
+    real = importlib.metadata.version
+
+    def version(name):
+        if name == "jieba":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(pipeline.importlib.metadata, "version", version)
+    with pytest.raises(InputError) as e:
+        pipeline.pipeline_id(load_pack("zh"))
+    assert "jieba" in str(e.value) and "requirements-model.txt" in str(e.value)
+
+
+# --- WMT24 as released: the language guessed, never forced, scored with its pack ------------------------
+
+def wmt_subset(tmp_path, lp: str, n_docs: int, systems=("GPT-4", "ONLINE-B")) -> list[str]:
+    """The first documents of a released WMT24 pair (canary line left out), as plain files: the arguments of
+    `score` for them."""
+    docs = [line.split("\t")[1] for line in (WMT24 / "documents" / f"{lp}.docs").read_text(encoding="utf-8").splitlines()[1:]]
+    first = set(list(dict.fromkeys(docs))[:n_docs])
+    keep = [i for i, d in enumerate(docs) if d in first]
+
+    def cut(src, dst):
+        lines = src.read_text(encoding="utf-8").splitlines()[1:]
+        dst.write_text("\n".join(lines[i] for i in keep) + "\n", encoding="utf-8")
+        return str(dst)
+
+    (tmp_path / "docids.txt").write_text("\n".join(docs[i] for i in keep) + "\n", encoding="utf-8")
+    args = ["-r", cut(WMT24 / "references" / f"{lp}.refA.txt", tmp_path / "refA.txt"), "--docids",
+            str(tmp_path / "docids.txt"), "-s"]
+    return args + [cut(WMT24 / "system-outputs" / lp / f"{s}.txt", tmp_path / f"{s}.txt") for s in systems]
+
+
+@pytest.mark.parametrize("lp", ["en-zh", "en-ja", "en-cs", "en-es", "en-ru", "en-uk"])
+def test_a_wmt24_pair_scores_with_its_guessed_pack(capsys, tmp_path, lp):
+    """Three documents of each pair's released files: the language guessed (no --lang), scored with its own
+    pack, spans found in every category the pack counts, and no warning about the language."""
+    from blonde_core.cli import main
+
+    code = main(["score", *wmt_subset(tmp_path, lp, 3), "--format", "json", "--no-cache"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    assert f"lang:{lp[3:]}|" in data["signature"]
+    assert f"target language guessed from the reference: {lp[3:]}" in out.err
+    assert not any("looks like" in w or "no language pack" in w for w in data.get("warnings", []))
+    cats = data["systems"]["GPT-4"]["categories"]
+    assert all(cats[c]["spans"]["reference"] > 0 for c in ("tense", "entity")), cats
+    assert 0 < data["systems"]["GPT-4"]["BlonDe"]["F1"] < 1
