@@ -96,6 +96,9 @@ class LanguagePack:
     tag_index: dict = field(default_factory=dict, compare=False)
     dm_patterns: tuple = field(default=(), compare=False)  # ((type_index, (tok, ...)), ...)
     tense_keys: frozenset = field(default=frozenset(), compare=False)  # the keys the tense rules read
+    _rule_keys: tuple = field(default=(), compare=False)  # the keys of the simple rules, in a fixed order
+    _parsed: dict = field(default_factory=dict, compare=False, repr=False)  # memo: morphology string -> features
+    _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: rule keys' values -> feature
     dm_longest: bool = False
     notes: tuple = ()
     caveats: tuple = ()
@@ -126,57 +129,102 @@ class LanguagePack:
         if not (self.tense_rules or self.tense_compound):
             return []
         words = rec["w"]
-        morph, pos, tags = rec.get("m") or [""] * len(words), rec.get("p"), rec.get("t")
-        feats = [dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {} for m in morph]
-        if pos:
-            for f, p in zip(feats, pos):
-                f["POS"] = p
-        if self.tense_keys & CONTEXT_KEYS:
-            tags = tags or [""] * len(words)
-            for k, (f, w, t) in enumerate(zip(feats, words, tags)):
-                f["TAG"], f["WORD"], f["LAST"] = t, w.lower(), w[-1:]
-                f["PREV"] = words[k - 1].lower() if k else ""
-                f["NEXT"] = tags[k + 1] if k + 1 < len(tags) else ""
+        n = len(words)
+        morph, pos, tags = rec.get("m"), rec.get("p"), rec.get("t") or [""] * n
+        parsed = self._parsed  # morphology string -> {key: value}, shared across sentences (never mutated)
+        feats = []
+        for m in morph or ():
+            f = parsed.get(m)
+            if f is None:
+                f = dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {}
+                if len(parsed) < 100_000:
+                    parsed[m] = f
+            feats.append(f)
+        if not morph:
+            feats = [{}] * n
+        context = bool(self.tense_keys & CONTEXT_KEYS)
+
+        def value(i, k):
+            if k == "POS":
+                return pos[i] if pos else None
+            if context and k in CONTEXT_KEYS:
+                if k == "TAG":
+                    return tags[i]
+                if k == "WORD":
+                    return words[i].lower()
+                if k == "LAST":
+                    return words[i][-1:]
+                if k == "PREV":
+                    return words[i - 1].lower() if i else ""
+                return tags[i + 1] if i + 1 < n else ""  # NEXT
+            return feats[i].get(k)
+
         out, done = [], set()
         if self.tense_compound:
             participle, window, aux, before, barrier = self.tense_compound
 
             def is_participle(j):
-                return all(feats[j].get(k) in v for k, v in participle)
+                return all(value(j, k) in v for k, v in participle)
+
+            def stops(j):  # a barrier, or another finite verb first: not this auxiliary's
+                return (barrier and pos and pos[j] in barrier) or feats[j].get("VerbForm") == "Fin"
 
             for i, w in enumerate(words):
                 fi = aux.get(w.lower())
                 if fi is None:
                     continue
                 ahead = behind = None
-                for j in range(i + 1, min(i + 1 + window, len(words))):
-                    if barrier and feats[j].get("POS") in barrier:
+                for j in range(i + 1, min(i + 1 + window, n)):
+                    if barrier and pos and pos[j] in barrier:
                         break
                     if is_participle(j):
                         ahead = j
                         break
-                    if feats[j].get("VerbForm") == "Fin":  # another finite verb first: not this auxiliary's
+                    if stops(j):
                         break
                 for j in range(i - 1, max(-1, i - 1 - before), -1):
-                    if barrier and feats[j].get("POS") in barrier:
+                    if barrier and pos and pos[j] in barrier:
                         break
                     if j not in done and is_participle(j):  # looking back: not one an earlier auxiliary took
                         behind = j
                         break
-                    if feats[j].get("VerbForm") == "Fin":
+                    if stops(j):
                         break
                 # the nearer one (Czech "Přišel jsem domů a řekl jsem": each jsem its own participle); a tie: ahead
                 found = ahead if behind is None or (ahead is not None and ahead - i <= i - behind) else behind
                 if found is not None:
                     out.append((i, fi))
                     done.update((i, found))
-        for i, f in enumerate(feats):
-            if i in done or not f:
+        # the rules read only a few keys: their verdict is memoised on those keys' values, read column by column
+        keys, verdicts, rules = self._rule_keys, self._verdicts, self.tense_rules
+        cols = []
+        for k in keys:
+            if k == "POS":
+                cols.append(pos or [None] * n)
+            elif context and k == "TAG":
+                cols.append(tags)
+            elif context and k == "WORD":
+                cols.append([w.lower() for w in words])
+            elif context and k == "LAST":
+                cols.append([w[-1:] for w in words])
+            elif context and k == "PREV":
+                cols.append([""] + [w.lower() for w in words[:-1]])
+            elif context and k == "NEXT":
+                cols.append(list(tags[1:]) + [""])
+            else:
+                cols.append([f.get(k) for f in feats])
+        skip_empty = not (pos or context)
+        for i, vals in enumerate(zip(*cols) if cols else ((),) * n):
+            if i in done or (skip_empty and not feats[i]):
                 continue
-            for fi, rule in self.tense_rules:
-                if all(f.get(k) in v for k, v in rule):
-                    out.append((i, fi))
-                    break
+            fi = verdicts.get(vals)
+            if fi is None:
+                got = dict(zip(keys, vals))
+                fi = next((fi for fi, rule in rules if all(got.get(k) in v for k, v in rule)), -1)
+                if len(verdicts) < 100_000:
+                    verdicts[vals] = fi
+            if fi >= 0:
+                out.append((i, fi))
         return sorted(out)
 
     def describe(self, category: str, feature) -> str:
@@ -287,6 +335,7 @@ def _build(data: dict, source: str) -> LanguagePack:
     if pack.tense_compound:
         keys |= {k for k, _ in pack.tense_compound[0]}
     object.__setattr__(pack, "tense_keys", frozenset(keys))
+    object.__setattr__(pack, "_rule_keys", tuple(sorted({k for _, r in pack.tense_rules for k, _ in r})))
     object.__setattr__(pack, "dm_patterns", tuple(
         (ti, tuple(m.split(" "))) for ti, t in enumerate(pack.dm_types) for m in pack.dm_markers.get(t, ())))
     return pack
