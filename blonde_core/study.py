@@ -395,6 +395,14 @@ class Study:
                 f"numbers do not measure {g['name']} discourse")
 
     @staticmethod
+    def pack_lowercase(lang: str) -> bool:
+        """Whether text in this language is lowercased before annotation unless the user says otherwise: the
+        pack's default (True without a pack, the blonde package's)."""
+        from .lang import has_pack, load_pack
+
+        return load_pack(lang).lowercase if has_pack(lang) else True
+
+    @staticmethod
     def pack_notes(cfg: ScoreConfig) -> dict:
         """{"notes": [...], "caveats": [...]} of the pack that scores (lang/<code>/pack.json): what a category
         counts in that language, a licence; caveats are measured weaknesses that travel with every number."""

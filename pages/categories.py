@@ -109,8 +109,10 @@ if frames:
                                   "reference %{customdata[2]:.0f}<extra>" + label(n) + "</extra>")
     fig.update_layout(barmode="group", yaxis_title=f"{part} x 100", height=380, margin=dict(t=10))
     st.plotly_chart(fig, width="stretch")
-    st.caption("Unweighted counts per feature. Features with weight 0 in the current preset (e.g. neuter and "
-               "epicene pronouns, NON-PERSON entities in blonde-0.1.4) are shown but do not enter the score.")
+    zero = list(dict.fromkeys(feats.loc[feats["weight"] == 0, "feature"].astype(str)))
+    st.caption("Unweighted counts per feature, the feature names of the language pack. "
+               + (f"Weight 0 in the current preset (shown, not in the score): {md(', '.join(zero))}." if zero else
+                  "Every feature shown carries weight in the current preset."))
     st.dataframe(styled(feats, precision=3), hide_index=True, placeholder="-")
     st.caption("A dash (-): R, P or F1 undefined (no span in reference or system for that feature).")
     downloads(feats, f"features_{cat}", key="feat")
@@ -131,7 +133,7 @@ else:
     if cfg.lowercase:
         st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
                    "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "
-                   "exact scores): spaCy sees lowercased text, which makes it miss some names (e.g. 'galileo') and "
+                   "exact scores): the analyser sees lowercased text, which makes it miss some names (e.g. 'galileo') and "
                    "can change the ranking. Switch it off to annotate the text as written (the signature then "
                    "says case:mixed).")
     downloads(ents, f"entities_{who}", key="ent")

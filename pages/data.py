@@ -34,17 +34,17 @@ def privacy_note() -> str:
     mode = info["cache_mode"]
     if mode == "disk" and not info.get("cache_writable", True):
         kept += (f"The annotation cache on this server's disk ({info['cache_file']}) cannot be written (read-only), "
-                 "so spaCy's annotations and sacrebleu's statistics of your text are kept in this server's memory "
+                 "so the analyser's annotations and sacrebleu's statistics of your text are kept in this server's memory "
                  "only, as with the cache in memory. ")
     elif mode == "disk":
-        kept += (f"spaCy's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "
+        kept += (f"The analyser's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "
                  f"per-segment statistics go into the annotation cache on this server's disk "
                  f"({info['cache_file']}) and stay there until deleted. ")
     elif mode == "memory":
-        kept += ("spaCy's annotations are kept in this server's memory only (at most "
+        kept += ("The analyser's annotations are kept in this server's memory only (at most "
                  f"{info['memo_limit_sentences']:,} sentences, least recently used out; gone when it restarts). ")
     else:
-        kept += "spaCy's annotations are not kept after each computation (annotation cache off). "
+        kept += "The analyser's annotations are not kept after each computation (annotation cache off). "
     import tempfile
 
     kept += (f"With *Add APT* (Overview), the word aligner (eflomal) writes the source and system texts to temporary files "
@@ -64,9 +64,9 @@ st.caption(privacy_note() + f" Upload limits: {limit} MB per file, {max_line:,} 
            f"{max_segments:,} segments per upload (all files together).")
 with st.expander("This server's annotation work"):
     info = server_engine().info()
-    st.write(f"spaCy runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
+    st.write(f"Annotation (spaCy or the language's analyser) runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
              "the server to annotate on a Dask cluster)" if not info.get("scheduler") else "") + ".")
-    st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with spaCy "
+    st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with the language's analyser "
              f"and read **{info['sentences_from_disk']:,}** from the annotation cache; "
              f"{info['sentences_in_memory']:,} are in memory; computed results use "
              f"{info['results']['bytes'] / 2 ** 20:.1f} of {info['results']['max_bytes'] / 2 ** 20:.0f} MB.")
@@ -293,7 +293,7 @@ if d.wmt:
 st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
          f"{c.n_segments} segments; {boundary_note}.")
 if st.session_state.get("annotating_ahead"):
-    st.caption("spaCy started annotating these sentences in the background when they were loaded: the other pages "
+    st.caption("The language's analyser started annotating these sentences in the background when they were loaded: the other pages "
                "wait only for what is not done yet, with a progress bar.")
 
 

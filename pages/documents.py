@@ -44,7 +44,7 @@ di = docs.index(doc)
 view = res.sentence_view(di, systems, ref)
 if cfg.lowercase and "entity" in cats and pc2.toggle(
         "Also show the entities lowercasing hides", key="doc_lost",
-        help="The score annotates lowercased text (sidebar: Lowercase before annotation), where spaCy misses many "
+        help="The score annotates lowercased text (sidebar: Lowercase before annotation), where the analyser misses many "
              "names. On: this document is annotated as written too (once, then cached) and the entities found only "
              "there are drawn grey and dotted with E0 - not counted."):
     with st.spinner("Annotating this document as written..."):
@@ -225,7 +225,7 @@ with tab_hl:
             scroll_to(f"bl-s-{target}")
         st.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) "
                    "are hatched with a dashed outline. Reference spans are marked against the first chosen system. "
-                   "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what spaCy saw; "
+                   "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what the analyser saw; "
                    "the text is shown in its original case.")
 with tab_ent:
     if tab_ent.open:

@@ -53,7 +53,8 @@ def main() -> int:
     for lp in a.pairs:
         sysl, seg = correlate(lp, "system"), correlate(lp, "segment")
         print(f"**{lp}** ({sysl['n_systems']} systems with ESA; {seg['n']} rated segments; "
-              f"`{sysl['signature'].split('|lang:')[1].split('|version')[0]}`)\n")
+              f"`case:{sysl['signature'].split('|case:')[1].split('|')[0]}`, "
+              f"`lang:{sysl['signature'].split('|lang:')[1].split('|version')[0]}`)\n")
         print("| metric | system: Pearson [95% CI] / Kendall | segment: Pearson [95% CI] / Kendall |")
         print("|---|---|---|")
         for name in METRICS:

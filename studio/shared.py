@@ -98,8 +98,8 @@ def _annotate_ahead(study: Study) -> None:
         return not stop.is_set() and (runtime is None or sid is None or internals.session_is_live(runtime, sid))
     cfg = config()
     guess = study.guess_language()["language"]  # the sidebar's default for the new data: its own language
-    if guess is not None and guess != cfg.lang:
-        cfg = cfg.with_(lang=guess, weights=None)
+    if guess is not None and guess != cfg.lang:  # and the case that language's pack reads text in
+        cfg = cfg.with_(lang=guess, weights=None, lowercase=Study.pack_lowercase(guess))
     st.session_state["annotating_ahead"] = study.prefetch(cfg, keep_going) is not None
 
 
@@ -239,8 +239,6 @@ def sidebar_settings() -> ScoreConfig:
     agg = sb.radio(s.label, list(s.choices), horizontal=True, key="aggregation", help=s.help)
     s = _setting("granularity")
     gran = sb.radio(s.label, list(s.choices), horizontal=True, key="granularity", help=s.help)
-    s = _setting("lowercase")
-    lc = sb.toggle(s.label, value=True, key="lowercase", help=s.help)
     d = data()
     guess = d.guess_language()["language"] if d is not None else None
     packs = CATALOG.languages
@@ -252,10 +250,15 @@ def sidebar_settings() -> ScoreConfig:
                         format_func=lambda c: f"{c} - {CATALOG.language_name(c)}" + ("" if c in packs else
                                                                                     " (no pack: BlonDe off)"),
                         help="The language pack the target texts are scored with (tenses, gendered pronouns, "
-                             "discourse markers, entity labels, spaCy pipeline); the default is guessed from the "
+                             "discourse markers, entity labels, analyser); the default is guessed from the "
                              "reference" + (f": {guess}" if guess else "") + ". A language without a pack gets "
                              "chrF, BLEU and TER (tokenized for it), metrics computed elsewhere and human judgments, "
                              "no BlonDe number.")
+    s = _setting("lowercase")
+    lc_default = Study.pack_lowercase(lang)  # the pack's: yes for en/fr (the package's), no where case is read
+    lc = sb.toggle(s.label, value=lc_default, key=f"lowercase_{lang}",
+                   help=s.help + (" The default follows the language pack: " + ("on" if lc_default else "off, the "
+                                  "analyser reads names and forms from the text as written") + "."))
     with sb.expander("More settings"):
         s = _setting("average")
         avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
@@ -326,7 +329,7 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
     smoothing only re-score them."""
     d = d or data()
     cfg = cfg or config()
-    bar = _Progress("Annotating with spaCy (distinct sentences)")
+    bar = _Progress("Annotating (distinct sentences)")
     try:
         return d.analysis(cfg, progress=bar)
     except InputError as exc:
@@ -548,11 +551,11 @@ def lines_of(text: str) -> list[str]:
 def text_config(cfg: ScoreConfig, ref: list[str], cands: dict) -> ScoreConfig:
     """The settings typed text is scored with (the Sandbox, the gallery and their command lines alike):
     the language the reference is written in (guessed; custom weights, which are per language, are
-    dropped when it changes), and document-level matching when a candidate's line count differs from
+    dropped when it changes, and lowercasing follows that language's pack), and document-level matching when a candidate's line count differs from
     the reference's."""
     guess = CATALOG.guess_language(ref)["language"]
-    if guess is not None and guess != cfg.lang:
-        cfg = cfg.with_(lang=guess, weights=None)
+    if guess is not None and guess != cfg.lang:  # and the case that language's pack reads text in
+        cfg = cfg.with_(lang=guess, weights=None, lowercase=Study.pack_lowercase(guess))
     if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
         return cfg.with_(granularity="document")
     return cfg

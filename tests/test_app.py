@@ -966,3 +966,28 @@ def test_the_overview_says_whether_the_leader_is_significantly_ahead():
                                     capture_output=True, text=True, cwd=ROOT).stdout)
     q = next(x for x in out["pairs"] if {x["a"], x["b"]} == {top, second})
     assert f"p = {q['p_bh']:.3g} Benjamini-Hochberg-corrected" in said[0]
+
+
+@pytest.mark.parametrize("code,ref,swapped", [
+    ("zh", "她昨天去了北京。\n她很高兴。", "她昨天去了北京。\n他很高兴。"),
+    ("ru", "Она вчера пришла домой.\nОна была рада.", "Она вчера пришла домой.\nОн был рад."),
+])
+def test_sandbox_scores_typed_text_with_its_language_pack(code, ref, swapped):
+    """Issue 46: typed Chinese or Russian is scored with its own pack (guessed from the reference, said in
+    the note), a swapped pronoun lands in the pronoun category, and the numbers are the core's."""
+    from blonde_core.io.corpus import Corpus
+
+    at = new_app()
+    at.switch_page("pages/sandbox.py").run()
+    at.text_area(key="sb_ref_None").set_value(ref)
+    at.text_area(key="sb_a_None").set_value(swapped)
+    at.text_area(key="sb_b_None").set_value(ref)
+    at.run()
+    assert not at.exception
+    said = " ".join([str(x.value) for x in at.info] + [h.proto.body for h in at.html])
+    assert f"written in '{code}'" in said or f"written in &#x27;{code}&#x27;" in said
+    t = sandbox_scores(at)
+    assert t.loc["B", "BlonDe"] == 100.0 and t.loc["A", "pronoun F1"] < 100.0
+    cfg = ScoreConfig(lang=code, lowercase=False)
+    core = BlonDe(cfg).evaluate(Corpus(["d"], {"reference": [ref.split("\n")]}, {"A": [swapped.split("\n")]}))
+    assert t.loc["A", "BlonDe"] == round(100 * core.scores("A")["BlonDe"]["F1"], 2)

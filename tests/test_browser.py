@@ -634,3 +634,55 @@ def test_a_french_target_in_the_browser(server, page, tmp_path):
     assert any("verb tense" in t and ("présent" in t or "passé composé" in t) for t in titles), titles[:10]
     no_exception(page)
     shot(page, "10-documents-french")
+
+
+@pytest.mark.parametrize("lp,name,feature", [("en-ja", "Japanese", "過去 (past た/だ)"), ("en-cs", "Czech", "minulý čas")])
+def test_a_wmt24_target_in_its_own_language(server, page, tmp_path, lp, name, feature):
+    """Issue 46: four documents of a WMT24 pair (two systems) uploaded: the Data page names the language,
+    the sidebar chooses its pack by itself and says the pack's note, the Overview scores with it, Categories
+    breaks the tense category into the language's own features, and Documents highlights its spans with
+    the pack's words. Screenshots of each page at 1280 and 1600 px."""
+    from conftest import SHARED
+
+    wmt = SHARED / "data" / "wmt24"
+    docs = [x.split("\t")[1] for x in (wmt / "documents" / f"{lp}.docs").read_text(encoding="utf-8").splitlines()[1:]]
+    first = set(list(dict.fromkeys(docs))[:4])
+    keep = [i for i, d in enumerate(docs) if d in first]
+    files = {}
+    for key, src in (("refA", wmt / "references" / f"{lp}.refA.txt"), ("GPT-4", wmt / "system-outputs" / lp / "GPT-4.txt"),
+                     ("ONLINE-B", wmt / "system-outputs" / lp / "ONLINE-B.txt")):
+        lines = src.read_text(encoding="utf-8").splitlines()[1:]  # the canary line left out
+        files[key] = tmp_path / f"{key}.txt"
+        files[key].write_text("\n".join(lines[i] for i in keep) + "\n", encoding="utf-8")
+    files["docids"] = tmp_path / "docids.txt"
+    files["docids"].write_text("\n".join(docs[i] for i in keep) + "\n", encoding="utf-8")
+    goto(page, "Data")
+    uploader(page, "References").set_input_files(str(files["refA"]))
+    uploader(page, "System outputs").set_input_files([str(files["GPT-4"]), str(files["ONLINE-B"])])
+    uploader(page, "Document ids").set_input_files(str(files["docids"]))
+    page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Analyse these files").click()
+    page.get_by_text("2 system(s)").first.wait_for()
+    page.get_by_text(f"Target language: {name}").first.wait_for()
+    code = lp[3:]
+    wait_value(page, "Target language", f"{code} - {name}")
+    assert page.get_by_text("no language pack").count() == 0
+    no_exception(page)
+    shot(page, f"11-data-{code}")
+    goto(page, "Overview")
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    page.get_by_text(f"|lang:{code}|").first.wait_for()
+    no_exception(page)
+    shot(page, f"11-overview-{code}")
+    goto(page, "Categories")
+    page.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    settled(page)
+    assert page.locator(MAIN).get_by_text(feature).count() > 0 or feature in page.locator(MAIN).inner_text()
+    no_exception(page)
+    shot(page, f"11-categories-{code}")
+    goto(page, "Documents")
+    page.locator(".bl-seg").first.wait_for()
+    titles = page.locator(".bl-doc [title]").evaluate_all("els => els.map(e => e.getAttribute('title'))")
+    assert any(feature in t for t in titles), titles[:10]
+    no_exception(page)
+    shot(page, f"11-documents-{code}")

@@ -217,7 +217,7 @@ def test_the_data_page_says_where_spacy_runs(monkeypatch):
         monkeypatch.setattr(_state, "_SERVER", None)
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
         assert not at.exception
-        said = [m.value for m in at.markdown if m.value.startswith("spaCy runs on")]
+        said = [m.value for m in at.markdown if m.value.startswith("Annotation (spaCy or the language's analyser) runs on")]
         assert said and expected in said[0], said
         privacy = " ".join(c.value for c in at.caption)
         assert ("workers of the Dask scheduler at " + scheduler in privacy) if scheduler else "Dask" not in privacy

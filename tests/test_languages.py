@@ -277,9 +277,24 @@ def test_a_wmt24_pair_scores_with_its_guessed_pack(capsys, tmp_path, lp):
     out = capsys.readouterr()
     assert code == 0, out.err
     data = json.loads(out.out)
-    assert f"lang:{lp[3:]}|" in data["signature"]
-    assert f"target language guessed from the reference: {lp[3:]}" in out.err
+    assert f"lang:{lp[3:]}|" in data["signature"] and "|case:mixed|" in data["signature"]  # the pack's default
+    assert f"target language guessed from the reference: {lp[3:]}" in out.err and "annotated as written" in out.err
     assert not any("looks like" in w or "no language pack" in w for w in data.get("warnings", []))
     cats = data["systems"]["GPT-4"]["categories"]
     assert all(cats[c]["spans"]["reference"] > 0 for c in ("tense", "entity")), cats
     assert 0 < data["systems"]["GPT-4"]["BlonDe"]["F1"] < 1
+
+
+def test_lowercasing_stays_the_users_choice(capsys, tmp_path):
+    """The new packs annotate text as written by default (their analysers read names and forms from case:
+    on WMT24 en-cs, BlonD-d against ESA 0.46 lowercased, 0.75 as written, docs/languages.md); -lc yes
+    lowercases as the blonde package does, and English keeps the package's default."""
+    from blonde_core.cli import main
+
+    args = wmt_subset(tmp_path, "en-cs", 2)
+    assert main(["score", *args, "-lc", "yes", "--format", "json", "--no-cache"]) == 0
+    out = capsys.readouterr()
+    assert "|case:lc|" in json.loads(out.out)["signature"] and "annotated as written" not in out.err
+    ted = SHARED / "data" / "ted-zhen" / "refs"
+    assert main(["score", "-r", str(ted / "ref.txt"), "-s", str(ted / "refB.txt"), "--format", "json"]) == 0
+    assert "|case:lc|" in json.loads(capsys.readouterr().out)["signature"]

@@ -78,6 +78,11 @@ def resolve_config(a, study: Study):
             cfg = cfg.with_(lang=g["language"])
             a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {g['language']} "
                                                  f"({g['name']}; --lang to choose another)"]
+    if getattr(a, "lowercase", True) is None and not getattr(a, "case_sensitive", False) and cfg.has_pack:
+        if not Study.pack_lowercase(cfg.lang) and cfg.lowercase:
+            cfg = cfg.with_(lowercase=False)
+            a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: text annotated as written (the pack's default; "
+                                                 "-lc yes lowercases it, as the blonde package does)"]
     said = study.pack_notes(cfg)
     a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: {n}" for n in said["notes"]]
     for c in said["caveats"]:

@@ -108,8 +108,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
             kw["choices"] = list(s.choices)
         default = "" if f.default is None else f" (default {f.default})" if f.name != "categories" else ""
         g.add_argument(*s.flags, dest=f.name, default=None, help=(s.help or s.label) + default, **kw)
-    g.add_argument("-lc", "--lowercase", nargs="?", const=True, default=True, type=parse_bool,
-                   metavar="yes|no", help=spelled["lowercase"].label + " (default yes, as the package CLI)")
+    g.add_argument("-lc", "--lowercase", nargs="?", const=True, default=None, type=parse_bool,
+                   metavar="yes|no", help=spelled["lowercase"].label + " (default: the language pack's; yes for "
+                   "English and French, as the package CLI; no for the packs whose analysers read case)")
     g.add_argument("--case-sensitive", action="store_true", help="same as -lc no")
     g.add_argument("-w", "--override-weights", action="store_true",
                    help="use the -wt/-wp/-we/-wdm/-wng weights instead of the preset's")
@@ -176,5 +177,5 @@ def config_from_args(a) -> ScoreConfig:
         d = dict(zip(a.plus_categories, a.plus_weights))
         pw = [d.get("ambiguity", 0.0), d.get("ellipsis", 0.0)]
     return ScoreConfig(**given, weights=weights, plus_weights=tuple(pw),
-                       lowercase=False if a.case_sensitive else a.lowercase,
+                       lowercase=False if a.case_sensitive else True if a.lowercase is None else a.lowercase,
                        absent="skip" if a.skip_absent else "keep")

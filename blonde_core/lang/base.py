@@ -40,6 +40,9 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
                            "pronoun": [w per class]}; without it the early BlonD is not offered
     rc                     optional: RC's "content_tag_prefixes" and "function_words"
+    lowercase              optional (default true, the blonde package's): whether text is lowercased before
+                           annotation unless the user says otherwise (-lc / the sidebar); false annotates
+                           text as written, which the analysers' names and morphology need
     notes                  optional, sentences said wherever the pack scores (the command line's notes, the
                            sidebar, the Data page): what a category means in this language, a licence
     caveats                optional, sentences that travel with every number as warnings (JSON `warnings`):
@@ -102,6 +105,7 @@ class LanguagePack:
     dm_longest: bool = False
     notes: tuple = ()
     caveats: tuple = ()
+    lowercase: bool = True  # the default of "lowercase before annotation" for this language
 
     @property
     def n_features(self) -> dict:
@@ -301,6 +305,7 @@ def _build(data: dict, source: str) -> LanguagePack:
             dm_markers=markers,
             dm_longest=bool(data["dm"].get("longest")),
             notes=tuple(data.get("notes", ())),
+            lowercase=bool(data.get("lowercase", True)),
             caveats=tuple(data.get("caveats", ())),
             weights={p: {c: tuple(float(x) for x in w) for c, w in ws.items()}
                      for p, ws in data.get("weights", {}).items()},

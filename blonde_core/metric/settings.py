@@ -24,7 +24,7 @@ DISCOURSE = ("tense", "pronoun", "entity", "dm")
 # a category in words: its name, a short column header, the setting's label, the plural, and what its features are
 CATEGORY_WORDS = {
     "tense": {"name": "verb tense", "short": "tense", "label": "tense", "plural": "verb tense",
-              "features": "verb tense (tags)"},
+              "features": "tense feature"},
     "pronoun": {"name": "pronoun", "short": "pronoun", "label": "pronoun", "plural": "gendered pronouns",
                 "features": "pronoun gender"},
     "entity": {"name": "named entity", "short": "entity", "label": "entity", "plural": "named entities",
