@@ -602,6 +602,20 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
         pg.context.close()
 
 
+def load_two_systems(page, ref, systems, docids, code, name):
+    """Upload a reference, two systems and their document ids on the Data page; wait until the target
+    language is recognised and chosen in the sidebar."""
+    goto(page, "Data")
+    uploader(page, "References").set_input_files(str(ref))
+    uploader(page, "System outputs").set_input_files([str(s) for s in systems])
+    uploader(page, "Document ids").set_input_files(str(docids))
+    page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Analyse these files").click()
+    page.get_by_text("2 system(s)").first.wait_for()
+    page.get_by_text(f"Target language: {name}").first.wait_for()
+    wait_value(page, "Target language", f"{code} - {name}")
+
+
 def test_a_french_target_in_the_browser(server, page, tmp_path):
     """A slice of WMT22 de-fr uploaded: the Data page says the target language is French, the sidebar's
     Target language chooses French by itself, the Overview scores with the French pack and the Documents
@@ -614,15 +628,7 @@ def test_a_french_target_in_the_browser(server, page, tmp_path):
                       ("Online-A", defr / "systems" / "Online-A.txt"), ("docids", defr / "docids.txt")):
         files[name] = tmp_path / f"{name}.txt"
         files[name].write_text("".join(src.read_text(encoding="utf-8").splitlines(True)[:60]), encoding="utf-8")
-    goto(page, "Data")
-    uploader(page, "References").set_input_files(str(files["refA"]))
-    uploader(page, "System outputs").set_input_files([str(files["LT22"]), str(files["Online-A"])])
-    uploader(page, "Document ids").set_input_files(str(files["docids"]))
-    page.wait_for_timeout(1500)
-    page.get_by_role("button", name="Analyse these files").click()
-    page.get_by_text("2 system(s)").first.wait_for()
-    page.get_by_text("Target language: French").first.wait_for()
-    wait_value(page, "Target language", "fr - French")
+    load_two_systems(page, files["refA"], [files["LT22"], files["Online-A"]], files["docids"], "fr", "French")
     no_exception(page)
     goto(page, "Overview")
     page.locator(MAIN + ".js-plotly-plot").first.wait_for()
@@ -656,16 +662,8 @@ def test_a_wmt24_target_in_its_own_language(server, page, tmp_path, lp, name, fe
         files[key].write_text("\n".join(lines[i] for i in keep) + "\n", encoding="utf-8")
     files["docids"] = tmp_path / "docids.txt"
     files["docids"].write_text("\n".join(docs[i] for i in keep) + "\n", encoding="utf-8")
-    goto(page, "Data")
-    uploader(page, "References").set_input_files(str(files["refA"]))
-    uploader(page, "System outputs").set_input_files([str(files["GPT-4"]), str(files["ONLINE-B"])])
-    uploader(page, "Document ids").set_input_files(str(files["docids"]))
-    page.wait_for_timeout(1500)
-    page.get_by_role("button", name="Analyse these files").click()
-    page.get_by_text("2 system(s)").first.wait_for()
-    page.get_by_text(f"Target language: {name}").first.wait_for()
     code = lp[3:]
-    wait_value(page, "Target language", f"{code} - {name}")
+    load_two_systems(page, files["refA"], [files["GPT-4"], files["ONLINE-B"]], files["docids"], code, name)
     assert page.get_by_text("no language pack").count() == 0
     no_exception(page)
     shot(page, f"11-data-{code}")
