@@ -101,7 +101,7 @@ class Study:
             h.update(b"\x00")
 
         for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
-                     c.docids_file, self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
+                     c.docids_file, c.seg_method, c.resegmented, self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
         add(self.domains)
         add(self.wmt)
@@ -503,7 +503,7 @@ class Study:
             return f"texts|lang:{cfg.lang}|pack:none"
 
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
-                             refined_ner=self.ner is not None)
+                             refined_ner=self.ner is not None, seg=self.corpus.seg_method)
 
     # -- answers -------------------------------------------------------------------
     def _get(self, what: tuple, compute):
@@ -911,6 +911,26 @@ class Study:
         from .analysis.stats import rater_agreement
 
         return rater_agreement(self.human) if self.human is not None and self.human.rater_scores else []
+
+    def resegmented(self) -> "Study":
+        """The same study with every system document that does not line up with the reference's segments
+        re-segmented into them (Corpus.resegment; the texts' language guides the tokens: characters for
+        Chinese and Japanese).  Everything sentence-level then works; `resegmentation()` says what changed."""
+        c = self.corpus
+        new = c.resegment(self.text_language())
+        if not new.resegmented:
+            return self
+        return Study(new, self.origin, self.human, self.annotation, self.ner, self.annotation_file, self.ner_file,
+                     dict(self.messages), human_file=self.human_file, engine=self.engine, external=self.external,
+                     metric_files=self.metric_files, domains=self.domains, wmt=self.wmt)
+
+    def resegmentation(self) -> dict:
+        """{system: {document id: {"segments": n before, "omitted": [1-based reference segment numbers],
+        "added": [...]}}} of the re-segmented documents ({} when nothing was re-segmented)."""
+        c = self.corpus
+        return {name: {c.doc_ids[di]: {"segments": len(v["original"]), "omitted": [i + 1 for i in v["omitted"]],
+                                        "added": [i + 1 for i in v["added"]]} for di, v in docs.items()}
+                for name, docs in c.resegmented.items()}
 
     def scored_against(self, name: str) -> "Study":
         """The same study with `name` (a reference or a system) as the only reference; other

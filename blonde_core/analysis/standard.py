@@ -15,8 +15,17 @@ from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
 from blonde_core.numbers import nan_to_none
 
-STANDARD = ("BLEU", "chrF", "TER")
-HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False}
+STANDARD = ("BLEU", "chrF", "TER", "d-BLEU", "d-chrF")
+HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False, "d-BLEU": True, "d-chrF": True}
+# Document-level sacrebleu (issue 47), as document-level MT papers report it: each document's segments joined
+# into one unit (a space between them), then the corpus score over documents; whatever the study's matching,
+# so a system whose sentences do not line up with the reference's is scored too.
+DOCUMENT_LEVEL = {"d-BLEU": "BLEU", "d-chrF": "chrF"}
+
+
+def base_metric(name: str) -> str:
+    """sacrebleu's metric behind a name ("d-BLEU" -> "BLEU")."""
+    return DOCUMENT_LEVEL.get(name, name)
 
 
 CJK = ("zh", "ja", "ko")
@@ -40,6 +49,7 @@ def _metric(name: str, lang: str | None = None):
 
     if "@" in name:
         name, lang = name.split("@", 1)
+    name = base_metric(name)
     return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name](**sacrebleu_options(name, lang))
 
 
@@ -104,12 +114,11 @@ class StandardResult:
         self._objs = {m: _metric(m, lang) for m in self.metrics}
         ref_names = list(corpus.references)
 
-        def units(docs):
-            if granularity == "sentence":
+        def units(docs, gran=granularity):
+            if gran == "sentence":
                 return [s.strip() for d in docs for s in d], np.repeat(np.arange(len(docs)), [len(d) for d in docs])
             return [" ".join(s.strip() for s in d) for d in docs], np.arange(len(docs))
 
-        refs = [units(corpus.references[r])[0] for r in ref_names]
         self.n_refs = len(ref_names)
         if not cache:
             store = None
@@ -117,9 +126,12 @@ class StandardResult:
             from blonde_core.annotation.store import AnnotationCache, decode_numbers
 
             store = AnnotationCache(cache_dir, table="segstats", validate=decode_numbers)
-        total = len(self._objs) * sum(len(units(d)[0]) for d in corpus.systems.values())
+        total = sum(len(units(d, "document" if m in DOCUMENT_LEVEL else granularity)[0])
+                    for m in self._objs for d in corpus.systems.values())
         done = 0
         for m, obj in self._objs.items():
+            gran = "document" if m in DOCUMENT_LEVEL else granularity
+            refs = [units(corpus.references[r], gran)[0] for r in ref_names]
             self.doc_stats[m] = {}
             self.seg_stats[m] = {}
             obj.num_refs = len(ref_names)  # what sacrebleu records after reading the references
@@ -128,10 +140,10 @@ class StandardResult:
             # every system's segments in one sequence (each beside its references), in chunks: a
             # chunk is one call of extract (the server's workers: one share per worker), so a
             # system of a few hundred segments is not a call of its own that waits for a worker
-            per = {name: units(docs) for name, docs in corpus.systems.items()}
+            per = {name: units(docs, gran) for name, docs in corpus.systems.items()}
             all_h = [h for hyps, _ in per.values() for h in hyps]
             all_r = [[x for hyps, _ in per.values() for x in r[:len(hyps)]] for r in refs]
-            step = self.CHUNK_FAST if m in ("BLEU", "chrF") else self.CHUNK
+            step = self.CHUNK_FAST if base_metric(m) in ("BLEU", "chrF") else self.CHUNK
             parts = []
             for i in range(0, len(all_h), step):  # progress (and a chance to stop) per chunk
                 parts.append(self._segment_stats(obj, self.signatures[m], all_h[i:i + step],
@@ -147,7 +159,7 @@ class StandardResult:
                 per_doc = np.zeros((len(self.doc_ids), st.shape[1]))
                 np.add.at(per_doc, doc_of, st)
                 self.doc_stats[m][name] = per_doc
-                if granularity == "sentence":
+                if gran == "sentence":
                     self.seg_stats[m][name] = st
 
     @staticmethod

@@ -62,6 +62,18 @@ def load_study(a, human=None, **human_kw) -> Study:
     study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:
         study = study.scored_against(names[0])
+    if getattr(a, "resegment", False):
+        study = study.resegmented()
+        moved = study.resegmentation()
+        n_docs = sum(len(v) for v in moved.values())
+        a.notes = getattr(a, "notes", []) + [
+            f"re-segmented {n_docs} document(s) of {len(moved)} system(s) into the reference's segments" if moved
+            else "--resegment: every system document already has the reference's segments; nothing re-segmented"]
+        for name, docs in moved.items():
+            om = sum(len(v["omitted"]) for v in docs.values())
+            if om:
+                a.notes.append(f"system '{name}' left out {om} reference segment(s) (in "
+                               f"{sum(1 for v in docs.values() if v['omitted'])} document(s); JSON: resegmented)")
     return study
 
 
@@ -206,6 +218,14 @@ def run_score(a) -> str:
         data["systems"][name].update(vals)
         for d, v in docs.items():
             data["systems"][name]["documents"][d].update(v)
+    moved = study.resegmentation()
+    if moved:  # what each re-segmented system left out or added, per document (1-based reference segments)
+        data["resegmentation"] = {"method": study.corpus.seg_method,
+                                  "omitted": "reference segments that received nothing, or under a fifth of "
+                                             "their tokens", "added": "system text over twice its reference "
+                                                                      "segment's length plus 10 tokens"}
+        for name, docs in moved.items():
+            data["systems"][name]["resegmented"] = docs
     if a.ci is not None:
         data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
     if a.overlap:

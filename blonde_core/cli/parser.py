@@ -76,7 +76,12 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--docids", metavar="FILE",
                    help="one document id per line; consecutive equal ids form a document")
     p.add_argument("--blank-line-docs", action="store_true",
-                   help="without --docids: a blank line ends a document (default: one document)")
+                   help="without --docids: a blank line ends a document (default: one document); each file its "
+                        "own documents, matched by order")
+    p.add_argument("--resegment", action="store_true",
+                   help="cut each system document whose segments do not line up with the reference document's "
+                        "into exactly its segments (mwerSegmenter's alignment, by mweralign; seg:mwer-1 in the "
+                        "signature); what a system left out or added is reported per document")
     w = p.add_argument_group("a WMT evaluation folder, metrics computed elsewhere")
     w.add_argument("--wmt-dir", metavar="DIR",
                    help="a whole folder (or a .zip of one) in the WMT metrics-task layout (mt-metrics-eval): "

@@ -19,6 +19,10 @@ class Corpus:
     files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
     docids_file: str | None = None  # the document-id file, when one was used
     line_offset: int = 0  # lines of the files before the first segment that were left out (a WMT canary: 1)
+    # re-segmentation (io/resegment.py): "mwer-1" when systems' documents were cut into the reference's
+    # segments, and per system {document index: {"original": [its segments], "omitted": [...], "added": [...]}}
+    seg_method: str | None = None
+    resegmented: dict = field(default_factory=dict)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -73,7 +77,40 @@ class Corpus:
         systems = {n: d for n, d in self.references.items() if n != name}
         systems.update({n: d for n, d in self.systems.items() if n != name})
         return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
-                      dict(self.files), self.docids_file, self.line_offset)
+                      dict(self.files), self.docids_file, self.line_offset,
+                      self.seg_method if name in self.references else None,
+                      self.resegmented if name in self.references else {})
+
+    def resegment(self, lang: str | None) -> "Corpus":
+        """The same texts with every system document whose segment count differs from the first reference's
+        cut into exactly that reference document's segments (io/resegment.py: mwerSegmenter's alignment, by
+        mweralign); a document already cut as the reference is left as it is.  What each re-segmented
+        document was, and the reference segments it left out or to which it added material, are kept in
+        `resegmented`.  Documents are matched by order (blank-line documents) or by id."""
+        from .resegment import RESEGMENT_VERSION, gaps, resegment
+
+        ref0 = next(iter(self.references.values()))
+        jobs, where = [], []
+        for name, docs in self.systems.items():
+            if len(docs) != len(ref0):
+                raise InputError(f"system '{name}' has {len(docs)} documents, the reference {len(ref0)}: "
+                                 "re-segmentation cuts each document into its reference document's segments",
+                                 file=self.files.get(name, name), code=InputError.Codes.COUNTS)
+            for di, (d, r) in enumerate(zip(docs, ref0)):
+                if len(d) != len(r):
+                    jobs.append((r, d))
+                    where.append((name, di))
+        try:
+            cut = resegment(jobs, lang)
+        except RuntimeError as exc:
+            raise InputError(f"re-segmentation failed: {exc}", code=InputError.Codes.OPTIONS) from None
+        systems = {n: list(docs) for n, docs in self.systems.items()}
+        done: dict = {}
+        for (name, di), (r, d), c in zip(where, jobs, cut):
+            systems[name][di] = c
+            done.setdefault(name, {})[di] = {"original": list(d), **gaps(r, c, lang)}
+        return Corpus(self.doc_ids, self.references, systems, self.source, self.seg_ids, self.boundaries,
+                      dict(self.files), self.docids_file, self.line_offset, f"mwer-{RESEGMENT_VERSION}", done)
 
     def check_names(self) -> None:
         """A name is an identity: a reference and a system never share one."""

@@ -235,8 +235,9 @@ class ScoreConfig:
             args += s.to_cli(getattr(self, f.name), self)
         return args
 
-    def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False) -> "Signature":
-        return Signature(self, nrefs, pipeline, plus, refined_ner)
+    def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False,
+                  seg: str | None = None) -> "Signature":
+        return Signature(self, nrefs, pipeline, plus, refined_ner, seg)
 
 
 def counting_key(cfg: ScoreConfig) -> tuple:
@@ -261,8 +262,10 @@ class Signature(str):
     pipeline: str
     plus: bool
     refined_ner: bool
+    seg: str | None  # "mwer-1": systems re-segmented into the reference's segments (io/resegment.py)
 
-    def __new__(cls, config: ScoreConfig, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False):
+    def __new__(cls, config: ScoreConfig, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False,
+                seg: str | None = None):
         parts = ["BlonDe"]
         for f, s in declared():
             if s.sig is not None:
@@ -274,15 +277,18 @@ class Signature(str):
             parts.append("plus:" + ",".join(f"{x:g}" for x in config.plus_weights))
         if refined_ner:
             parts.append("ner:refined")
+        if seg:
+            parts.append(f"seg:{seg}")
         # a spaCy pipeline's id ends "/spacy-<version>"; another analyser's (annotation/analysers.py) "-adapter-<n>"
         what = "analyser" if "-adapter-" in pipeline else "spacy"
         parts += [f"lang:{config.lang}", f"{what}:{pipeline}", f"version:{__version__}"]
         self = super().__new__(cls, "|".join(parts))
         self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner = config, nrefs, pipeline, plus, refined_ner
+        self.seg = seg
         return self
 
     def with_config(self, config: ScoreConfig) -> "Signature":
-        return Signature(config, self.nrefs, self.pipeline, self.plus, self.refined_ner)
+        return Signature(config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg)
 
     def __reduce__(self):
-        return (Signature, (self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner))
+        return (Signature, (self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg))

@@ -250,7 +250,9 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
             return scores_from(cs_like, None, **kw)[metric]
 
         return per, _scalar_fn(one, metric), LOWER_IS_BETTER[metric]
-    if metric in ("BLEU", "chrF", "TER"):
+    from blonde_core.analysis.standard import STANDARD
+
+    if metric in STANDARD:
         from blonde_core.analysis.standard import HIGHER_IS_BETTER
 
         if standard is None:

@@ -1,0 +1,107 @@
+"""Re-segmentation (issue 47): a system's document cut into exactly the reference document's segments, so
+that a system that joined, split, dropped or added sentences can be compared sentence by sentence.
+
+The method is mwerSegmenter's (Matusov et al. 2005, "Evaluating machine translation output with automatic
+sentence segmentation", IWSLT): the system's words, as one stream, are aligned to the reference segments'
+words by minimum edit distance, and cut where the alignment crosses a reference boundary.  It is run by
+`mweralign` (Matt Post's maintained Python package of that algorithm, GPL-3.0-or-later), never
+re-implemented here.  Tokens: words split on white space; for Chinese and Japanese (no spaces between
+words) mweralign's own character segmenter (`cj`: each Han or Kana character a token, Latin words whole).
+mweralign's better SentencePiece tokenizers download their models on first use, which this tool never
+does.
+
+mweralign writes progress to the process's standard error from C++, so it runs in a child process
+(`python -m blonde_core.io.resegment`, JSON in and out, its standard error discarded): no global stream
+redirection in a threaded server, and one process per corpus, not per document.
+
+What a system left out or added is read off the result, per reference segment (`gaps`):
+  omitted   the reference segment received nothing, or less than a fifth of its own token count (a
+            reference segment of at least 5 tokens);
+  added     the system text aligned to it is more than twice as long as the reference segment plus 10
+            tokens: material with nothing in the reference to match.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+RESEGMENT_VERSION = 1  # part of the signature (seg:mwer-1) and of every record of re-segmented text
+CJK = ("zh", "ja")
+OMITTED_SHARE = 0.2
+OMITTED_MIN_TOKENS = 5
+ADDED_FACTOR, ADDED_SLACK = 2.0, 10
+
+
+def _tokens(text: str, lang: str | None) -> int:
+    if lang in CJK:
+        return sum(1 for c in text if not c.isspace())
+    return len(text.split())
+
+
+def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> list[list[str]]:
+    """For each (reference segments, system segments) of one document: the system's text cut into as many
+    segments as the reference has, in order.  Runs mweralign in a child process."""
+    if not jobs:
+        return []
+    payload = json.dumps({"lang": lang, "jobs": [[list(r), list(h)] for r, h in jobs]}, ensure_ascii=True)
+    proc = subprocess.run([sys.executable, "-m", "blonde_core.io.resegment"], input=payload.encode(),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"re-segmentation failed (exit {proc.returncode}); is mweralign installed?")
+    out = json.loads(proc.stdout.decode())
+    for (ref, _), got in zip(jobs, out):
+        if len(got) != len(ref):  # never a silent shift: the caller names the document
+            raise RuntimeError(f"re-segmentation gave {len(got)} segments for {len(ref)}")
+    return out
+
+
+def gaps(ref: list[str], cut: list[str], lang: str | None) -> dict:
+    """{"omitted": [segment indices], "added": [segment indices]} of one re-segmented document."""
+    omitted, added = [], []
+    for i, (r, h) in enumerate(zip(ref, cut)):
+        nr, nh = _tokens(r, lang), _tokens(h, lang)
+        if nr >= OMITTED_MIN_TOKENS and nh < OMITTED_SHARE * nr or (nr and not nh):
+            omitted.append(i)
+        elif nh > ADDED_FACTOR * nr + ADDED_SLACK:
+            added.append(i)
+    return {"omitted": omitted, "added": added}
+
+
+def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
+    from mweralign.mweralign import align_texts
+
+    # an empty reference segment would be lost by the aligner's reader: a placeholder token holds its place
+    hold = "\u2063"
+    ref = [r.strip() or hold for r in ref]
+    if lang in CJK:
+        from mweralign.segmenter import CJSegmenter
+
+        seg = CJSegmenter()
+        r = "\n".join(" ".join(seg.encode(s)) for s in ref)
+        h = " ".join(" ".join(seg.encode(s.strip())) for s in hyp if s.strip())
+        if not h:
+            return [""] * len(ref)
+        out = align_texts(r, h, is_tokenized=True).split("\n")
+        out = [seg.decode(x) for x in out]
+    else:
+        h = " ".join(s.strip() for s in hyp if s.strip())
+        if not h:
+            return [""] * len(ref)
+        out = [x.strip() for x in align_texts("\n".join(ref), h).split("\n")]
+    if len(out) > len(ref) and not any(x.strip() for x in out[len(ref):]):
+        out = out[:len(ref)]  # a trailing newline of the aligner's output
+    return [x.replace(hold, "").strip() for x in out]
+
+
+def main() -> int:
+    data = json.loads(sys.stdin.read())
+    lang = data.get("lang")
+    out = [_align_one(ref, hyp, lang) for ref, hyp in data["jobs"]]
+    sys.stdout.write(json.dumps(out, ensure_ascii=True))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
