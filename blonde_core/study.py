@@ -932,6 +932,10 @@ class Study:
                                         "added": [i + 1 for i in v["added"]]} for di, v in docs.items()}
                 for name, docs in c.resegmented.items()}
 
+    def original_segments(self, system: str, doc_index: int) -> list[str]:
+        """A re-segmented system's own segments of one document, as it wrote them ([] when not re-segmented)."""
+        return list(self.corpus.resegmented.get(system, {}).get(doc_index, {}).get("original", []))
+
     def scored_against(self, name: str) -> "Study":
         """The same study with `name` (a reference or a system) as the only reference; other
         references become systems.  BlonD+ annotation belongs to the first reference, so it is
@@ -981,6 +985,8 @@ class Study:
                 files += ["--docids", c.docids_file or "docids.txt"]
             elif c.boundaries == "blank-lines":
                 files += ["--blank-line-docs"]
+        if c.seg_method:
+            files += ["--resegment"]
         if self.metric_files:
             files += ["--metric-scores", *self.metric_files]
         lower = [k for k, m in self.external.items() if not m.higher_is_better]

@@ -139,14 +139,15 @@ def analyse_files() -> None:
         if not syss:
             raise InputError("upload at least one system output")
         # the readers take (name, bytes) exactly like files on disk
-        set_data(within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
-                                  docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
-                                  source=nb(source) if source is not None else None,
-                                  human=[nb(f) for f in human] if human else None,
-                                  human_higher_is_better=not ss.get("up_lower"),
-                                  annotation=nb(plus) if plus is not None else None,
-                                  ner=nb(ner) if ner is not None else None, origin="uploaded files",
-                                  engine=server_engine())))
+        study = within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
+                              docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
+                              source=nb(source) if source is not None else None,
+                              human=[nb(f) for f in human] if human else None,
+                              human_higher_is_better=not ss.get("up_lower"),
+                              annotation=nb(plus) if plus is not None else None,
+                              ner=nb(ner) if ner is not None else None, origin="uploaded files",
+                              engine=server_engine()))
+        set_data(study.resegmented() if ss.get("up_reseg") else study)
     except InputError as exc:
         upload_errors.setdefault(owner(exc, uploads), []).append(exc.for_page())
 
@@ -226,6 +227,12 @@ with tab_files:
         a.file_uploader("Document ids (optional)", key="up_docids",
                         help="one id per line; consecutive equal ids form a document")
         a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
+        a.checkbox("Re-segment systems whose sentences do not line up with the reference", key="up_reseg",
+                   help="Each system document with another number of segments than its reference document is cut "
+                        "into exactly the reference's segments by mwerSegmenter's alignment (mweralign), so "
+                        "sentence-level views work; what a system left out is reported (Overview: omitted; "
+                        "Documents: marked). Each file's documents come from its own blank lines. The signature "
+                        "says seg:mwer-1; the command line: --resegment.")
         b.file_uploader("Source (optional)", key="up_src",
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
@@ -329,7 +336,8 @@ try:
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
-    st.warning(f"{md(exc)}. Switch **Matching** to *document* in the sidebar.", icon=":material/warning:")
+    st.warning(f"{md(exc)}. Switch **Matching** to *document* in the sidebar, or load the files again with "
+               "*Re-segment systems whose sentences do not line up* (blank-line documents).", icon=":material/warning:")
 extras = []
 if d.human is not None:
     extras.append(f"human judgments ({md(d.human.name)}, "

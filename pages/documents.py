@@ -166,6 +166,17 @@ if collapsed:
                "at 1e-5):\n\n" + "\n".join(f"- **{md(n)}**: {md(note)}" for n, note in collapsed),
                icon=":material/warning:")
 
+# re-segmented systems (Data page / --resegment): their own text one click away, omitted segments marked
+moved = {s: d.resegmentation().get(s, {}).get(doc) for s in systems}
+moved = {s: v for s, v in moved.items() if v}
+for s, v in moved.items():
+    with st.expander(f"{s}: re-segmented from its own {v['segments']} segments into the reference's "
+                     f"{len(view['rows'][ref])}" + (f"; reference segment(s) {', '.join(map(str, v['omitted']))} "
+                                                    "left out" if v["omitted"] else "")
+                     + (f"; material added at {', '.join(map(str, v['added']))}" if v["added"] else "")
+                     + " (its own text: open)"):
+        st.html("<ol>" + "".join(f"<li>{esc(x)}</li>" for x in d.original_segments(s, di)) + "</ol>")
+
 TABS = ["Highlighted spans", "Entity threads", "Pronoun threads", "Tense timeline"]
 src = res.corpus.source[di] if res.corpus.source else None
 
@@ -186,10 +197,22 @@ def cell(rows, i, errors=None, name=None):
     if i >= len(rows):
         return ""
     r = rows[i]
+    cut = moved.get(name)
+    if cut is not None:  # a re-segmented system: every sentence is a cut, an omitted one says so in words
+        if i + 1 in cut["omitted"]:
+            return ('<div class="bl-doc" style="border:1px dashed #b00;padding:2px 4px" title="nothing (or under a '
+                    'fifth of its words) of the system aligned to this reference segment">&#9986; omitted: '
+                    f'{render_text(r["text"], r["spans"], cats) if r["text"].strip() else "(no text)"}</div>')
+        mark = ('<span title="re-segmented: cut from the system\'s own segments (its text: above the table)" '
+                'style="color:#666">&#9986; </span>')
+        if i + 1 in cut["added"]:
+            mark += '<span title="more than twice the reference segment plus 10 words" style="color:#b00">added </span>'
+    else:
+        mark = ""
     mqm = ""
     if errors is not None and i < len(errors) and errors[i]:
         mqm = f'<div class="bl-mqm-line">{render_errors(r["text"], errors[i])}</div>'
-    return (f'<div class="bl-doc">{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
+    return (f'<div class="bl-doc">{mark}{render_text(r["text"], r["spans"], cats)}</div>{mqm}'
             f'{counts_line(r["counts"], cats, r.get("features"))}{ext_line(name, i) if name else ""}')
 
 

@@ -99,6 +99,9 @@ def ext_digits(m: str) -> int:
     return d.shown_digits(v["score"] for v in ext[m]["intervals"].values())
 
 
+moved = d.resegmentation()  # {system: {document: {"segments", "omitted", "added"}}}: re-segmented systems
+
+
 def blonde_rows() -> list[dict]:
     rows = []
     for name in res.names:
@@ -121,6 +124,8 @@ def blonde_rows() -> list[dict]:
             row[HUMAN] = np.nan if h["score"] is None else h["score"]
             row["human rated segments"] = h["segments"]
             row["human rank"] = h.get("rank", np.nan)
+        if moved:  # re-segmented systems: the reference segments each left out (Documents lists them)
+            row["omitted"] = sum(len(v["omitted"]) for v in moved.get(name, {}).values())
         for m, e in ext.items():
             v = e["intervals"].get(name)
             row[m] = np.nan if v is None or v["score"] is None else v["score"]
@@ -183,6 +188,8 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     if hum:
         out["human"] = df[HUMAN]
         out["rated"] = df["human rated segments"]
+    if "omitted" in df:
+        out["omitted"] = df["omitted"]
     for c in res.discourse_categories():
         out[SHORT[c]] = df[f"{SHORT[c]} F1"]
     if "BLEU" in df:
@@ -205,6 +212,10 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
             format="%.3f", width=small, help=f"{hum['name']} ({hum['direction']}), system level as the judgments "
                                              "define it; 'rated': the segments rated. Rank by: humans orders by it.")
         fmt["rated"] = st.column_config.NumberColumn(width=small, help="segments with a human score")
+    if "omitted" in view:
+        fmt["omitted"] = st.column_config.NumberColumn(
+            width=small, help="Reference segments the re-segmented system left out (received nothing, or under a "
+                              "fifth of their words); the Documents page lists them")
     for m in ext:
         if m in view:
             fmt[m] = st.column_config.NumberColumn(format=f"%.{ext_digits(m)}f", width=small,
@@ -243,6 +254,10 @@ if ext or hum:
                + (f"**human**: {md(hum['name'])} ({hum['direction']}) at system level as the judgments define it, "
                   "**rated**: the segments with a human score; *Rank by humans* orders the rows by it." if hum
                   else ""))
+if moved:
+    st.caption(f"Re-segmented ({md(d.corpus.seg_method)}): {md(', '.join(moved))} did not keep the reference's "
+               "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
+               "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 if b["warning"] or b["note"]:
     st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),

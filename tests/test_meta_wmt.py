@@ -159,28 +159,35 @@ def test_correlate_task_wmt24_on_the_release(capsys):
                          "--draws", "200")
     assert code == 0, err
     assert "en-cs:" in out and "en-zh:" in out and "SPA sys" in out and "acc_eq seg" in out and "overall" in out
-    assert "task:wmt24|pairs:en-cs,en-zh" in out and "no language pack" in out
+    # Czech and Chinese have packs (issue 46): BlonDe and BlonD-d are ranked beside chrF and BLEU
+    assert "task:wmt24|pairs:en-cs,en-zh" in out and "no language pack" not in out and "BlonD-d" in out
     code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
                         "--draws", "200", "--format", "json")
     data = json.loads(js)
-    assert data["metrics"] == ["chrF", "BLEU"]
+    assert data["metrics"] == ["BlonDe", "BlonD-d", "chrF", "BLEU"]
     cs = data["pairs"]["en-cs"]
-    assert cs["segments_every_system"] == 297 and len(cs["systems"]) == 15 and cs["human"] == "esa"
+    # 297 segments judged for every system; 281 of them scored by every metric (a segment where BlonDe has no
+    # span on either side has no BlonDe score, and the task leaves such a cell out for every metric alike)
+    assert cs["segments_every_system"] == 281 and len(cs["systems"]) == 15 and cs["human"] == "esa"
     spa, acc = cs["statistics"]
     # the values are the task's statistics, computed again here from the pair's own tables
     st = Study.from_wmt(WMT24, "en-cs")
-    t = st.task_tables(ScoreConfig(lang="cs"))
-    ok = ~np.isnan(t.human_seg).any(0)
-    H, C = t.human_seg[:, ok], t.metric_seg["chrF"][:, ok]
+    t = st.task_tables(ScoreConfig(lang="cs", lowercase=False))  # the Czech pack's default, as the command's
+    assert (~np.isnan(t.human_seg).any(0)).sum() == 297
+    Hr = t.human_seg.copy()
+    for m in data["metrics"]:
+        Hr[np.isnan(t.metric_seg[m])] = np.nan
+    ok = ~np.isnan(Hr).any(0)
+    H, C = Hr[:, ok], t.metric_seg["chrF"][:, ok]
     assert spa["values"]["chrF"] == pytest.approx(meta.soft_pairwise_accuracy(H, C, seed=4)["spa"], abs=1e-12)
-    acc_all = meta.tie_calibrated_accuracy(t.human_seg, t.metric_seg["chrF"], "item")["acc_eq"]
+    acc_all = meta.tie_calibrated_accuracy(Hr, t.metric_seg["chrF"], "item")["acc_eq"]
     assert acc["values"]["chrF"] == pytest.approx(acc_all, abs=1e-12)
     avg = cs["average"]["values"]["chrF"]
     assert avg == pytest.approx((spa["values"]["chrF"] + acc["values"]["chrF"]) / 2)
     overall = data["overall"]["values"]["chrF"]
     both = [data["pairs"][lp]["average"]["values"]["chrF"] for lp in ("en-cs", "en-zh")]
     assert overall == pytest.approx(sum(both) / 2)
-    assert set(data["overall"]["ranks"].values()) <= {1, 2}
+    assert 1 in set(data["overall"]["ranks"].values()) <= set(range(1, len(data["metrics"]) + 1))
     assert all(p["draws"] <= 200 for st_ in cs["statistics"] for p in st_["p"])
     # the same command twice: the same clusters (seeded draws)
     code, js2, _ = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
@@ -315,11 +322,14 @@ def test_the_human_correlation_page_ranks_metrics_as_the_command(monkeypatch, ca
     # language (the browser test of issue 44 checks that): set it as the sidebar does
     from blonde_core.metric.settings import ScoreConfig
 
-    at.session_state["config"] = ScoreConfig(lang=at.session_state["data"].guess_language()["language"])
+    from blonde_core.study import Study
+
+    lang = at.session_state["data"].guess_language()["language"]
+    at.session_state["config"] = ScoreConfig(lang=lang, lowercase=Study.pack_lowercase(lang))  # the sidebar's
     at.switch_page("pages/correlation.py").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert any("no language pack" in w.value for w in at.warning)
-    # two metrics compared without a pack (chrF against BLEU): PERM-BOTH and Williams, no error
+    assert not any("no language pack" in w.value for w in at.warning)  # Czech has a pack (issue 46)
+    # two metrics compared (PERM-BOTH and Williams), no error
     assert at.selectbox(key="corr_a").value != at.selectbox(key="corr_b").value
     assert any("PERM-BOTH" in str(df.value) for df in at.dataframe)
     at.selectbox(key="corr_task_draws").set_value(200)
@@ -330,7 +340,8 @@ def test_the_human_correlation_page_ranks_metrics_as_the_command(monkeypatch, ca
                         "--format", "json")
     data = json.loads(js)
     cs = data["pairs"]["en-cs"]
-    for m in ("chrF", "BLEU"):
+    assert "BlonDe" in table.index and "BlonD-d" in table.index
+    for m in ("chrF", "BLEU", "BlonDe"):
         assert table.loc[m, "average"] == pytest.approx(cs["average"]["values"][m], abs=1e-12)
         assert table.loc[m, "average cluster"] == data["overall"]["ranks"][m]
         assert table.loc[m, "SPA (system, over segments)"] == pytest.approx(cs["statistics"][0]["values"][m], abs=1e-12)

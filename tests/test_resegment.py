@@ -153,3 +153,51 @@ def test_documents_that_do_not_pair_are_refused(tmp_path):
     with pytest.raises(InputError) as e:
         Study.from_files([str(tmp_path / "ref.txt")], [str(tmp_path / "sys.txt")], blank_line_docs=True).resegmented()
     assert "documents" in str(e.value)
+
+
+def test_the_pages_work_on_a_re_segmented_system(ted_docs):
+    """Issue 47 on the pages (AppTest): blank-line documents uploaded with 'Re-segment' ticked and TED's MQM
+    judgments; the Overview counts what each system left out, Documents marks the cut sentences and the
+    omitted one and keeps the system's own text one click away, Contrast and Human correlation work."""
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.study import ScoreConfig
+    from conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["board_kind"] = "compact"
+    at.run()
+    at.switch_page("pages/data.py").run()
+    read = lambda p: p.read_bytes()  # noqa: E731
+    at.file_uploader(key="up_refs").set_value([("ref.txt", read(ted_docs["ref"]), "text/plain")])
+    at.file_uploader(key="up_sys").set_value([(f"{n}.txt", read(ted_docs[n]), "text/plain")
+                                              for n in ("Online-W", "joined", "dropped")])
+    at.file_uploader(key="up_human").set_value([("mqm_seg_scores.tsv", read(TED / "mqm_seg_scores.tsv"),
+                                                 "text/plain")])
+    at.checkbox(key="up_blank").check()
+    at.checkbox(key="up_reseg").check()
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    study = at.session_state["data"]
+    assert study.corpus.seg_method == "mwer-1" and set(study.resegmentation()) == {"joined", "dropped"}
+    at.session_state["config"] = ScoreConfig()  # what the sidebar gives (AppTest runs the page alone)
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception and not at.error
+    board = at.dataframe[0].value.set_index("system")
+    assert board.loc["dropped", "omitted"] == 1 and board.loc["joined", "omitted"] == 0
+    assert board.loc["Online-W", "omitted"] == 0
+    assert any("Re-segmented (mwer-1)" in c.value for c in at.caption)
+    # Documents: the second document, the dropped system: its own 30 segments one click away, segment 6 omitted
+    at.session_state["doc_sel"] = "doc2"
+    at.session_state["doc_systems"] = ["joined", "dropped"]
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception and not at.error
+    names = [e.label for e in at.expander]
+    assert any(x.startswith("dropped: re-segmented from its own 30 segments into the reference's 31; reference "
+                            "segment(s) 6 left out") for x in names), names
+    body = " ".join(h.proto.body for h in at.html)
+    assert "&#9986; omitted" in body or "\u2702 omitted" in body
+    assert "re-segmented: cut from the system" in body
+    for page in ("pages/contrast.py", "pages/correlation.py", "pages/significance.py"):
+        at.switch_page(page).run()
+        assert not at.exception and not at.error, (page, [e.value for e in at.error])

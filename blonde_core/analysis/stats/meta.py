@@ -249,6 +249,8 @@ def _kendall_rows(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     with np.errstate(invalid="ignore", divide="ignore"):
         den = np.sqrt((n0 - tx) * (n0 - ty).astype(float))
         tau = np.where(den > 0, (dx * dy).sum(-1) / np.where(den > 0, den, 1), np.nan)
+    if n0 == 0:  # fewer than two items: no pair, no accuracy (NaN, said as '-'), without numpy's warning
+        return tau, np.full(tau.shape, np.nan)
     return tau, (dx == dy).mean(-1)
 
 
