@@ -684,3 +684,36 @@ def test_a_wmt24_target_in_its_own_language(server, page, tmp_path, lp, name, fe
     assert any(feature in t for t in titles), titles[:10]
     no_exception(page)
     shot(page, f"11-documents-{code}")
+
+
+def test_a_re_segmented_system_on_documents(server, page, tmp_path):
+    """Issue 47: a system with one sentence deleted, uploaded as blank-line documents with 'Re-segment' ticked:
+    the Overview counts its omission, the Documents page shows the omitted reference segment in a dashed box
+    and the system's own text one click away. Screenshots at 1280 and 1600 px."""
+    from test_resegment import blank_line_ted
+
+    files = blank_line_ted(tmp_path)
+    goto(page, "Data")
+    uploader(page, "References").set_input_files(str(files["ref"]))
+    uploader(page, "System outputs").set_input_files([str(files["Online-W"]), str(files["dropped"])])
+    page.get_by_text("Without document ids, a blank line ends a document").click()
+    page.get_by_text("Re-segment systems whose sentences do not line up with the reference").click()
+    page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Analyse these files").click()
+    page.get_by_text("2 system(s)").first.wait_for()
+    no_exception(page)
+    goto(page, "Overview")
+    page.get_by_text("Re-segmented (mwer-1)").first.wait_for()
+    grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
+    grid.locator('[role="columnheader"]', has_text="omitted").first.wait_for(state="attached")
+    no_exception(page)
+    goto(page, "Documents")
+    page.locator('[data-testid="stSelectbox"]', has_text="Document").first.click()
+    page.get_by_role("option", name="doc2").click()
+    page.get_by_text("dropped: re-segmented from its own 30 segments").first.wait_for()
+    page.locator(".bl-doc", has_text="omitted").first.wait_for()
+    settled(page)
+    no_exception(page)
+    shot(page, "12-documents-resegmented")
+    page.get_by_text("dropped: re-segmented from its own 30 segments").first.click()
+    page.get_by_role("listitem").first.wait_for()

@@ -20,9 +20,13 @@ def run(capsys, *args):
 
 @pytest.fixture(scope="module")
 def ted_docs(tmp_path_factory):
-    """TED zh-en as blank-line documents: the reference, Online-W, Online-W with every third sentence joined to
-    the next inside each document, and Online-W with the 6th sentence of its 2nd document deleted."""
-    out = tmp_path_factory.mktemp("reseg")
+    return blank_line_ted(tmp_path_factory.mktemp("reseg"))
+
+
+def blank_line_ted(out):
+    """TED zh-en as blank-line documents in folder out: the reference, Online-W, Online-W with every third
+    sentence joined to the next inside each document, and Online-W with the 6th sentence of its 2nd document
+    deleted."""
     ref = (TED / "refs" / "ref.txt").read_text(encoding="utf-8").splitlines()
     sys_ = (TED / "systems" / "Online-W.txt").read_text(encoding="utf-8").splitlines()
     ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
@@ -186,6 +190,14 @@ def test_the_pages_work_on_a_re_segmented_system(ted_docs):
     board = at.dataframe[0].value.set_index("system")
     assert board.loc["dropped", "omitted"] == 1 and board.loc["joined", "omitted"] == 0
     assert board.loc["Online-W", "omitted"] == 0
+    at.session_state["board_kind"] = "full"
+    at.run()
+    full = at.dataframe[0].value.set_index("system")
+    # d-BLEU beside BlonDe with its interval: the same as the command line's (whole documents as units)
+    std = study.standards("sentence", ["d-BLEU"])
+    for name in ("Online-W", "joined", "dropped"):
+        assert full.loc[name, "d-BLEU"] == pytest.approx(std.score("d-BLEU", name), abs=1e-9)
+        assert full.loc[name, "d-BLEU CI low"] <= full.loc[name, "d-BLEU"] <= full.loc[name, "d-BLEU CI high"]
     assert any("Re-segmented (mwer-1)" in c.value for c in at.caption)
     # Documents: the second document, the dropped system: its own 30 segments one click away, segment 6 omitted
     at.session_state["doc_sel"] = "doc2"
