@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
 WMT = SHARED / "data" / "wmt22-zhen"
 
@@ -33,20 +33,9 @@ def blank_line_docs(lines: list[str], ids: list[str]) -> list[list[str]]:
     return list(out.values())
 
 
-def joined(doc: list[str]) -> list[str]:
-    cut, k = [], 0
-    while k < len(doc):
-        if k % 3 == 0 and k + 1 < len(doc):
-            cut.append(doc[k] + " " + doc[k + 1])
-            k += 2
-        else:
-            cut.append(doc[k])
-            k += 1
-    return cut
-
-
 def main() -> int:
     from blonde_core.study import Study
+    from test_resegment import join_every_third  # the test's own way of merging sentences
 
     ids = (WMT / "docids.blk10.txt").read_text(encoding="utf-8").splitlines()
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,7 +50,7 @@ def main() -> int:
         for p in sorted((WMT / "systems").glob("*.txt")):
             docs = blank_line_docs(p.read_text(encoding="utf-8").splitlines(), ids)
             originals.append(write(p.name, docs))
-            cut.append(write(f"joined-{p.name}", [joined(d) for d in docs]))
+            cut.append(write(f"joined-{p.name}", [join_every_third(d) for d in docs]))
         cmd = [sys.executable, "-m", "blonde_core", "score", "-r", ref, "-s", *originals, "--blank-line-docs",
                "--format", "json"]
         env = dict(os.environ, BLONDE_CACHE_DIR=str(tmp / "cache"))

@@ -23,6 +23,19 @@ def ted_docs(tmp_path_factory):
     return blank_line_ted(tmp_path_factory.mktemp("reseg"))
 
 
+def join_every_third(segs: list[str]) -> list[str]:
+    """A document as a system that merges sentences writes it: every third sentence joined to the next."""
+    cut, k = [], 0
+    while k < len(segs):
+        if k % 3 == 0 and k + 1 < len(segs):
+            cut.append(segs[k] + " " + segs[k + 1])
+            k += 2
+        else:
+            cut.append(segs[k])
+            k += 1
+    return cut
+
+
 def blank_line_ted(out):
     """TED zh-en as blank-line documents in folder out: the reference, Online-W, Online-W with every third
     sentence joined to the next inside each document, and Online-W with the 6th sentence of its 2nd document
@@ -39,17 +52,7 @@ def blank_line_ted(out):
         return out / name
 
     by_doc = [[sys_[i] for i in idx] for idx in docs.values()]
-    joined = []
-    for segs in by_doc:
-        cut, k = [], 0
-        while k < len(segs):
-            if k % 3 == 0 and k + 1 < len(segs):
-                cut.append(segs[k] + " " + segs[k + 1])
-                k += 2
-            else:
-                cut.append(segs[k])
-                k += 1
-        joined.append(cut)
+    joined = [join_every_third(segs) for segs in by_doc]
     dropped = [list(s) for s in by_doc]
     del dropped[1][5]
     return {"ref": write("ref.txt", [[ref[i] for i in idx] for idx in docs.values()]),
