@@ -5,7 +5,7 @@ and warm.
 Prints wall time, peak memory and sentences per second for
   floor  the analyser's floor: load the pipeline (same components) and annotate the
          distinct sentences once with nlp.pipe on both cores (n_process=2); for a pack whose analyser
-         is not spaCy (jieba, MeCab, pymorphy3), the analyser's own calls alone (no record built) in
+         is not spaCy (jieba, MeCab, pymorphy3, HanTa), the analyser's own calls alone (no record built) in
          two forked processes;
   cold   `python -m blonde_core score ... --per-doc --format json` with an empty cache;
   warm   the same command again (every sentence cached).
@@ -48,6 +48,11 @@ else:  # the analyser's own calls, nothing of ours around them, on both cores
         import jieba, jieba.posseg
         tok = jieba.posseg.POSTokenizer(jieba.Tokenizer()); tok.tokenizer.initialize()
         work = lambda t: len(tok.lcut(t))
+    elif pack.analyser == "hanta":
+        from HanTa import HanoverTagger as ht
+        tagger = ht.HanoverTagger("morphmodel_ger.pgz")
+        word = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]")
+        work = lambda t: len(tagger.tag_sent(word.findall(t), taglevel=3)) if t.strip() else 0
     elif pack.analyser == "mecab":
         import ipadic, MeCab
         tagger = MeCab.Tagger(ipadic.MECAB_ARGS)

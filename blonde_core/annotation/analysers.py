@@ -9,6 +9,8 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
                 (tags 品詞-細分類1-2-3, e.g. 名詞-固有名詞-人名-姓; 活用型/活用形/原形 as morphology)
     pymorphy3   Russian and Ukrainian: pymorphy3's dictionary analysis of each word (OpenCorpora
                 grammemes: POS, aspect, tense, mood, gender; Name/Surn/Patr/Geox/Orgn/Trad)
+    hanta       German: the Hannover Tagger (STTS tags with its morphological segmentation); the
+                tense of a finite verb is read off its morphemes (HantaAnalyser.tense)
 
 `load_analyser(pack)` gives an object with `records(texts) -> [record]`, loaded once per process.
 pipeline.ADAPTER_VERSION is part of the pipeline id (and so of every cache key and signature):
@@ -204,6 +206,82 @@ class Pymorphy3Analyser:
         return [self.record(t) for t in texts]
 
 
+# STTS -> Universal Dependencies' coarse part of speech (what barriers and rules read)
+_STTS_POS = {"NN": "NOUN", "NE": "PROPN", "ADJA": "ADJ", "ADJD": "ADJ", "ADV": "ADV", "APPR": "ADP", "APPRART": "ADP",
+             "APPO": "ADP", "APZR": "ADP", "ART": "DET", "CARD": "NUM", "KON": "CCONJ", "KOKOM": "CCONJ",
+             "KOUS": "SCONJ", "KOUI": "SCONJ", "PPER": "PRON", "PRF": "PRON", "PPOSAT": "DET", "PDAT": "DET",
+             "PIAT": "DET", "PDS": "PRON", "PIS": "PRON", "PRELS": "PRON", "PWS": "PRON", "PTKNEG": "PART",
+             "PTKZU": "PART", "PTKVZ": "ADP", "ITJ": "INTJ"}
+
+
+class HantaAnalyser:
+    """HanTa 1.2.1 (its German model inside the package) over words cut by a regular expression.  A finite
+    verb's tense comes from its morphemes: a weak past suffix (-te, -test, -ten, -tet, -ete ...) or a stem
+    that differs from the lemma's by more than the present's umlaut or e -> i (kam/komm, ging/geh, war/sei,
+    hatte/hab) is Präteritum; a closed list of irregular present forms (ist, hat, wird, kann, weiß ...) stays
+    Präsens.  Konjunktiv II forms, built on the past stem (käme, hätte, würde), count as Präteritum."""
+
+    WEAK_PAST = frozenset({"te", "test", "ten", "tet", "ete", "etest", "eten", "etet"})
+    PRESENT = frozenset("""ist bist bin sind seid sei seist seien hat hast habe haben habt wird wirst werde werden
+        werdet kann kannst können könnt muss musst müssen müsst will willst wollen wollt darf darfst dürfen dürft
+        mag magst mögen mögt weiß weißt wissen wisst tut tust""".split())
+
+    def __init__(self):
+        from HanTa import HanoverTagger as ht
+
+        self.tagger = ht.HanoverTagger("morphmodel_ger.pgz")
+
+    @staticmethod
+    def _norm(stem: str) -> str:  # the present's stem changes undone: umlaut, e -> i / ie
+        return stem.replace("äu", "au").replace("ä", "a").replace("ö", "o").replace("ü", "u").replace(
+            "ie", "e").replace("i", "e")
+
+    @classmethod
+    def tense(cls, word: str, stem: str, morphs) -> str:
+        """Past or Pres of a finite verb (HanTa's stem and morphemes)."""
+        w = word.lower()
+        if w in cls.PRESENT:
+            return "Pres"
+        sufs = [m for m, t in morphs if t == "SUF_FIN"]
+        if sufs and sufs[-1] in cls.WEAK_PAST:
+            return "Past"
+        var = [m for m, t in morphs if t.endswith(("_VAR", "_IRR"))]
+        if var and cls._norm(var[0]) != cls._norm(stem):
+            return "Past"
+        return "Pres"
+
+    def record(self, text: str) -> dict:
+        words = _WORD.findall(text)
+        offs = _offsets(text, words)
+        tagged = self.tagger.tag_sent(words, taglevel=3) if words else []
+        tags, pos, morph, ents = [], [], [], []
+        for (w, stem, morphs, tag), o in zip(tagged, offs):
+            stts = tag.replace("(", "").replace(")", "")  # VV(FIN) -> VVFIN, as STTS writes it
+            tags.append(stts)
+            if stts.startswith("V"):
+                pos.append("AUX" if stts[1] in "AM" else "VERB")
+                form = stts[2:]
+                if form == "FIN":
+                    morph.append(f"Tense={self.tense(w, stem, morphs)}|VerbForm=Fin")
+                elif form == "PP":
+                    morph.append("VerbForm=Part")
+                elif form in ("INF", "IZU"):
+                    morph.append("VerbForm=Inf")
+                elif form == "IMP":
+                    morph.append("Mood=Imp|VerbForm=Fin")
+                else:
+                    morph.append("")
+            else:
+                pos.append("PUNCT" if stts.startswith("$") else _STTS_POS.get(stts, "X"))
+                morph.append("")
+            if stts == "NE":
+                ents.append((o, o + len(w), "NE"))
+        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
+
+    def records(self, texts):
+        return [self.record(t) for t in texts]
+
+
 def load_analyser(pack: LanguagePack):
     """The pack's analyser, loaded once per process."""
     key = f"{pack.analyser}:{pack.name}"
@@ -217,6 +295,8 @@ def load_analyser(pack: LanguagePack):
             got = MecabAnalyser()
         elif pack.analyser == "pymorphy3":
             got = Pymorphy3Analyser(pack.name)
+        elif pack.analyser == "hanta":
+            got = HantaAnalyser()
         else:  # pragma: no cover - base.py refuses other kinds
             raise ValueError(pack.analyser)
         _LOADED[key] = got

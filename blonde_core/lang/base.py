@@ -4,7 +4,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 `pack.json` holds:
 
     name, description
-    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3",
+    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta",
                            "packages": [installed packages it needs, the first one names the pipeline id]};
                            annotation/analysers.py turns each kind's output into the same record
     spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
@@ -21,7 +21,9 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
                            tokens by a participle (no finite verb between) counts once, as its compound
                            feature, on the auxiliary; the participle is not counted (French passé composé);
                            "before": n also looks back n tokens (Czech "řekl jsem": the auxiliary follows);
-                           "barrier": [coarse POS] the search does not cross (e.g. PUNCT)
+                           "barrier": [coarse POS] the search does not cross (e.g. PUNCT); "targets": {feature:
+                           morphology} a feature's auxiliaries pair with instead of the participle (German
+                           Futur: werden + infinitive)
     tense.descriptions     {feature: words a reader understands}
     tense.groups           {feature: past | present | modal/future | base form | gerund | ...} (timeline)
     pronoun.features       the pronoun classes; pronoun.words {class: [exact token texts]}
@@ -165,10 +167,10 @@ class LanguagePack:
 
         out, done = [], set()
         if self.tense_compound:
-            participle, window, aux, before, barrier = self.tense_compound
+            participle, window, aux, before, barrier, targets = self.tense_compound
 
-            def is_participle(j):
-                return all(value(j, k) in v for k, v in participle)
+            def is_participle(j, fi):  # the participle, or what this auxiliary's feature pairs with
+                return all(value(j, k) in v for k, v in targets.get(fi, participle))
 
             def stops(j):  # a barrier, or another finite verb first: not this auxiliary's
                 return (barrier and pos and pos[j] in barrier) or feats[j].get("VerbForm") == "Fin"
@@ -181,7 +183,7 @@ class LanguagePack:
                 for j in range(i + 1, min(i + 1 + window, n)):
                     if barrier and pos and pos[j] in barrier:
                         break
-                    if is_participle(j):
+                    if is_participle(j, fi):
                         ahead = j
                         break
                     if stops(j):
@@ -189,7 +191,7 @@ class LanguagePack:
                 for j in range(i - 1, max(-1, i - 1 - before), -1):
                     if barrier and pos and pos[j] in barrier:
                         break
-                    if j not in done and is_participle(j):  # looking back: not one an earlier auxiliary took
+                    if j not in done and is_participle(j, fi):  # looking back: not one an earlier auxiliary took
                         behind = j
                         break
                     if stops(j):
@@ -241,7 +243,7 @@ class LanguagePack:
 
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT"})  # rule keys read off the words, not morphology
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3")  # annotation/analysers.py has one adapter each
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta")  # annotation/analysers.py has one adapter each
 
 
 class _Not(frozenset):
@@ -270,7 +272,8 @@ def _build(data: dict, source: str) -> LanguagePack:
         compound = () if not comp else (_rule(comp["participle"]), int(comp.get("window", 3)),
                                         {w.lower(): feats.index(f) for f, ws in comp["auxiliaries"].items()
                                          for w in ws}, int(comp.get("before", 0)),
-                                        frozenset(comp.get("barrier", ())))
+                                        frozenset(comp.get("barrier", ())),
+                                        {feats.index(f): _rule(r) for f, r in comp.get("targets", {}).items()})
         an = data.get("analyser") or {}
         kind = an.get("kind", "spacy")
         if kind not in ANALYSERS:
@@ -339,6 +342,7 @@ def _build(data: dict, source: str) -> LanguagePack:
     keys = {k for _, r in pack.tense_rules for k, _ in r}
     if pack.tense_compound:
         keys |= {k for k, _ in pack.tense_compound[0]}
+        keys |= {k for r in pack.tense_compound[5].values() for k, _ in r}
     object.__setattr__(pack, "tense_keys", frozenset(keys))
     object.__setattr__(pack, "_rule_keys", tuple(sorted({k for _, r in pack.tense_rules for k, _ in r})))
     object.__setattr__(pack, "dm_patterns", tuple(
