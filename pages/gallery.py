@@ -18,7 +18,8 @@ for ex in gallery():
         st.subheader(f"{ex['phenomenon']}: {ex['title']}")
         st.markdown(esc(ex["explanation"]))
         ann = ex.get("annotation")
-        res, note, bleu = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg)
+        res, note, bleu = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg,
+                                         resegment=bool(ex.get("resegment")))
         if res is None:
             st.warning(note)
             continue
@@ -54,6 +55,18 @@ for ex in gallery():
                     row[c] = 100 * shown_f1(s["categories"][c])
                     row[f"{c} spans"] = spans_text(s["categories"][c])
             rows.append(row)
+        if ex.get("resegment"):  # what the raw line-by-line comparison would have said: lines paired as they come
+            n_ref = len(lines_of(ex["reference"]))
+            for n, text in ex["candidates"].items():
+                lines = lines_of(text)
+                if len(lines) == n_ref:
+                    continue
+                raw, _, raw_bleu = evaluate_texts(ex["reference"], {n: text}, None, cfg, line_by_line=True)
+                s = raw.scores(n)
+                rows.append({"candidate": f"{n}, line by line", "BLEU": raw_bleu[n], "BlonDe": 100 * s["BlonDe"]["F1"],
+                             "BlonD-d": 100 * s["BlonD-d"]["F1"],
+                             **{c: 100 * shown_f1(s["categories"][c]) for c in ("entity", "tense", "pronoun", "dm")
+                                if s["categories"][c]["R"] is not None}})
         if ex["id"] == "over-under":  # the scores this example is about
             comp = text_companions(ex["reference"], ex["candidates"], res.config)  # the settings that scored it
             for row in rows:

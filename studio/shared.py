@@ -561,15 +561,30 @@ def text_config(cfg: ScoreConfig, ref: list[str], cands: dict) -> ScoreConfig:
     return cfg
 
 
-def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig):
+def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig,
+                   resegment: bool = False, line_by_line: bool = False):
     """Score free text (one document, a sentence per line) through a Study of its own (kept off
     the disk). Returns (result, note, BLEU per candidate); document-level matching when line
-    counts differ, and then BLEU over the whole text too, as `score --metrics BLEU` does."""
+    counts differ, and then BLEU over the whole text too, as `score --metrics BLEU` does; with
+    resegment, a candidate whose line count differs is cut into the reference's sentences instead
+    (`--resegment`), and the note says what it left out; with line_by_line, its lines are paired with the
+    reference's as they come (empty sentences after its last line, extra lines left out): what a
+    sentence-level comparison that ignores the misalignment would say (the gallery's contrast)."""
     ref = lines_of(reference)
     cands = {k: lines_of(v) for k, v in candidates.items() if lines_of(v)}
     if not ref or not cands:
         return None, "Type a reference and at least one candidate, one sentence per line.", {}
     note = ""
+    if line_by_line:
+        cands = {k: (v + [""] * (len(ref) - len(v)))[:len(ref)] for k, v in cands.items()}
+    if resegment and any(len(v) != len(ref) for v in cands.values()):
+        study = Study.from_texts(ref, cands, annotation=annotation, engine=server_engine()).resegmented()
+        cands = {k: study.corpus.systems[k][0] for k in cands}
+        for name, docs in study.resegmentation().items():
+            v = next(iter(docs.values()))
+            note += (f"{name} had {v['segments']} lines for the reference's {len(ref)}: re-segmented into them"
+                     + (f", reference sentence(s) {', '.join(map(str, v['omitted']))} left out" if v["omitted"]
+                        else "") + ". ")
     fitted = text_config(cfg, ref, cands)
     if fitted.lang != cfg.lang:
         note = (f"The reference is written in '{fitted.lang}', so the texts are scored with that language pack (the "
