@@ -53,7 +53,9 @@ class Engine:
         self._forked = None  # the command line's pool for sacrebleu (segstats_runner)
 
     # disk stores (None unless cache_mode == "disk")
-    def disk(self, table: str = "ann"):
+    def disk(self, table: str = "ann", validate=None):
+        """The disk cache's table (None unless the cache mode is disk); validate: how its rows are read back
+        (default: lists of numbers, the per-segment statistics)."""
         if self.cache_mode != "disk":
             return None
         from blonde_core.annotation.store import AnnotationCache, decode_numbers
@@ -62,7 +64,8 @@ class Engine:
             if self._disk is None:
                 self._disk = AnnotationCache(self.cache_dir, max_bytes=self.disk_bytes)
             return self._disk
-        return AnnotationCache(self.cache_dir, table=table, validate=decode_numbers, max_bytes=self.disk_bytes)
+        return AnnotationCache(self.cache_dir, table=table, validate=validate or decode_numbers,
+                               max_bytes=self.disk_bytes)
 
     def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
         """persist=False (the Sandbox's edits): annotations kept in a small memory memo

@@ -916,8 +916,12 @@ class Study:
         """The same study with every system document that does not line up with the reference's segments
         re-segmented into them (Corpus.resegment; the texts' language guides the tokens: characters for
         Chinese and Japanese).  Everything sentence-level then works; `resegmentation()` says what changed."""
+        from .annotation.store import decode_strings
+
         c = self.corpus
-        new = c.resegment(self.text_language())
+        # each document's cut kept in the disk cache (typed text never goes to disk)
+        store = None if self.origin == "sandbox" else self._engine.disk("reseg", validate=decode_strings)
+        new = c.resegment(self.text_language(), store=store)
         if not new.resegmented:
             return self
         return Study(new, self.origin, self.human, self.annotation, self.ner, self.annotation_file, self.ner_file,

@@ -216,3 +216,22 @@ def test_the_pages_work_on_a_re_segmented_system(ted_docs):
     for page in ("pages/contrast.py", "pages/correlation.py", "pages/significance.py"):
         at.switch_page(page).run()
         assert not at.exception and not at.error, (page, [e.value for e in at.error])
+
+
+def test_each_documents_cut_is_kept_in_the_disk_cache(ted_docs, tmp_path, monkeypatch):
+    """A second re-segmentation of the same texts reads every cut from the disk cache (no aligner run); another
+    system text is aligned again."""
+    from blonde_core.io import resegment as R
+    from blonde_core.study import Engine, Study
+
+    def load():
+        return Study.from_files([str(ted_docs["ref"])], [str(ted_docs["joined"])], blank_line_docs=True,
+                                engine=Engine(cache_mode="disk", cache_dir=str(tmp_path)))
+
+    first = load().resegmented()
+    monkeypatch.setattr(R, "_resegment", lambda *a, **k: pytest.fail("aligned again despite the cache"))
+    again = load().resegmented()
+    assert again.corpus.systems == first.corpus.systems and again.resegmentation() == first.resegmentation()
+    with pytest.raises(pytest.fail.Exception):
+        Study.from_files([str(ted_docs["ref"])], [str(ted_docs["dropped"])], blank_line_docs=True,
+                         engine=Engine(cache_mode="disk", cache_dir=str(tmp_path))).resegmented()

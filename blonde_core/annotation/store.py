@@ -334,6 +334,17 @@ def decode_numbers(v) -> list | None:
     return rec
 
 
+def decode_strings(v) -> list | None:
+    """Validator for tables of texts (a JSON list of strings: re-segmented documents)."""
+    try:
+        rec = json.loads(bytes(v).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(rec, list) or not all(isinstance(x, str) for x in rec):
+        return None
+    return rec
+
+
 def _decode_numbers_many(vs: list) -> list:
     """decode_numbers of many rows with one JSON parse (a warm Overview reads tens of thousands of rows: one
     parse per row was most of its time); a chunk that does not parse as a whole is read row by row, so one

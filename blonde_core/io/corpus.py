@@ -81,12 +81,13 @@ class Corpus:
                       self.seg_method if name in self.references else None,
                       self.resegmented if name in self.references else {})
 
-    def resegment(self, lang: str | None) -> "Corpus":
+    def resegment(self, lang: str | None, store=None) -> "Corpus":
         """The same texts with every system document whose segment count differs from the first reference's
         cut into exactly that reference document's segments (io/resegment.py: mwerSegmenter's alignment, by
         mweralign); a document already cut as the reference is left as it is.  What each re-segmented
         document was, and the reference segments it left out or to which it added material, are kept in
-        `resegmented`.  Documents are matched by order (blank-line documents) or by id."""
+        `resegmented`.  Documents are matched by order (blank-line documents) or by id.  store: a disk table
+        where each document's cut is kept (io/resegment.py), or None."""
         from .resegment import RESEGMENT_VERSION, gaps, resegment
 
         ref0 = next(iter(self.references.values()))
@@ -101,7 +102,7 @@ class Corpus:
                     jobs.append((r, d))
                     where.append((name, di))
         try:
-            cut = resegment(jobs, lang)
+            cut = resegment(jobs, lang, store=store)
         except RuntimeError as exc:
             raise InputError(f"re-segmentation failed: {exc}", code=InputError.Codes.OPTIONS) from None
         systems = {n: list(docs) for n, docs in self.systems.items()}

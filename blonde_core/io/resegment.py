@@ -39,13 +39,35 @@ def _tokens(text: str, lang: str | None) -> int:
     return len(text.split())
 
 
-def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, processes: int | None = None) -> list[list[str]]:
+def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, processes: int | None = None,
+              store=None) -> list[list[str]]:
     """For each (reference segments, system segments) of one document: the system's text cut into as many
-    segments as the reference has, in order.  Runs mweralign in child processes (one per core, at most 2 by
-    default and one per 40 documents: the aligner is C++ and each child costs ~0.1 s to start), the documents
-    shared out in turn."""
+    segments as the reference has, in order.  store (an AnnotationCache table of lists of strings, or None):
+    each document's cut is kept there, keyed by everything it depends on (this module's version, mweralign's,
+    the language, the reference's and the system's segments), and only the documents not found are aligned."""
     if not jobs:
         return []
+    if store is None:
+        return _resegment(jobs, lang, processes)
+    import importlib.metadata
+
+    from blonde_core.annotation.store import cache_key
+
+    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{importlib.metadata.version('mweralign')}/{lang or ''}"
+    keys = [cache_key(what, False, json.dumps([list(r), list(h)], ensure_ascii=False)) for r, h in jobs]
+    found = store.get_many(keys)
+    todo = [i for i, k in enumerate(keys) if k not in found or len(found[k]) != len(jobs[i][0])]
+    if todo:
+        cut = _resegment([jobs[i] for i in todo], lang, processes)
+        store.put_many((keys[i], c) for i, c in zip(todo, cut))
+        for i, c in zip(todo, cut):
+            found[keys[i]] = c
+    return [list(found[k]) for k in keys]
+
+
+def _resegment(jobs, lang, processes=None) -> list[list[str]]:
+    """mweralign in child processes (one per core, at most 2 by default and one per 40 documents: the aligner
+    is C++ and each child costs ~0.1 s to start), the documents shared out in turn."""
     import os
 
     n = max(1, min(processes or min(2, os.cpu_count() or 1), (len(jobs) + 39) // 40))
