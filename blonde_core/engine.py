@@ -189,3 +189,7 @@ class Engine:
             from blonde_core.analysis.standard import segment_keys_of
 
             self.disk("segstats").delete_many(segment_keys_of(study.corpus, study.text_language()))
+            from blonde_core.io.resegment import corpus_cache_keys
+
+            if study.corpus.resegmented:  # the systems' own text, kept with each document's cut
+                self.disk("reseg").delete_many(corpus_cache_keys(study.corpus, study.text_language()))

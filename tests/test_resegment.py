@@ -235,3 +235,8 @@ def test_each_documents_cut_is_kept_in_the_disk_cache(ted_docs, tmp_path, monkey
     with pytest.raises(pytest.fail.Exception):
         Study.from_files([str(ted_docs["ref"])], [str(ted_docs["dropped"])], blank_line_docs=True,
                          engine=Engine(cache_mode="disk", cache_dir=str(tmp_path))).resegmented()
+    # "Clear loaded data" (Engine.forget) deletes the cuts with the rest of the study's texts
+    engine = Engine(cache_mode="disk", cache_dir=str(tmp_path))
+    engine.forget(again)
+    with pytest.raises(pytest.fail.Exception):
+        load().resegmented()

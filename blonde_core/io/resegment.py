@@ -49,12 +49,7 @@ def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, process
         return []
     if store is None:
         return _resegment(jobs, lang, processes)
-    import importlib.metadata
-
-    from blonde_core.annotation.store import cache_key
-
-    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{importlib.metadata.version('mweralign')}/{lang or ''}"
-    keys = [cache_key(what, False, json.dumps([list(r), list(h)], ensure_ascii=False)) for r, h in jobs]
+    keys = cache_keys(jobs, lang)
     found = store.get_many(keys)
     todo = [i for i, k in enumerate(keys) if k not in found or len(found[k]) != len(jobs[i][0])]
     if todo:
@@ -63,6 +58,25 @@ def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, process
         for i, c in zip(todo, cut):
             found[keys[i]] = c
     return [list(found[k]) for k in keys]
+
+
+def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> list[bytes]:
+    """The disk-cache key of each document's cut: everything it depends on."""
+    import importlib.metadata
+
+    from blonde_core.annotation.store import cache_key
+
+    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{importlib.metadata.version('mweralign')}/{lang or ''}"
+    return [cache_key(what, False, json.dumps([list(r), list(h)], ensure_ascii=False)) for r, h in jobs]
+
+
+def corpus_cache_keys(corpus, lang: str | None) -> list[bytes]:
+    """The keys of every re-segmented document of a corpus (what "Clear loaded data" deletes)."""
+    if not corpus.resegmented:
+        return []
+    ref0 = next(iter(corpus.references.values()))
+    return cache_keys([(ref0[di], v["original"]) for docs in corpus.resegmented.values() for di, v in docs.items()],
+                      lang)
 
 
 def _resegment(jobs, lang, processes=None) -> list[list[str]]:
