@@ -101,7 +101,8 @@ class Study:
             h.update(b"\x00")
 
         for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
-                     c.docids_file, c.seg_method, c.resegmented, self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
+                     c.docids_file, c.seg_method, c.resegmented, c.system_docids, c.missing_documents,
+                     self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
         add(self.domains)
         add(self.wmt)
@@ -119,7 +120,7 @@ class Study:
     # -- loading -------------------------------------------------------------------
     @classmethod
     def from_files(cls, references: list, systems: list, *, docids=None, blank_line_docs: bool = False,
-                   source=None, human=None, human_higher_is_better: bool = True, score_column: str | None = None,
+                   system_docids: list | None = None, source=None, human=None, human_higher_is_better: bool = True, score_column: str | None = None,
                    human_mapping: dict | None = None, annotation=None, ner=None, origin: str = "files",
                    engine: Engine | None = None) -> "Study":
         """References and system outputs, one segment per line (paths, or uploads as (name, bytes));
@@ -128,9 +129,11 @@ class Study:
         optional and checked against the texts."""
         from .io.readers import attach_source, plain_corpus
 
-        corpus = plain_corpus([_named(r) for r in references], [_named(s) for s in systems],
+        sys_named = [_named(s) for s in systems]
+        corpus = plain_corpus([_named(r) for r in references], sys_named,
                               docids=_named(docids) if docids is not None else None,
-                              boundaries="blank-lines" if blank_line_docs else None)
+                              boundaries="blank-lines" if blank_line_docs else None,
+                              system_docids=[_named(d) for d in system_docids] if system_docids else None)
         if source is not None:
             attach_source(corpus, _named(source))
         return cls(corpus, origin, engine=engine).with_files(annotation, ner, human, human_higher_is_better,
@@ -987,6 +990,8 @@ class Study:
                 ["-s"] + [c.files.get(n, f"{n}.txt") for n in c.systems]
             if c.boundaries == "docids":
                 files += ["--docids", c.docids_file or "docids.txt"]
+                if c.system_docids:
+                    files += ["--system-docids", *(c.system_docids.get(n, "docids.txt") for n in c.systems)]
             elif c.boundaries == "blank-lines":
                 files += ["--blank-line-docs"]
         if c.seg_method:

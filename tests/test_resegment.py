@@ -240,3 +240,39 @@ def test_each_documents_cut_is_kept_in_the_disk_cache(ted_docs, tmp_path, monkey
     engine.forget(again)
     with pytest.raises(pytest.fail.Exception):
         load().resegmented()
+
+
+def test_a_system_brings_its_own_document_ids(capsys, tmp_path):
+    """Issue 47 point 1: TED's Online-W with every third sentence joined and its own document-id file (one
+    document dropped as a whole): documents matched to the reference's by id, the missing one named and
+    scored as empty, re-segmented, every omission reported; a document the reference lacks is refused."""
+    ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
+    sys_ = (TED / "systems" / "Online-W.txt").read_text(encoding="utf-8").splitlines()
+    docs: dict = {}
+    for d, s in zip(ids, sys_):
+        docs.setdefault(d, []).append(s)
+    order = list(docs)
+    kept = order[:2] + order[3:]  # the third document left out
+    lines, own_ids = [], []
+    for d in kept:
+        cut = join_every_third(docs[d])
+        lines += cut
+        own_ids += [d] * len(cut)
+    (tmp_path / "joined.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "joined.docids").write_text("\n".join(own_ids) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", tmp_path / "joined.txt",
+                         "--docids", TED / "docids.txt", "--system-docids", tmp_path / "joined.docids", "--resegment",
+                         "--format", "json", "--no-cache")
+    assert code == 0, err
+    data = json.loads(out)
+    assert f"system 'joined' has no document '{order[2]}'" in err
+    moved = data["systems"]["joined"]["resegmented"]
+    assert set(moved) == set(order)  # every document re-segmented, the missing one too
+    n_missing = ids.count(order[2])
+    assert moved[order[2]] == {"segments": 0, "omitted": list(range(1, n_missing + 1)), "added": []}
+    assert all(moved[d]["omitted"] == [] for d in kept)
+    # a document the reference does not have
+    (tmp_path / "bad.docids").write_text("\n".join(own_ids[:-1] + ["talk.999"]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", tmp_path / "joined.txt",
+                       "--docids", TED / "docids.txt", "--system-docids", tmp_path / "bad.docids", "--no-cache")
+    assert code == 2 and "talk.999" in err and "bad.docids" in err

@@ -57,7 +57,12 @@ def load_study(a, human=None, **human_kw) -> Study:
         if not a.docids and not a.blank_line_docs:
             a.notes = ["no --docids and no --blank-line-docs: every file is one document"]
         study = Study.from_files(files, a.system, docids=a.docids, blank_line_docs=a.blank_line_docs,
-                                 origin="command line", engine=engine)
+                                 system_docids=getattr(a, "system_docids", None), origin="command line",
+                                 engine=engine)
+        for name, gone in study.corpus.missing_documents.items():
+            a.notes = getattr(a, "notes", []) + [
+                f"system '{name}' has no document {', '.join(repr(d) for d in gone[:5])}"
+                f"{' ...' if len(gone) > 5 else ''} of the reference's ({len(gone)} in all): scored as empty"]
     study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human, **human_kw)
     study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:

@@ -78,6 +78,10 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--blank-line-docs", action="store_true",
                    help="without --docids: a blank line ends a document (default: one document); each file its "
                         "own documents, matched by order")
+    p.add_argument("--system-docids", nargs="+", metavar="FILE",
+                   help="with --docids: one document-id file per system (in the order of -s), for systems whose "
+                        "sentences do not line up with the reference's: their documents are matched to the "
+                        "reference's by id, a missing one is named and scored as empty (then --resegment)")
     p.add_argument("--resegment", action="store_true",
                    help="cut each system document whose segments do not line up with the reference document's "
                         "into exactly its segments (mwerSegmenter's alignment, by mweralign; seg:mwer-1 in the "

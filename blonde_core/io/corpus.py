@@ -23,6 +23,10 @@ class Corpus:
     # segments, and per system {document index: {"original": [its segments], "omitted": [...], "added": [...]}}
     seg_method: str | None = None
     resegmented: dict = field(default_factory=dict)
+    # systems that brought their own document-id files (plain texts): {system: file}, and the reference's
+    # documents each of them lacks (scored as empty documents): {system: [document ids]}
+    system_docids: dict = field(default_factory=dict)
+    missing_documents: dict = field(default_factory=dict)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -111,7 +115,8 @@ class Corpus:
             systems[name][di] = c
             done.setdefault(name, {})[di] = {"original": list(d), **gaps(r, c, lang)}
         return Corpus(self.doc_ids, self.references, systems, self.source, self.seg_ids, self.boundaries,
-                      dict(self.files), self.docids_file, self.line_offset, f"mwer-{RESEGMENT_VERSION}", done)
+                      dict(self.files), self.docids_file, self.line_offset, f"mwer-{RESEGMENT_VERSION}", done,
+                      dict(self.system_docids), dict(self.missing_documents))
 
     def check_names(self) -> None:
         """A name is an identity: a reference and a system never share one."""

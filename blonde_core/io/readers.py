@@ -205,12 +205,16 @@ def split_blank_lines(lines: list[str]) -> list[list[str]]:
 
 
 def plain_corpus(references: list, systems: list, docids=None, source=None,
-                 boundaries: str | None = None) -> Corpus:
+                 boundaries: str | None = None, system_docids: list | None = None) -> Corpus:
     """Plain-text files, one segment per line.
 
     Documents come from a doc-ids file, else from blank lines when
     boundaries == "blank-lines", else the whole file is one document.
-    A file's name (stem) is its system or reference name.
+    A file's name (stem) is its system or reference name.  system_docids: one document-id
+    file per system (in the order of systems), so that a system whose sentences do not line
+    up with the reference's brings its own documents; they are matched to the reference's by id
+    (a document the system lacks is empty, and named in `missing_documents`; one the reference
+    lacks is refused).
     """
     if not references:
         raise InputError("at least one reference file is needed (-r)", code=InputError.Codes.OPTIONS,
@@ -242,11 +246,36 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
             return [f"doc{i + 1}" for i in range(len(docs))], docs
         return ["doc1"], [lines]
 
+    own = {}
+    if system_docids:
+        if docids is None:
+            raise InputError("document-id files per system need the reference's own (--docids)",
+                             code=InputError.Codes.OPTIONS, page="upload the reference's document ids too")
+        if len(system_docids) != len(systems or []):
+            raise InputError(f"{len(system_docids)} document-id file(s) for {len(systems or [])} system(s): give one "
+                             "per system, in the same order", code=InputError.Codes.OPTIONS)
+        own = dict(enumerate(system_docids))  # system index -> its document-id file
     refs, syss, files = {}, {}, {}
+    missing: dict = {}
     doc_order = None
     for role, paths, group in (("reference", references, refs), ("system", systems or [], syss)):
-        for p in paths:
+        for k, p in enumerate(paths):
             n = name_of(p, role)
+            if role == "system" and k in own:  # this system's own documents, put in the reference's order by id
+                dfile = own[k]
+                sys_order, sys_docs = group_by_docids(read_lines(p), read_docids(dfile), str(p), str(dfile))
+                by_id = dict(zip(sys_order, sys_docs))
+                extra = [d for d in sys_order if d not in set(doc_order)]
+                if extra:
+                    raise InputError(f"has document '{extra[0]}', which the reference has not (its documents: "
+                                     f"{', '.join(doc_order[:3])}{', ...' if len(doc_order) > 3 else ''})",
+                                     file=str(dfile), code=InputError.Codes.COUNTS)
+                gone = [d for d in doc_order if d not in by_id]
+                if gone:
+                    missing[n] = gone
+                group[n] = [by_id.get(d, []) for d in doc_order]
+                files[n] = str(p)
+                continue
             order, docs = read(p)
             if doc_order is None:
                 doc_order = order
@@ -258,8 +287,11 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     src = None
     if source is not None:
         _, src = read(source)
-    return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
-                  boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
+    corpus = Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
+                    boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
+    corpus.missing_documents = missing
+    corpus.system_docids = {file_stem(p): str(d) for p, d in zip(systems or [], system_docids or [])}
+    return corpus
 
 
 def attach_source(corpus: Corpus, path) -> None:
