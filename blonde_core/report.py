@@ -295,6 +295,19 @@ def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLE
     parts.append("<h2>Categories</h2>" + html_table(["system"] + [LABELS.get(c, c) for c in allcats], hrows) +
                  "<p class=note>F1 in points per category (viridis: dark low, yellow high), in brackets the spans "
                  "matched / in the system.</p>")
+    # what re-segmented systems left out or added (issue 47)
+    moved = study.resegmentation()
+    if moved:
+        mrows_ = [[name, str(len(docs)), str(sum(len(v["omitted"]) for v in docs.values())),
+                   "; ".join(f"{d}: {', '.join(map(str, v['omitted']))}" for d, v in docs.items() if v["omitted"]) or "-",
+                   str(sum(len(v["added"]) for v in docs.values()))] for name, docs in moved.items()]
+        parts.append("<h2>Re-segmented systems: what they left out</h2>" +
+                     html_table(["system", "documents re-segmented", "omitted", "omitted (document: reference "
+                                 "segments)", "added"], mrows_, left=1) +
+                     f"<p class=note>Cut into the reference's segments by mwerSegmenter's alignment "
+                     f"({esc(study.corpus.seg_method)}); omitted: a reference segment that received nothing, or "
+                     "under a fifth of its tokens; added: system text over twice its reference segment's length "
+                     "plus 10 tokens.</p>")
     # significance matrix
     from blonde_core.analysis.stats import policy as pol
 

@@ -452,6 +452,11 @@ def test_gallery_every_example_loads_and_renders():
     assert md_.loc["A", "pronoun"] < 100 and md_.loc["B", "pronoun"] == 100
     assert any("A had 3 lines for the reference's 5: re-segmented into them, reference sentence(s) 4 left out"
                in c.value for c in at.caption)
+    # issue 46's cards, scored with their own packs (guessed from the reference, whatever the sidebar says)
+    zh, de = by_id["zh-pronoun"], by_id["de-tense"]
+    assert zh.loc["A", "pronoun"] == 0 and zh.loc["B", "pronoun"] == 100
+    assert de.loc["A", "tense"] == 0 and de.loc["B", "tense"] == 100
+    assert any("written in 'zh'" in c.value for c in at.caption) and "Präteritum" in html
     # tense tags said in words
     assert any("VBD = past tense" in c.value for c in at.caption)
     # an example opens in the sandbox

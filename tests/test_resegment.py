@@ -276,3 +276,11 @@ def test_a_system_brings_its_own_document_ids(capsys, tmp_path):
     code, _, err = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", tmp_path / "joined.txt",
                        "--docids", TED / "docids.txt", "--system-docids", tmp_path / "bad.docids", "--no-cache")
     assert code == 2 and "talk.999" in err and "bad.docids" in err
+
+
+def test_the_report_lists_what_a_system_left_out(capsys, ted_docs, tmp_path):
+    code, _, err = run(capsys, "report", "-r", ted_docs["ref"], "-s", ted_docs["Online-W"], ted_docs["dropped"],
+                       "--blank-line-docs", "--resegment", "--ci", "100", "-o", tmp_path / "r.html", "--no-cache")
+    assert code == 0, err
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<h2>Re-segmented systems: what they left out</h2>" in html and "doc2: 6" in html
