@@ -56,7 +56,8 @@ GOLD = [
 ]
 
 
-def main() -> int:
+def measure() -> tuple[int, list]:
+    """(verbs right, [(verb, wanted, got), ...] of the others) through the real pipeline and the pack's rules."""
     from blonde_core.annotation.analysers import load_analyser
     from blonde_core.lang.base import load_pack
 
@@ -70,6 +71,11 @@ def main() -> int:
             right += 1
         else:
             wrong.append((verb, want, got.get(verb)))
+    return right, wrong
+
+
+def main() -> int:
+    right, wrong = measure()
     print(f"es_core_news_sm tense/mood of hand-labelled verbs: {right}/{len(GOLD)} = {right / len(GOLD):.1%}")
     for verb, want, got in wrong:
         print(f"  {verb}: {want} <- got {got}")

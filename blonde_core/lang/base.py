@@ -13,7 +13,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...} or a list of
                            such rules}, the first rule whose every key matches the token's morphology, its
                            coarse POS, its fine tag ("TAG"), its lowercased text ("WORD"), its last
-                           character ("LAST": Chinese 看着), the word before ("PREV": Japanese て+いる) or the
+                           character ("LAST": Chinese 看着), its ending ("ENDS": Spanish -ría), the word before ("PREV": Japanese て+いる) or the
                            next token's tag ("NEXT": Chinese 在 before a verb); a value "a|b" matches either,
                            "!a|b" anything else (Chinese 通过 is not 过's experiential aspect)
     tense.compound         morph only: {"participle": {morphology a past participle has}, "window": n,
@@ -156,7 +156,7 @@ class LanguagePack:
             if context and k in CONTEXT_KEYS:
                 if k == "TAG":
                     return tags[i]
-                if k == "WORD":
+                if k in ("WORD", "ENDS"):
                     return words[i].lower()
                 if k == "LAST":
                     return words[i][-1:]
@@ -209,7 +209,7 @@ class LanguagePack:
                 cols.append(pos or [None] * n)
             elif context and k == "TAG":
                 cols.append(tags)
-            elif context and k == "WORD":
+            elif context and k in ("WORD", "ENDS"):
                 cols.append([w.lower() for w in words])
             elif context and k == "LAST":
                 cols.append([w[-1:] for w in words])
@@ -242,7 +242,7 @@ class LanguagePack:
         return str(feature)
 
 
-CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT"})  # rule keys read off the words, not morphology
+CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta")  # annotation/analysers.py has one adapter each
 
 
@@ -253,10 +253,23 @@ class _Not(frozenset):
         return not frozenset.__contains__(self, x)
 
 
+class _Ends(frozenset):
+    """Word endings ("ENDS": "ría|rías"): `x in` it is true for a lowercased word ending in one of them."""
+
+    def __contains__(self, x):
+        return isinstance(x, str) and x.endswith(tuple(self))
+
+
 def _rule(rule: dict) -> tuple:
-    """((key, values), ...): a value "a|b" accepts either, "!a|b" accepts anything but those."""
-    return tuple(sorted((k, _Not(str(v)[1:].split("|")) if str(v).startswith("!") else frozenset(str(v).split("|")))
-                        for k, v in rule.items()))
+    """((key, values), ...): a value "a|b" accepts either, "!a|b" accepts anything but those; for "ENDS" the
+    values are word endings."""
+    def values(k, v):
+        v = str(v)
+        if k == "ENDS":
+            return _Ends(v.split("|"))
+        return _Not(v[1:].split("|")) if v.startswith("!") else frozenset(v.split("|"))
+
+    return tuple(sorted((k, values(k, v)) for k, v in rule.items()))
 
 
 def _build(data: dict, source: str) -> LanguagePack:
