@@ -125,11 +125,19 @@ def within_limits(read) -> Study:
     return study
 
 
+def file_stem_of(name: str) -> str:
+    """An upload's name without its last extension: the system's name, as the core makes it (io/readers.py
+    file_stem: an upload's name is kept whole otherwise)."""
+    i = name.rfind(".")
+    return name[:i] if i > 0 else name
+
+
 def analyse_files() -> None:
     """The plain-text form's callback (the uploads are in session state by now)."""
     ss = st.session_state
     refs, syss = ss.get("up_refs") or [], ss.get("up_sys") or []
     docids, source, human, plus, ner = (ss.get(k) for k in ("up_docids", "up_src", "up_human", "up_plus", "up_ner"))
+    sys_ids = list(ss.get("up_sys_docids") or [])
     uploads = {"refs": refs, "syss": syss, "docids": [docids], "source": [source],
                "human": list(human or []), "plus": [plus], "ner": [ner]}
     upload_errors.clear()
@@ -138,9 +146,19 @@ def analyse_files() -> None:
             raise InputError("upload at least one reference")
         if not syss:
             raise InputError("upload at least one system output")
+        # a system's own document ids: the file named like the system, with .docids (GPT-4.txt -> GPT-4.docids)
+        own = {file_stem_of(f.name): f for f in sys_ids}
+        unknown = [f.name for f in sys_ids if file_stem_of(f.name) not in {file_stem_of(x.name) for x in syss}]
+        if unknown:
+            raise InputError(f"the document-id file {unknown[0]} is named like no system output: name it after its "
+                             "system (GPT-4.docids for GPT-4.txt)")
+        if own and len(own) != len(syss):
+            raise InputError(f"{len(own)} systems' own document-id file(s) for {len(syss)} system(s): give one per "
+                             "system, named after it")
         # the readers take (name, bytes) exactly like files on disk
         study = within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                               docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
+                              system_docids=[nb(own[file_stem_of(f.name)]) for f in syss] if own else None,
                               source=nb(source) if source is not None else None,
                               human=[nb(f) for f in human] if human else None,
                               human_higher_is_better=not ss.get("up_lower"),
@@ -226,6 +244,11 @@ with tab_files:
                         help="one segment per line; a system's name is its file name")
         a.file_uploader("Document ids (optional)", key="up_docids",
                         help="one id per line; consecutive equal ids form a document")
+        a.file_uploader("Each system's own document ids (optional)", key="up_sys_docids", accept_multiple_files=True,
+                        help="for systems whose sentences do not line up with the reference's: one file per system, "
+                             "named after it (GPT-4.docids for GPT-4.txt), one id per line of that system; its "
+                             "documents are matched to the reference's by id (the reference's document ids needed "
+                             "too). Then tick Re-segment. The command line: --system-docids")
         a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
         a.checkbox("Re-segment systems whose sentences do not line up with the reference", key="up_reseg",
                    help="Each system document with another number of segments than its reference document is cut "

@@ -284,3 +284,39 @@ def test_the_report_lists_what_a_system_left_out(capsys, ted_docs, tmp_path):
     assert code == 0, err
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "<h2>Re-segmented systems: what they left out</h2>" in html and "doc2: 6" in html
+
+
+def test_the_data_page_takes_each_systems_own_document_ids(tmp_path):
+    """The Data page's 'Each system's own document ids' (named after the system) with Re-segment ticked: the
+    system's documents are matched by id and re-segmented (AppTest); a file named after no system is refused
+    with a message naming it."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+
+    ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
+    sys_ = (TED / "systems" / "Online-W.txt").read_text(encoding="utf-8").splitlines()
+    docs: dict = {}
+    for d, s in zip(ids, sys_):
+        docs.setdefault(d, []).append(s)
+    lines, own = [], []
+    for d, segs in docs.items():
+        cut = join_every_third(segs)
+        lines += cut
+        own += [d] * len(cut)
+    up = lambda name, text: (name, text.encode("utf-8"), "text/plain")  # noqa: E731
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key="up_refs").set_value([up("ref.txt", (TED / "refs" / "ref.txt").read_text(encoding="utf-8"))])
+    at.file_uploader(key="up_docids").set_value(up("docids.txt", (TED / "docids.txt").read_text(encoding="utf-8")))
+    at.file_uploader(key="up_sys").set_value([up("joined.txt", "\n".join(lines) + "\n")])
+    at.file_uploader(key="up_sys_docids").set_value([up("other.docids", "\n".join(own) + "\n")])
+    at.checkbox(key="up_reseg").check()
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert any("other.docids is named like no system output" in e.value for e in at.error)
+    at.file_uploader(key="up_sys_docids").set_value([up("joined.docids", "\n".join(own) + "\n")])
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    study = at.session_state["data"]
+    assert study.corpus.system_docids == {"joined": "joined.docids"}
+    assert set(study.resegmentation()["joined"]) == set(docs)
