@@ -320,3 +320,24 @@ def test_the_data_page_takes_each_systems_own_document_ids(tmp_path):
     study = at.session_state["data"]
     assert study.corpus.system_docids == {"joined": "joined.docids"}
     assert set(study.resegmentation()["joined"]) == set(docs)
+
+
+def test_json_lines_rows_per_system_are_re_segmented(capsys, tmp_path):
+    """A JSON Lines file whose system row sets have their own segments (one row joins two of the reference's)
+    is re-segmented like plain files; a document a system lacks is named."""
+    ref = ["The cat sat on the mat.", "It was very happy that day.", "Then it slept for a long time."]
+    rows = [{"doc_id": "d1", "seg_id": i, "system": "ref", "text": t} for i, t in enumerate(ref, 1)]
+    rows += [{"doc_id": "d1", "seg_id": 1, "system": "A", "text": ref[0] + " " + ref[1]},
+             {"doc_id": "d1", "seg_id": 2, "system": "A", "text": ref[2]}]
+    f = tmp_path / "rows.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--resegment", "--format",
+                         "json", "--no-cache")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["systems"]["A"]["resegmented"] == {"d1": {"segments": 2, "omitted": [], "added": []}}
+    assert data["systems"]["A"]["BlonDe"]["F1"] == 1.0
+    f.write_text("\n".join(json.dumps(r) for r in rows + [{"doc_id": "d2", "seg_id": 1, "system": "ref",
+                                                            "text": "A second document."}]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--no-cache")
+    assert code == 2 and "system 'A' has no segment of document 'd2'" in err
