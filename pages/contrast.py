@@ -197,6 +197,7 @@ if out["sentence_level"]:
     differ = [i for i, (x, y) in enumerate(zip(ea, eb)) if sum(x) != sum(y)]
     ref = next(iter(res.corpus.references))
     view = res.sentence_view(di, [a, b], ref)
+    cut = {n: d.resegmentation().get(n, {}).get(doc) for n in (a, b)}  # re-segmented systems (issue 47)
     st.markdown(f"**Sentences of {md(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
     html = [CSS, legend([cat]), '<table style="width:100%;border-collapse:collapse;table-layout:fixed"><thead><tr>'
             "<th style='width:2.5em'>#</th>"
@@ -208,14 +209,20 @@ if out["sentence_level"]:
             r = view["rows"][name][i]
             spans = [dict(s, status="neutral") for s in r["spans"]] if errs is None else r["spans"]
             note = "" if errs is None else f"<div class='bl-counts'>missed {errs[i][0]} · extra {errs[i][1]}</div>"
-            cells.append(f"<td><div class='bl-doc'>{render_text(r['text'], spans, [cat])}</div>"
+            c = cut.get(name) if errs is not None else None
+            mark = "" if not c else (
+                "<span title='re-segmented: cut from the system&#39;s own segments (Documents shows them)' "
+                "style='color:#666'>&#9986; " + ("omitted " if i + 1 in c["omitted"] else "") + "</span>")
+            cells.append(f"<td><div class='bl-doc'>{mark}{render_text(r['text'], spans, [cat])}</div>"
                          f"{counts_line(r['counts'], [cat], r.get('features'))}{note}</td>")
         html.append(f"<tr class='bl-row' style='border-top:1px solid #ddd;vertical-align:top'><td>{i + 1}</td>"
                     f"{''.join(cells)}</tr>")
     html.append("</tbody></table>")
     st.html("".join(html))
     st.caption("Reference spans without status; in A and B, filled spans match the reference and hatched ones are "
-               "extra. missed/extra: the sentence's counts of the category as the score counts them.")
+               "extra. missed/extra: the sentence's counts of the category as the score counts them."
+               + (" ✂: a re-segmented system's sentence, cut from its own segments by mwerSegmenter's alignment "
+                  "(omitted: nothing of it aligned to this reference sentence)." if any(cut.values()) else ""))
 signature_box(out["signature"], command=("contrast", ["--pair", a, b, "--document", doc]
                                          + (["--disagree", disagree] if disagree else [])
                                          + (["--buckets"] if out["sentence_level"] else [])))

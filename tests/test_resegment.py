@@ -216,6 +216,13 @@ def test_the_pages_work_on_a_re_segmented_system(ted_docs):
     for page in ("pages/contrast.py", "pages/correlation.py", "pages/significance.py"):
         at.switch_page(page).run()
         assert not at.exception and not at.error, (page, [e.value for e in at.error])
+    # Contrast of the dropped system against Online-W in doc2: its sentences marked as cut, the omitted one said
+    at.session_state["ct_a"], at.session_state["ct_b"] = "dropped", "Online-W"
+    at.session_state["ct_doc"] = "doc2"
+    at.switch_page("pages/contrast.py").run()
+    assert not at.exception and not at.error
+    body = " ".join(h.proto.body for h in at.html)
+    assert "re-segmented: cut from the system" in body
 
 
 def test_each_documents_cut_is_kept_in_the_disk_cache(ted_docs, tmp_path, monkeypatch):
