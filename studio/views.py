@@ -21,7 +21,21 @@ def _focus_from_table(key: str, sentences: list[int]) -> None:
         st.session_state.update(focus_sentence(sentences[rows[0]]))
 
 
+def resegmented_note(res, di, systems) -> None:
+    """Under a view of sentences: which shown systems were re-segmented in this document (their sentence numbers
+    are the reference's; issue 47)."""
+    moved = getattr(res.corpus, "resegmented", {}) or {}
+    cut = [s for s in systems if di in moved.get(s, {})]
+    if cut:
+        st.caption("✂ " + ", ".join(label(s) for s in cut) + ": re-segmented in this document, their sentences "
+                   "cut into the reference's by mwerSegmenter's alignment (the Documents page shows their own text)"
+                   + ("; omitted: " + "; ".join(f"{label(s)} s{', s'.join(str(i + 1) for i in moved[s][di]['omitted'])}"
+                                                for s in cut if moved[s][di]["omitted"])
+                      if any(moved[s][di]["omitted"] for s in cut) else "") + ".")
+
+
 def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
+    resegmented_note(res, di, systems)
     st.caption("Each entity of the reference and the string each system used for it, sentence by sentence "
                "(sN: sentence N; = same string, ≠ another string, missing). Alignment is heuristic: in the same "
                "sentence (the whole document under document-level matching), an identical entity of the same "
@@ -48,6 +62,7 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
 
 
 def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
+    resegmented_note(res, di, systems)
     rows_p = res.pronoun_threads(di, systems, ref)
     names = [ref] + [s for s in systems if s != ref]
     rows = []
@@ -73,6 +88,7 @@ def pronoun_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
 
 
 def tense_timeline_view(res, di, systems, ref, focus: bool, key: str) -> None:
+    resegmented_note(res, di, systems)
     tl = res.tense_timeline(di, systems, ref)
     codes = {g: i for i, g in enumerate(TENSES)}
     ys = list(tl)

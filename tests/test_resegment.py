@@ -213,6 +213,12 @@ def test_the_pages_work_on_a_re_segmented_system(ted_docs):
     body = " ".join(h.proto.body for h in at.html)
     assert "&#9986; omitted" in body or "\u2702 omitted" in body
     assert "re-segmented: cut from the system" in body
+    for tab in ("Entity threads", "Pronoun threads", "Tense timeline"):  # the sentence numbers are the reference's
+        at.session_state["doc_tab"] = tab
+        at.run()
+        assert not at.exception and not at.error, tab
+        assert any("dropped: re-segmented in this document" in c.value and "omitted: dropped s6" in c.value
+                   for c in at.caption), tab
     for page in ("pages/contrast.py", "pages/correlation.py", "pages/significance.py"):
         at.switch_page(page).run()
         assert not at.exception and not at.error, (page, [e.value for e in at.error])
