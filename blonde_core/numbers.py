@@ -32,3 +32,17 @@ def json_safe(obj):
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     return obj
+
+
+def time_left(done: int, total: int, since: float, done_at_start: int, now: float) -> str:
+    """"about 2 min left": the time the rest takes at the rate since the bar appeared ("" for the first 3 s,
+    or before any progress: no estimate from too little)."""
+    elapsed, gained = now - since, done - done_at_start
+    if elapsed < 3 or gained <= 0 or done >= total:
+        return ""
+    left = (total - done) * elapsed / gained
+    if left < 60:
+        return f"about {max(5, round(left / 5) * 5):.0f} s left"
+    if left < 3600:
+        return f"about {round(left / 60):.0f} min left"
+    return f"about {left / 3600:.1f} h left"

@@ -398,6 +398,13 @@ class Study:
                 f"numbers do not measure {g['name']} discourse")
 
     @staticmethod
+    def time_left(done: int, total: int, since: float, done_at_start: int, now: float) -> str:
+        """"about 2 min left" at the rate since a progress display appeared (numbers.time_left)."""
+        from .numbers import time_left
+
+        return time_left(done, total, since, done_at_start, now)
+
+    @staticmethod
     def pack_lowercase(lang: str) -> bool:
         """Whether text in this language is lowercased before annotation unless the user says otherwise: the
         pack's default (True without a pack, the blonde package's)."""

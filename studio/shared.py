@@ -300,12 +300,14 @@ def config() -> ScoreConfig:
 class _Progress:
     """A progress bar that appears only when there is work to show, redrawn at most once a
     second (each redraw costs every waiting browser tab ~20 ms of CPU; eight tabs on the
-    server's machine took that from the annotation they were waiting for)."""
+    server's machine took that from the annotation they were waiting for), with an estimate of
+    the time left once it has seen a few seconds of progress."""
 
     EVERY = 1.0
 
     def __init__(self, what: str):
         self.what, self.bar, self.last = what, None, 0.0
+        self.since, self.done_at_start = 0.0, 0
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -313,10 +315,13 @@ class _Progress:
             if total == 0 or done >= total:
                 return
             self.bar = st.progress(0.0)
+            self.since, self.done_at_start = now, done
         elif done < total and now - self.last < self.EVERY:
             return
         self.last = now
-        self.bar.progress(min(done / max(total, 1), 1.0), text=f"{self.what}: {done} of {total}")
+        eta = Study.time_left(done, total, self.since, self.done_at_start, now)
+        self.bar.progress(min(done / max(total, 1), 1.0),
+                          text=f"{self.what}: {done:,} of {total:,}" + (f" · {eta}" if eta else ""))
 
     def close(self) -> None:
         if self.bar is not None:

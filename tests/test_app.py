@@ -1004,3 +1004,18 @@ def test_sandbox_scores_typed_text_with_its_language_pack(code, ref, swapped):
     cfg = ScoreConfig(lang=code, lowercase=False)
     core = BlonDe(cfg).evaluate(Corpus(["d"], {"reference": [ref.split("\n")]}, {"A": [swapped.split("\n")]}))
     assert t.loc["A", "BlonDe"] == round(100 * core.scores("A")["BlonDe"]["F1"], 2)
+
+
+def test_a_long_wait_says_how_long_is_left():
+    """Issue 50 point 7: a progress bar gives the time left at the rate seen since it appeared, none before
+    3 s or before any progress."""
+    from blonde_core.study import Study
+
+    time_left = Study.time_left
+
+    assert time_left(10, 100, since=0.0, done_at_start=0, now=2.0) == ""  # too early to tell
+    assert time_left(0, 100, since=0.0, done_at_start=0, now=10.0) == ""  # no progress yet
+    assert time_left(50, 100, since=0.0, done_at_start=0, now=30.0) == "about 30 s left"
+    assert time_left(25, 100, since=0.0, done_at_start=10, now=60.0) == "about 5 min left"  # 15 in 60 s, 75 left
+    assert time_left(1, 10_000, since=0.0, done_at_start=0, now=10.0) == "about 27.8 h left"
+    assert time_left(100, 100, since=0.0, done_at_start=0, now=30.0) == ""

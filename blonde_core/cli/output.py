@@ -7,15 +7,21 @@ from blonde_core.study import CATALOG, Study
 
 
 def _progress(stream):
-    state = {"last": -1}
+    import time
+
+    state = {"last": -1, "since": None, "start": 0}
 
     def cb(done, total):
         if not stream.isatty() or total == 0:
             return
+        now = time.monotonic()
+        if state["since"] is None:
+            state["since"], state["start"] = now, done
         pct = int(100 * done / total)
         if pct != state["last"]:
             state["last"] = pct
-            stream.write(f"\rannotating {done}/{total} distinct sentences ({pct}%)")
+            eta = Study.time_left(done, total, state["since"], state["start"], now)
+            stream.write(f"\rannotating {done}/{total} distinct sentences ({pct}%{', ' + eta if eta else ''})   ")
             if done >= total:
                 stream.write("\n")
             stream.flush()
