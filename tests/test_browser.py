@@ -696,6 +696,9 @@ def test_a_re_segmented_system_on_documents(server, page, tmp_path):
     goto(page, "Data")
     uploader(page, "References").set_input_files(str(files["ref"]))
     uploader(page, "System outputs").set_input_files([str(files["Online-W"]), str(files["dropped"])])
+    from conftest import SHARED
+
+    uploader(page, "Human judgments").set_input_files(str(SHARED / "data" / "ted-zhen" / "mqm_seg_scores.tsv"))
     page.get_by_text("Without document ids, a blank line ends a document").click()
     page.get_by_text("Re-segment systems whose sentences do not line up with the reference").click()
     page.wait_for_timeout(1500)
@@ -717,3 +720,9 @@ def test_a_re_segmented_system_on_documents(server, page, tmp_path):
     shot(page, "12-documents-resegmented")
     page.get_by_text("dropped: re-segmented from its own 30 segments").first.click()
     page.get_by_role("listitem").first.wait_for()
+    for title, name in (("Contrast", "12-contrast-resegmented"), ("Human correlation", "12-correlation-resegmented")):
+        goto(page, title)
+        settled(page)
+        no_exception(page)
+        assert page.get_by_text("No human judgments loaded").count() == 0
+        shot(page, name)
