@@ -244,7 +244,7 @@ with tab_files:
                         help="one segment per line; a system's name is its file name")
         a.file_uploader("Document ids (optional)", key="up_docids",
                         help="one id per line; consecutive equal ids form a document")
-        a.file_uploader("Each system's own document ids (optional)", key="up_sys_docids", accept_multiple_files=True,
+        a.file_uploader("Systems' own document-id files (optional)", key="up_sys_docids", accept_multiple_files=True,
                         help="for systems whose sentences do not line up with the reference's: one file per system, "
                              "named after it (GPT-4.docids for GPT-4.txt), one id per line of that system; its "
                              "documents are matched to the reference's by id (the reference's document ids needed "

@@ -30,9 +30,9 @@ if st.session_state.get("doc_sel") not in docs:
     st.session_state["doc_sel"] = docs[0]
 doc = c1.selectbox("Document", docs, key="doc_sel",
                    on_change=lambda: st.session_state.update(doc_page=1, doc_focus_row=None))
-if "doc_systems" not in st.session_state:
+st.session_state["doc_systems"] = [s for s in st.session_state.get("doc_systems", []) if s in res.names]
+if not st.session_state["doc_systems"]:  # nothing chosen yet, or the last choice was of other data
     st.session_state["doc_systems"] = res.names[:2]
-st.session_state["doc_systems"] = [s for s in st.session_state["doc_systems"] if s in res.names]
 systems = c2.multiselect("Systems", res.names, key="doc_systems")
 st.session_state["keep_doc_sel"], st.session_state["keep_doc_systems"] = doc, list(systems)
 ref = c3.selectbox("Reference", list(res.corpus.references), key="doc_ref")
