@@ -120,8 +120,9 @@ class Study:
     # -- loading -------------------------------------------------------------------
     @classmethod
     def from_files(cls, references: list, systems: list, *, docids=None, blank_line_docs: bool = False,
-                   system_docids: list | None = None, source=None, human=None, human_higher_is_better: bool = True, score_column: str | None = None,
-                   human_mapping: dict | None = None, annotation=None, ner=None, origin: str = "files",
+                   system_docids: list | None = None, source=None, human=None, human_higher_is_better: bool = True,
+                   score_column: str | None = None, human_mapping: dict | None = None, annotation=None, ner=None,
+                   origin: str = "files",
                    engine: Engine | None = None) -> "Study":
         """References and system outputs, one segment per line (paths, or uploads as (name, bytes));
         docids: one document id per line (else blank_line_docs, else one document); source, human
@@ -129,8 +130,7 @@ class Study:
         optional and checked against the texts."""
         from .io.readers import attach_source, plain_corpus
 
-        sys_named = [_named(s) for s in systems]
-        corpus = plain_corpus([_named(r) for r in references], sys_named,
+        corpus = plain_corpus([_named(r) for r in references], [_named(s) for s in systems],
                               docids=_named(docids) if docids is not None else None,
                               boundaries="blank-lines" if blank_line_docs else None,
                               system_docids=[_named(d) for d in system_docids] if system_docids else None)
@@ -396,6 +396,14 @@ class Study:
         return (f"the reference looks like '{g['language']}' ({g['name']}) but is scored with the '{cfg.lang}' "
                 f"language pack ({language_name(cfg.lang)} tenses, pronouns, markers and entities): these BlonDe "
                 f"numbers do not measure {g['name']} discourse")
+
+    @staticmethod
+    def file_stem(name) -> str:
+        """A text's name from its file's (io/readers.py file_stem): an upload's name without its last extension,
+        as the readers name systems (the Data page pairs a system with its own document-id file by it)."""
+        from .io.readers import NamedBytes, file_stem
+
+        return file_stem(NamedBytes(name, b"") if isinstance(name, str) else name)
 
     @staticmethod
     def time_left(done: int, total: int, since: float, done_at_start: int, now: float) -> str:
@@ -934,9 +942,7 @@ class Study:
         new = c.resegment(self.text_language(), store=store)
         if not new.resegmented:
             return self
-        return Study(new, self.origin, self.human, self.annotation, self.ner, self.annotation_file, self.ner_file,
-                     dict(self.messages), human_file=self.human_file, engine=self.engine, external=self.external,
-                     metric_files=self.metric_files, domains=self.domains, wmt=self.wmt)
+        return dataclasses.replace(self, corpus=new, messages=dict(self.messages))
 
     def resegmentation(self) -> dict:
         """{system: {document id: {"segments": n before, "omitted": [1-based reference segment numbers],

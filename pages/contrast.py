@@ -197,7 +197,8 @@ if out["sentence_level"]:
     differ = [i for i, (x, y) in enumerate(zip(ea, eb)) if sum(x) != sum(y)]
     ref = next(iter(res.corpus.references))
     view = res.sentence_view(di, [a, b], ref)
-    cut = {n: d.resegmentation().get(n, {}).get(doc) for n in (a, b)}  # re-segmented systems (issue 47)
+    moved = d.resegmentation()  # re-segmented systems (issue 47)
+    cut = {n: moved.get(n, {}).get(doc) for n in (a, b)}
     st.markdown(f"**Sentences of {md(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
     html = [CSS, legend([cat]), '<table style="width:100%;border-collapse:collapse;table-layout:fixed"><thead><tr>'
             "<th style='width:2.5em'>#</th>"

@@ -125,13 +125,6 @@ def within_limits(read) -> Study:
     return study
 
 
-def file_stem_of(name: str) -> str:
-    """An upload's name without its last extension: the system's name, as the core makes it (io/readers.py
-    file_stem: an upload's name is kept whole otherwise)."""
-    i = name.rfind(".")
-    return name[:i] if i > 0 else name
-
-
 def analyse_files() -> None:
     """The plain-text form's callback (the uploads are in session state by now)."""
     ss = st.session_state
@@ -147,8 +140,9 @@ def analyse_files() -> None:
         if not syss:
             raise InputError("upload at least one system output")
         # a system's own document ids: the file named like the system, with .docids (GPT-4.txt -> GPT-4.docids)
-        own = {file_stem_of(f.name): f for f in sys_ids}
-        unknown = [f.name for f in sys_ids if file_stem_of(f.name) not in {file_stem_of(x.name) for x in syss}]
+        own = {Study.file_stem(f.name): f for f in sys_ids}
+        system_names = {Study.file_stem(x.name) for x in syss}
+        unknown = [f.name for f in sys_ids if Study.file_stem(f.name) not in system_names]
         if unknown:
             raise InputError(f"the document-id file {unknown[0]} is named like no system output: name it after its "
                              "system (GPT-4.docids for GPT-4.txt)")
@@ -158,7 +152,7 @@ def analyse_files() -> None:
         # the readers take (name, bytes) exactly like files on disk
         study = within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                               docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
-                              system_docids=[nb(own[file_stem_of(f.name)]) for f in syss] if own else None,
+                              system_docids=[nb(own[Study.file_stem(f.name)]) for f in syss] if own else None,
                               source=nb(source) if source is not None else None,
                               human=[nb(f) for f in human] if human else None,
                               human_higher_is_better=not ss.get("up_lower"),

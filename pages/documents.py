@@ -167,8 +167,8 @@ if collapsed:
                icon=":material/warning:")
 
 # re-segmented systems (Data page / --resegment): their own text one click away, omitted segments marked
-moved = {s: d.resegmentation().get(s, {}).get(doc) for s in systems}
-moved = {s: v for s, v in moved.items() if v}
+cut_here = d.resegmentation()
+moved = {s: cut_here[s][doc] for s in systems if doc in cut_here.get(s, {})}
 for s, v in moved.items():
     with st.expander(f"{s}: re-segmented from its own {v['segments']} segments into the reference's "
                      f"{len(view['rows'][ref])}" + (f"; reference segment(s) {', '.join(map(str, v['omitted']))} "

@@ -35,6 +35,16 @@ class SpacyAnalyser:
         return [doc_to_record(d) for d in self.nlp.pipe(texts, batch_size=64)]
 
 
+class _PerText:
+    """An analyser that reads one text at a time: `records` is its `record` of each."""
+
+    def record(self, text: str) -> dict:  # pragma: no cover - every adapter has its own
+        raise NotImplementedError
+
+    def records(self, texts):
+        return [self.record(t) for t in texts]
+
+
 def _offsets(text: str, words: list[str]) -> list[int]:
     """Each word's character offset in text (the analysers give the words in order, spaces left out)."""
     out, pos = [], 0
@@ -57,7 +67,7 @@ def _merged(spans: list[tuple[int, int, str]], text: str) -> list[list]:
     return out
 
 
-class JiebaAnalyser:
+class JiebaAnalyser(_PerText):
     """jieba.posseg with its own dictionary (inside the package), HMM on for unknown words."""
 
     PROPER = {"nr": "nr", "nrfg": "nr", "nrt": "nr", "ns": "ns", "nt": "nt", "nz": "nz"}
@@ -80,11 +90,8 @@ class JiebaAnalyser:
         ents = [(o, o + len(w), self.PROPER[f]) for (w, f), o in zip(pairs, offs) if f in self.PROPER]
         return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text)}
 
-    def records(self, texts):
-        return [self.record(t) for t in texts]
 
-
-class MecabAnalyser:
+class MecabAnalyser(_PerText):
     """MeCab with IPAdic (the dictionary inside the `ipadic` package; sacrebleu's ja-mecab uses it)."""
 
     PROPER = ("人名", "地域", "組織", "一般")
@@ -99,8 +106,7 @@ class MecabAnalyser:
     def record(self, text: str) -> dict:
         """One call of MeCab's parse (a line "surface<TAB>features" per word): three times faster than
         walking its nodes from Python."""
-        words, tags, pos, morph, ents = [], [], [], [], []
-        offs, at = [], 0
+        words, got_all = [], []
         memo = self.memo
         for line in self.tagger.parse(text).split("\n"):
             w, tab, feat = line.partition("\t")
@@ -117,20 +123,12 @@ class MecabAnalyser:
                        f[2] if f[1] == "固有名詞" and f[2] in self.PROPER else None)
                 if len(memo) < 500_000:
                     memo[feat] = got
-            k = text.find(w, at)
-            k = at if k < 0 else k
-            at = k + len(w)
             words.append(w)
-            offs.append(k)
-            tags.append(got[0])
-            pos.append(got[1])
-            morph.append(got[2])
-            if got[3] is not None:
-                ents.append((k, at, got[3]))
-        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
-
-    def records(self, texts):
-        return [self.record(t) for t in texts]
+            got_all.append(got)
+        offs = _offsets(text, words)
+        ents = [(o, o + len(w), g[3]) for w, o, g in zip(words, offs, got_all) if g[3] is not None]
+        return {"w": words, "i": offs, "t": [g[0] for g in got_all], "e": _merged(ents, text),
+                "p": [g[1] for g in got_all], "m": [g[2] for g in got_all]}
 
 
 _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
@@ -138,7 +136,7 @@ _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
 _PROPER_SET = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 
 
-class Pymorphy3Analyser:
+class Pymorphy3Analyser(_PerText):
     """pymorphy3 over words cut by a regular expression: each word's most probable analysis.  A word
     is a proper name when it is written with a capital letter and its first analysis carries one of
     OpenCorpora's Geox (place), Orgn (organisation), Trad (trade mark), or Name, Surn, Patr (a person:
@@ -202,9 +200,6 @@ class Pymorphy3Analyser:
             return "Unkn"  # a capitalised noun inside a sentence: a name the dictionary does not know as one
         return None
 
-    def records(self, texts):
-        return [self.record(t) for t in texts]
-
 
 # STTS -> Universal Dependencies' coarse part of speech (what barriers and rules read)
 _STTS_POS = {"NN": "NOUN", "NE": "PROPN", "ADJA": "ADJ", "ADJD": "ADJ", "ADV": "ADV", "APPR": "ADP", "APPRART": "ADP",
@@ -214,7 +209,7 @@ _STTS_POS = {"NN": "NOUN", "NE": "PROPN", "ADJA": "ADJ", "ADJD": "ADJ", "ADV": "
              "PTKZU": "PART", "PTKVZ": "ADP", "ITJ": "INTJ"}
 
 
-class HantaAnalyser:
+class HantaAnalyser(_PerText):
     """HanTa 1.2.1 (its German model inside the package) over words cut by a regular expression.  A finite
     verb's tense comes from its morphemes: a weak past suffix (-te, -test, -ten, -tet, -ete ...) or a stem
     that differs from the lemma's by more than the present's umlaut or e -> i (kam/komm, ging/geh, war/sei,
@@ -277,9 +272,6 @@ class HantaAnalyser:
             if stts == "NE":
                 ents.append((o, o + len(w), "NE"))
         return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
-
-    def records(self, texts):
-        return [self.record(t) for t in texts]
 
 
 def load_analyser(pack: LanguagePack):

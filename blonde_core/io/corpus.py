@@ -1,7 +1,7 @@
 """The corpus model every reader fills and the scorer consumes."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from blonde_core.errors import InputError
 
@@ -114,9 +114,8 @@ class Corpus:
         for (name, di), (r, d), c in zip(where, jobs, cut):
             systems[name][di] = c
             done.setdefault(name, {})[di] = {"original": list(d), **gaps(r, c, lang)}
-        return Corpus(self.doc_ids, self.references, systems, self.source, self.seg_ids, self.boundaries,
-                      dict(self.files), self.docids_file, self.line_offset, f"mwer-{RESEGMENT_VERSION}", done,
-                      dict(self.system_docids), dict(self.missing_documents))
+        return replace(self, systems=systems, files=dict(self.files), seg_method=f"mwer-{RESEGMENT_VERSION}",
+                       resegmented=done)
 
     def check_names(self) -> None:
         """A name is an identity: a reference and a system never share one."""

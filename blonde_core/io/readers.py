@@ -257,6 +257,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
         own = dict(enumerate(system_docids))  # system index -> its document-id file
     refs, syss, files = {}, {}, {}
     missing: dict = {}
+    own_files: dict = {}  # system -> its document-id file
     doc_order = None
     for role, paths, group in (("reference", references, refs), ("system", systems or [], syss)):
         for k, p in enumerate(paths):
@@ -265,7 +266,8 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                 dfile = own[k]
                 sys_order, sys_docs = group_by_docids(read_lines(p), read_docids(dfile), str(p), str(dfile))
                 by_id = dict(zip(sys_order, sys_docs))
-                extra = [d for d in sys_order if d not in set(doc_order)]
+                known = set(doc_order)
+                extra = [d for d in sys_order if d not in known]
                 if extra:
                     raise InputError(f"has document '{extra[0]}', which the reference has not (its documents: "
                                      f"{', '.join(doc_order[:3])}{', ...' if len(doc_order) > 3 else ''})",
@@ -275,6 +277,7 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                     missing[n] = gone
                 group[n] = [by_id.get(d, []) for d in doc_order]
                 files[n] = str(p)
+                own_files[n] = str(dfile)
                 continue
             order, docs = read(p)
             if doc_order is None:
@@ -287,11 +290,9 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
     src = None
     if source is not None:
         _, src = read(source)
-    corpus = Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
-                    boundaries=mode, files=files, docids_file=None if docids is None else str(docids))
-    corpus.missing_documents = missing
-    corpus.system_docids = {file_stem(p): str(d) for p, d in zip(systems or [], system_docids or [])}
-    return corpus
+    return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
+                  boundaries=mode, files=files, docids_file=None if docids is None else str(docids),
+                  system_docids=own_files, missing_documents=missing)
 
 
 def attach_source(corpus: Corpus, path) -> None:

@@ -13,8 +13,9 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     tense.rules            {feature: {"Tense": "Past", "VerbForm": "Fin", "POS": "AUX", ...} or a list of
                            such rules}, the first rule whose every key matches the token's morphology, its
                            coarse POS, its fine tag ("TAG"), its lowercased text ("WORD"), its last
-                           character ("LAST": Chinese 看着), its ending ("ENDS": Spanish -ría), the word before ("PREV": Japanese て+いる) or the
-                           next token's tag ("NEXT": Chinese 在 before a verb); a value "a|b" matches either,
+                           character ("LAST": Chinese 看着), its ending ("ENDS": Spanish -ría), the word
+                           before ("PREV": Japanese て+いる) or the next token's tag ("NEXT": Chinese 在
+                           before a verb); a value "a|b" matches either,
                            "!a|b" anything else (Chinese 通过 is not 过's experiential aspect)
     tense.compound         morph only: {"participle": {morphology a past participle has}, "window": n,
                            "auxiliaries": {feature: [auxiliary forms]}}: an auxiliary form followed within n
@@ -71,14 +72,15 @@ NGRAM_ORDERS = (1, 2, 3, 4)
 class LanguagePack:
     name: str
     description: str
-    analyser: str  # the analyser kind: "spacy", "jieba", "mecab", "pymorphy3" (annotation/analysers.py)
+    analyser: str  # the analyser kind, one of ANALYSERS (annotation/analysers.py has an adapter for each)
     analyser_packages: tuple[str, ...]  # what it needs installed (spaCy: the pipelines to try, in order)
     spacy_pipelines: tuple[str, ...]
     spacy_components: tuple[str, ...]
     tense_tags: tuple[str, ...]  # the tense features (fine-grained tags in English)
     tense_source: str  # "tag" or "morph"
     tense_rules: tuple  # morph: ((feature index, ((key, frozenset of values), ...)), ...)
-    tense_compound: tuple  # morph: (participle ((key, values), ...), window, {auxiliary form: feature index}, before)
+    tense_compound: tuple  # morph: (participle ((key, values), ...), window, {auxiliary form: feature index},
+    #                        before, barrier POS, {feature index: the rule its auxiliaries pair with instead})
     tense_descriptions: dict
     tense_groups: dict  # feature -> timeline group
     pronoun_classes: tuple[str, ...]
@@ -148,32 +150,39 @@ class LanguagePack:
             feats.append(f)
         if not morph:
             feats = [{}] * n
-        context = bool(self.tense_keys & CONTEXT_KEYS)
+        cols: dict = {}
 
-        def value(i, k):
-            if k == "POS":
-                return pos[i] if pos else None
-            if context and k in CONTEXT_KEYS:
-                if k == "TAG":
-                    return tags[i]
-                if k in ("WORD", "ENDS"):
-                    return words[i].lower()
-                if k == "LAST":
-                    return words[i][-1:]
-                if k == "PREV":
-                    return words[i - 1].lower() if i else ""
-                return tags[i + 1] if i + 1 < n else ""  # NEXT
-            return feats[i].get(k)
+        def column(k):
+            """Every token's value of a rule key: its morphology, coarse POS, or (CONTEXT_KEYS) what the words
+            around it say; made once per sentence and key."""
+            got = cols.get(k)
+            if got is None:
+                if k == "POS":
+                    got = pos or [None] * n
+                elif k == "TAG":
+                    got = tags
+                elif k in ("WORD", "ENDS"):
+                    got = [w.lower() for w in words]
+                elif k == "LAST":
+                    got = [w[-1:] for w in words]
+                elif k == "PREV":
+                    got = [""] + [w.lower() for w in words[:-1]]
+                elif k == "NEXT":
+                    got = list(tags[1:]) + [""]
+                else:
+                    got = [f.get(k) for f in feats]
+                cols[k] = got
+            return got
 
         out, done = [], set()
         if self.tense_compound:
             participle, window, aux, before, barrier, targets = self.tense_compound
 
             def is_participle(j, fi):  # the participle, or what this auxiliary's feature pairs with
-                return all(value(j, k) in v for k, v in targets.get(fi, participle))
+                return all(column(k)[j] in v for k, v in targets.get(fi, participle))
 
-            def stops(j):  # a barrier, or another finite verb first: not this auxiliary's
-                return (barrier and pos and pos[j] in barrier) or feats[j].get("VerbForm") == "Fin"
+            def blocked(j):  # the search does not cross a barrier (e.g. punctuation)
+                return bool(barrier and pos and pos[j] in barrier)
 
             for i, w in enumerate(words):
                 fi = aux.get(w.lower())
@@ -181,20 +190,20 @@ class LanguagePack:
                     continue
                 ahead = behind = None
                 for j in range(i + 1, min(i + 1 + window, n)):
-                    if barrier and pos and pos[j] in barrier:
+                    if blocked(j):
                         break
                     if is_participle(j, fi):
                         ahead = j
                         break
-                    if stops(j):
+                    if feats[j].get("VerbForm") == "Fin":  # another finite verb first: not this auxiliary's
                         break
                 for j in range(i - 1, max(-1, i - 1 - before), -1):
-                    if barrier and pos and pos[j] in barrier:
+                    if blocked(j):
                         break
                     if j not in done and is_participle(j, fi):  # looking back: not one an earlier auxiliary took
                         behind = j
                         break
-                    if stops(j):
+                    if feats[j].get("VerbForm") == "Fin":
                         break
                 # the nearer one (Czech "Přišel jsem domů a řekl jsem": each jsem its own participle); a tie: ahead
                 found = ahead if behind is None or (ahead is not None and ahead - i <= i - behind) else behind
@@ -203,24 +212,8 @@ class LanguagePack:
                     done.update((i, found))
         # the rules read only a few keys: their verdict is memoised on those keys' values, read column by column
         keys, verdicts, rules = self._rule_keys, self._verdicts, self.tense_rules
-        cols = []
-        for k in keys:
-            if k == "POS":
-                cols.append(pos or [None] * n)
-            elif context and k == "TAG":
-                cols.append(tags)
-            elif context and k in ("WORD", "ENDS"):
-                cols.append([w.lower() for w in words])
-            elif context and k == "LAST":
-                cols.append([w[-1:] for w in words])
-            elif context and k == "PREV":
-                cols.append([""] + [w.lower() for w in words[:-1]])
-            elif context and k == "NEXT":
-                cols.append(list(tags[1:]) + [""])
-            else:
-                cols.append([f.get(k) for f in feats])
-        skip_empty = not (pos or context)
-        for i, vals in enumerate(zip(*cols) if cols else ((),) * n):
+        skip_empty = not (pos or self.tense_keys & CONTEXT_KEYS)
+        for i, vals in enumerate(zip(*(column(k) for k in keys)) if keys else ((),) * n):
             if i in done or (skip_empty and not feats[i]):
                 continue
             fi = verdicts.get(vals)
