@@ -20,7 +20,7 @@ internals.legacy_pages_off()
 
 from blonde_core.study import InputError  # noqa: E402
 
-from studio.shared import config, data, esc, gone_link, keep_token, load_sample, md, sidebar_settings  # noqa: E402
+from studio.shared import config, data, esc, gone_link, keep_token, load_sample, md, scoped, sidebar_settings  # noqa: E402
 from studio.state import presence  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
@@ -67,6 +67,10 @@ presence().hold(internals.session_id(), d)  # what this live session holds (stud
 if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
+    d = scoped(d)
+    if d.domain:
+        st.sidebar.caption(f"Pages show domain **{md(d.domain)}** only: {len(d.corpus.doc_ids)} documents, "
+                           f"{d.corpus.n_segments} segments.")
     if st.session_state.get("shared_copy"):
         st.sidebar.caption("Opened from a shared link: this is your own copy. Loading or clearing data here "
                            "leaves the sender's data as it was.")

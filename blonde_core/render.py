@@ -136,7 +136,8 @@ def render_errors(text: str, errors: list[dict]) -> str:
         cover = [e for e in use if e["start"] <= a and b <= e["end"]]
         piece = escape(text[a:b])
         if cover:
-            title = "; ".join(f"MQM {e['severity']} · {e['category']} · {e['rater']}" for e in cover)
+            title = "; ".join(f"ESA {e['severity']} error · {e['rater']}" if e["category"] == "ESA error" else
+                              f"MQM {e['severity']} · {e['category']} · {e['rater']}" for e in cover)
             piece = f'<span class="bl-mqm" title="{escape(title, quote=True)}">{piece}</span>'
         out.append(piece)
         for e in use:

@@ -93,6 +93,8 @@ class Study:
 
     def __post_init__(self):
         self.corpus.check_names()
+        if self.domains and self.human is not None and not self.human.domains:  # judgments sliced by domain too
+            self.human = dataclasses.replace(self.human, domains=dict(self.domains))
         h = hashlib.sha256()
         c = self.corpus
 
@@ -101,7 +103,7 @@ class Study:
             h.update(b"\x00")
 
         for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
-                     c.docids_file, c.seg_method, c.resegmented, c.system_docids, c.missing_documents,
+                     c.docids_file, c.seg_method, c.resegmented, c.domain, c.system_docids, c.missing_documents,
                      self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
         add(self.domains)
@@ -518,10 +520,10 @@ class Study:
         from .lang import load_pack
 
         if not cfg.has_pack:
-            return f"texts|lang:{cfg.lang}|pack:none"
+            return f"texts|lang:{cfg.lang}|pack:none" + (f"|domain:{self.domain}" if self.domain else "")
 
         return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
-                             refined_ner=self.ner is not None, seg=self.corpus.seg_method)
+                             refined_ner=self.ner is not None, seg=self.corpus.seg_method, domain=self.corpus.domain)
 
     # -- answers -------------------------------------------------------------------
     def _get(self, what: tuple, compute):
@@ -971,6 +973,62 @@ class Study:
                      human_file=self.human_file, engine=self.engine, external=self.external,
                      metric_files=self.metric_files, domains=self.domains, wmt=self.wmt)
 
+    @property
+    def domain(self) -> str | None:
+        """The one domain this study is restricted to (in_domain), or None."""
+        return self.corpus.domain
+
+    def domain_counts(self) -> dict:
+        """{domain: number of documents} of a test set whose documents have domains ({} otherwise)."""
+        if not self.domains:
+            return {}
+        out: dict = {}
+        for d in self.corpus.doc_ids:
+            dom = self.domains.get(d)
+            if dom is not None:
+                out[dom] = out.get(dom, 0) + 1
+        return out
+
+    def in_domain(self, domain: str | None) -> "Study":
+        """The same study restricted to the documents of one domain (a WMT folder's documents file):
+        texts, human judgments (each system's score the mean of its segments there) and metrics computed
+        elsewhere (their per-segment or per-document scores; one given per system only is left out and
+        said).  None: the whole study.  Sentence annotations are cached, so nothing is annotated again."""
+        if domain is None or domain == self.domain:
+            return self
+        if self.domain is not None:
+            raise InputError(f"this study is already restricted to domain '{self.domain}'",
+                             code=InputError.Codes.OPTIONS)
+        counts = self.domain_counts()
+        if domain not in counts:
+            raise InputError(f"no document is in domain '{domain}' (" + (
+                "domains: " + ", ".join(f"{k} ({v} documents)" for k, v in sorted(counts.items())) if counts else
+                "these texts have no domains; a WMT folder's documents file gives them") + ")",
+                code=InputError.Codes.OPTIONS)
+        c = self.corpus
+        keep = [i for i, d in enumerate(c.doc_ids) if self.domains.get(d) == domain]
+        ref0 = next(iter(c.references.values()))
+        starts = [0]
+        for doc in ref0:
+            starts.append(starts[-1] + len(doc))
+        lines = [k for i in keep for k in range(starts[i], starts[i + 1])]
+        corpus = c.subset(keep, domain)
+        messages = dict(self.messages)
+        external = {}
+        for name, m in self.external.items():
+            sub = m.subset(keep)
+            if sub is None:
+                messages.setdefault("domain", []).append(
+                    f"metric '{name}' has system scores only, which cover every domain: left out in domain "
+                    f"'{domain}'")
+            else:
+                external[name] = sub
+        human = self.human.subset(set(corpus.doc_ids), corpus.n_segments) if self.human is not None else None
+        return dataclasses.replace(
+            self, corpus=corpus, human=human, external=external, messages=messages,
+            annotation=[self.annotation[k] for k in lines] if self.annotation is not None else None,
+            ner=[self.ner[k] for k in lines] if self.ner is not None else None)
+
     def guess_pair(self) -> str | None:
         """The APT language pair from the texts: Chinese source and English target, or English to French."""
         import re
@@ -1009,6 +1067,8 @@ class Study:
                 files += ["--blank-line-docs"]
         if c.seg_method:
             files += ["--resegment"]
+        if self.domain:
+            files += ["--domain", self.domain]
         if self.metric_files:
             files += ["--metric-scores", *self.metric_files]
         lower = [k for k, m in self.external.items() if not m.higher_is_better]

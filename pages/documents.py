@@ -102,7 +102,8 @@ human_errors = {}
 if d.human is not None and d.human.error_spans:
     human_errors = {s: res.document_errors(di, s) for s in systems}
     every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
-    with st.expander(f"Human error spans (MQM): {len(every)} in this document for the chosen systems",
+    kind = "MQM" if d.human.name.upper() == "MQM" else md(d.human.name.upper())  # ESA's spans: severity, no category
+    with st.expander(f"Human error spans ({kind}): {len(every)} in this document for the chosen systems",
                      expanded=False):
         f1_, f2_, f3_ = st.columns(3)
         raters = sorted({e["rater"] for e in every})

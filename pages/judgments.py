@@ -30,6 +30,7 @@ PER = Study.mqm_units()
 values = {f: sorted({str(v) for v in vals}) for f, vals in
           {"system": {r[0] for r in hs.errors}, "doc": {r[1] for r in hs.errors}, "rater": {r[3] for r in hs.errors},
            "category": {r[4] for r in hs.errors}, "severity": {r[5] for r in hs.errors},
+           **({"domain": {hs.domains.get(r[1], "") for r in hs.errors}} if hs.domains else {}),
            **{m: {e.get(m, "") for e in hs.error_meta} for m in hs.meta_fields}}.items()}
 
 
@@ -135,7 +136,13 @@ if by:
         st.info("No errors in this slice.")
     else:
         sl = sl.sort_values(score_col, ascending=False, na_position="last")
-        st.subheader(f"{len(sl)} slices, MQM {PER[per]}")
+        own = hs.name if hs.name in sl.columns else None  # ESA: the raters' own rating beside the spans' penalty
+        st.subheader(f"{len(sl)} slices, MQM {PER[per]}" + (f" ({md(hs.name)}'s error spans weighted as MQM)"
+                                                            if own else ""))
+        if own:
+            st.caption(f"**{md(hs.name)}**: the raters' own 0-100 score (higher is better), the mean over the slice's "
+                       "rated segments of their raters' mean; shown when slicing by scope (system, doc, rater, domain) "
+                       "only. MQM weighs the error spans they marked (Major 5, Minor 1), lower is better.")
         num = st.column_config.NumberColumn
         st.dataframe(sl, hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(sl)), column_config={
             "penalty": num(format="%.1f", help="the errors' summed weights"),
@@ -143,7 +150,8 @@ if by:
                                            "better)"),
             "MQM per 100 chars": num(format="%.3f", help="penalty per 100 characters of the rated segments' source"),
             "rated": num(help="rated segments in the slice's system / document / rater scope"),
-            "chars": num(help="characters of the rated segments' source")})
+            "chars": num(help="characters of the rated segments' source"),
+            **({own: num(format="%.2f", help="the raters' own score, 0-100, higher is better")} if own else {})})
         downloads(sl, "mqm_slices", key="mqmsl")
         top = sl.dropna(subset=[score_col]).head(25)
         names = [" / ".join(str(r[b]) for b in by) for _, r in top.iterrows()]

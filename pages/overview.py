@@ -6,9 +6,9 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG, Study
-from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, downloads, label, md,
-                           open_documents, shown_f1, spans_text, signature_box, standard, start_page, styled,
-                           system_column, thin_evidence)
+from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
+                           label, md, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
+                           start_page, styled, system_column, thin_evidence)
 
 
 def texts_only_board(d, cfg) -> None:
@@ -16,6 +16,7 @@ def texts_only_board(d, cfg) -> None:
     needs no pack (chrF and BLEU tokenized for the language, TER on request, metrics computed elsewhere, the
     human column), with 95% intervals over documents; no BlonDe number anywhere."""
     st.title("Overview")
+    domain_caption(d)
     st.error(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
     c1, c2 = st.columns([1, 3])
     n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
@@ -57,7 +58,7 @@ def texts_only_board(d, cfg) -> None:
     signature_box(d.signature(cfg), command=("score", ["--metrics", ",".join(metrics)]))
 
 
-_d0, _cfg0 = data(), config()
+_d0, _cfg0 = scoped(data()), config()
 if _d0 is not None and not _cfg0.has_pack:
     texts_only_board(_d0, _cfg0)
     st.stop()

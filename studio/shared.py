@@ -190,8 +190,31 @@ def gone_link() -> str | None:
     return GONE[why].format(started=started, hours=store.ttl / 3600, items=store.max_items)
 
 
+def scoped(d: Study | None) -> Study | None:
+    """The loaded data as the pages score it: restricted to the sidebar's domain when one is chosen (the
+    core's Study.in_domain, kept for this session so it is built once)."""
+    dom = st.session_state.get("domain")
+    if d is None or dom is None or dom not in d.domain_counts():
+        return d
+    held = st.session_state.get("scoped_study")
+    if held is not None and held[0] == (d.key, dom):
+        return held[1]
+    sub = d.in_domain(dom)
+    st.session_state["scoped_study"] = ((d.key, dom), sub)
+    return sub
+
+
+def domain_caption(d: Study | None) -> None:
+    """One line under a page's title when the sidebar restricts the pages to a domain."""
+    if d is not None and d.domain:
+        st.caption(f":material/filter_alt: Domain **{md(d.domain)}** only (the sidebar's Domain): "
+                   f"{len(d.corpus.doc_ids)} of {len(data().corpus.doc_ids)} documents, {d.corpus.n_segments} "
+                   "segments." + ("".join(f" {md(x[0].upper() + x[1:])}." for x in d.messages.get("domain", []))))
+
+
 def need_data(what: str = "this page") -> LoadedData | None:
-    d = data()
+    d = scoped(data())
+    domain_caption(d)
     if d is None:
         gone = gone_link()
         if gone:
@@ -254,6 +277,18 @@ def sidebar_settings() -> ScoreConfig:
                              "reference" + (f": {guess}" if guess else "") + ". A language without a pack gets "
                              "chrF, BLEU and TER (tokenized for it), metrics computed elsewhere and human judgments, "
                              "no BlonDe number.")
+    counts = d.domain_counts() if d is not None else {}
+    if len(counts) > 1:  # a WMT folder's domains: every page can look at one of them
+        doms = [None] + sorted(counts)
+        st.session_state["domain"] = sb.selectbox(
+            "Domain", doms, key=f"domain_{d.key}",
+            format_func=lambda x: f"all ({len(d.corpus.doc_ids)} documents)" if x is None else
+            f"{x} ({counts[x]} documents)",
+            help="Score only the documents of one domain (the WMT folder's documents file gives each document's): "
+                 "texts, human judgments (each system's score the mean of its segments in the domain) and "
+                 "metrics computed elsewhere. Enters the signature (domain:NAME) and the command line (--domain).")
+    else:
+        st.session_state["domain"] = None
     s = _setting("lowercase")
     lc_default = Study.pack_lowercase(lang)  # the pack's: yes for en/fr (the package's), no where case is read
     lc = sb.toggle(s.label, value=lc_default, key=f"lowercase_{lang}",
@@ -332,7 +367,7 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
     """The core's Analysis for the loaded data and current settings (None after showing an error).
     Counts are cached per counting settings; weights, preset, categories, mean and
     smoothing only re-score them."""
-    d = d or data()
+    d = d or scoped(data())
     cfg = cfg or config()
     bar = _Progress("Annotating (distinct sentences)")
     try:
@@ -392,7 +427,7 @@ def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("
     cfg = config()
     st.caption("Signature of the settings that made these numbers (a click selects it whole):")
     copyable(sig + extra)
-    d = study or data()
+    d = study or scoped(data())
     cmd = d.command(cfg, command[0], command[1]) if d is not None else None
     if cmd is None:
         return

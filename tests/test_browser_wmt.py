@@ -36,6 +36,21 @@ def wmt_tab(tmp_path_factory, name: str, **env):
         stop(proc)
 
 
+@contextmanager
+def wmt24_tab(tmp_path_factory, lp: str):
+    """wmt_tab with WMT24 as released loaded by its path for one language pair: the page."""
+    from conftest import SHARED
+
+    root = SHARED / "data" / "wmt24"
+    with wmt_tab(tmp_path_factory, f"wmt24-{lp}", BLONDE_WMT_ROOTS=str(root.parent)) as (page, _):
+        page.get_by_role("textbox", name="or the folder's path on this server").fill(str(root))
+        page.get_by_role("textbox", name="Language pair (when the folder has several)").fill(lp)
+        page.get_by_role("button", name="Load this folder").click()
+        page.get_by_text("WMT folder understood as").first.wait_for()
+        no_exception(page)
+        yield page
+
+
 @pytest.fixture(scope="module")
 def layout(tmp_path_factory):
     return wmt22_layout(tmp_path_factory.mktemp("wmt-browser"), 60)
@@ -138,15 +153,7 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
     Overview says it at the top and shows chrF and BLEU (with the human ESA column), and no BlonDe number
     (issue 44); Human correlation ranks the metrics as WMT24 does (issue 48). Screenshots at 1280 and 1600 px:
     wmt24-hi-data, wmt24-hi-overview, wmt24-hi-correlation."""
-    from conftest import SHARED
-
-    root = SHARED / "data" / "wmt24"
-    with wmt_tab(tmp_path_factory, "wmt24", BLONDE_WMT_ROOTS=str(root.parent)) as (page, _):
-        page.get_by_role("textbox", name="or the folder's path on this server").fill(str(root))
-        page.get_by_role("textbox", name="Language pair (when the folder has several)").fill("en-hi")
-        page.get_by_role("button", name="Load this folder").click()
-        page.get_by_text("WMT folder understood as").first.wait_for()
-        no_exception(page)
+    with wmt24_tab(tmp_path_factory, "en-hi") as page:
         said = page.locator('[data-testid="stAlert"]', has_text="The target texts are in Hindi (hi)").first
         said.wait_for()
         # right after loading: before what was understood of the files, not under their tables
@@ -205,3 +212,29 @@ def test_a_zip_bomb_uploaded_on_the_data_page_is_refused_within_memory(tmp_path_
         no_exception(page)
         shot(page, "zip-bomb-refused")
         assert _peak_mb(server) < 600, _peak_mb(server)
+
+
+def test_wmt24_en_zh_esa_spans_on_documents_of_one_domain(tmp_path_factory):
+    """WMT24 en-zh loaded by path (Chinese has a pack, issue 46), the sidebar's Domain set to news: every page
+    says the domain; Documents shows the ESA raters' error spans under the judged systems' sentences (wavy
+    underline, severity tag, 'ESA ... error' on hover) (issue 44). Screenshots: wmt24-zh-esa-documents."""
+    with wmt24_tab(tmp_path_factory, "en-zh") as page:
+        domain = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]', has_text="Domain").first
+        domain.locator("input").click()
+        page.keyboard.type("news")
+        page.get_by_role("option", name="news (17 documents)").click()
+        goto(page, "Documents")
+        page.locator('[data-testid="stCaptionContainer"]', has_text="17 of 170 documents").first.wait_for()
+        # a news document where Aya23 (chosen by default) has ESA error spans
+        page.locator('[data-testid="stSelectbox"]', has_text="Document").first.locator("input").click()
+        page.keyboard.type("scotsman.87462")
+        page.get_by_role("option", name="test-en-news_scotsman.87462").click()
+        page.get_by_text("Human error spans (ESA):").first.wait_for()
+        tag = page.locator(MAIN + ".bl-mqm-tag").first
+        tag.wait_for()
+        assert tag.inner_text().strip() in ("[Maj]", "[Min]")
+        title = page.locator(MAIN + ".bl-mqm").first.get_attribute("title")
+        assert title.startswith("ESA ") and " error · " in title, title
+        no_exception(page)
+        tag.scroll_into_view_if_needed()
+        shot(page, "wmt24-zh-esa-documents")

@@ -95,13 +95,17 @@ def test_the_canary_is_left_out_and_metadata_checked():
     assert s.human is not None and s.human.name == "esa"
 
 
-def _by_hand(pair3: tuple, systems: list[str]) -> dict:
+def _by_hand(pair3: tuple, systems: list[str], keep: set | None = None, among: set | None = None) -> dict:
     """The task's rules, written out: TGT rows below 1,000,000, the later judgment of a rater, the raters'
-    mean per segment, then each system's mean over the segments judged for every judged system."""
+    mean per segment, then each system's mean over the segments judged for every judged system (of the
+    segments at the lines in `keep` only, when given: a domain; of the systems `among` only, when given: the
+    loaded ones)."""
     latest = {}
     for f in ESA:
         for r in csv.reader(f.open(encoding="utf-8")):
             if (r[4], r[5]) != pair3 or r[3] != "TGT" or int(r[2]) >= 1_000_000:
+                continue
+            if keep is not None and int(r[2]) not in keep or among is not None and r[1] not in among:
                 continue
             key = (r[0], r[1], int(r[2]))
             if key not in latest or float(r[11]) >= latest[key][1]:
@@ -248,3 +252,48 @@ def test_a_language_set_against_the_text_is_said(capsys, tmp_path):
     data = json.loads(out)
     assert "lang:zh|" in data["signature"] and data["systems"]["sys"]["BlonDe"]["F1"] == 1.0
     assert any("looks like 'en' (English) but is scored with the 'zh' language pack" in w for w in data["warnings"])
+
+
+def test_esa_in_two_files_uploaded_on_the_data_page():
+    """The Data page takes both ESA waves at once beside plain en-ja files: the pair told from the texts, the
+    names matched and shown, the canary line judged nowhere; the Human judgments page slices the ESA score by
+    system (equal to the CSV by hand over the loaded systems) and by domain-free scope, with spans weighted."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+
+    lp, systems = "en-ja", ["GPT-4", "Team-J", "CycleL"]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    docs = (WMT24 / "documents" / f"{lp}.docs").read_text(encoding="utf-8").splitlines()
+    at.file_uploader(key="up_refs").set_value([("refA.txt", (WMT24 / "references" / f"{lp}.refA.txt").read_bytes(),
+                                                "text/plain")])
+    at.file_uploader(key="up_sys").set_value([(f"{s}.txt", (WMT24 / "system-outputs" / lp / f"{s}.txt").read_bytes(),
+                                               "text/plain") for s in systems])
+    at.file_uploader(key="up_docids").set_value(("docids.txt", ("\n".join(r.split("\t")[1] for r in docs) + "\n")
+                                                 .encode(), "text/plain"))
+    at.file_uploader(key="up_src").set_value(("source.txt", (WMT24 / "sources" / f"{lp}.txt").read_bytes(),
+                                              "text/plain"))
+    at.file_uploader(key="up_human").set_value([(p.name, p.read_bytes(), "text/csv") for p in ESA])
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.exception] + [e.value for e in at.error]
+    summary = [m.value for m in at.markdown if "understood as" in m.value][0]
+    assert "ESA" in summary and "en-ja" in summary
+    mapping = [df.value for df in at.dataframe if "name in the file" in df.value.columns][0]
+    got = dict(zip(mapping["name in the file"], mapping["loaded text"]))
+    assert got["GPT-4"] == "GPT-4" and got["Team-J"] == "Team-J" and got["refA"] == "refA"
+    assert got["Aya23"].startswith("- (not matched")
+    hs = at.session_state["data"].human
+    want = _by_hand(("eng", "jpn"), ["GPT-4", "Team-J", "refA"], among={"GPT-4", "Team-J", "refA"})
+    for name, v in want.items():
+        assert hs.system_scores[name] == pytest.approx(v, abs=1e-9), name
+    at.switch_page("pages/judgments.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.exception] + [e.value for e in at.error]
+    at.multiselect(key="mqm_by").set_value(["system"]).run()
+    sl = [df.value for df in at.dataframe if "penalty" in df.value.columns][0].set_index("system")
+    for name, v in want.items():
+        assert sl.loc[name, "esa"] == pytest.approx(v, abs=1e-9), name
+    assert sl.loc["GPT-4", "MQM per 100 chars"] > 0  # the source's characters are known
+    assert any("weighted as MQM" in h.value for h in at.subheader)
+    at.session_state["annotate_ahead_stop"].set()  # the background annotation of the upload ends with the test

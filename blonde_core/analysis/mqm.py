@@ -5,7 +5,8 @@ per 100 source characters, with the systems compared again on the slice.
 The rows are `HumanScores.errors` (io/judgments.py): one per error annotation (No-error rows say
 a rater saw the segment).  Fields split in two:
 
-* scope fields - system, doc, rater - say which rated segments a slice covers;
+* scope fields - system, doc, rater (and domain, when the documents have domains) - say which rated
+  segments a slice covers;
 * error fields - category, severity and the file's metadata fields - say which errors count.
 
 A slice's score is the mean, over its rated segments, of the mean over the segment's raters (in
@@ -131,12 +132,22 @@ class MqmWeights:
 
 
 def fields(human) -> list[str]:
-    """The fields a slice can be cut by: the five of every MQM file and the file's metadata fields."""
-    return list(FIELDS) + list(human.meta_fields)
+    """The fields a slice can be cut by: the five of every MQM file, the documents' domain (a WMT folder's)
+    and the file's metadata fields."""
+    own = ["domain"] if human.domains else []  # a file's own "domain" field gives way to the documents'
+    return list(FIELDS) + own + [m for m in human.meta_fields if m not in own]
+
+
+def _scope(human) -> tuple:
+    return SCOPE + (("domain",) if human.domains else ())
 
 
 def _value(human, i: int, row: tuple, f: str) -> str:
-    return row[_ROW[f]] if f in _ROW else str(human.error_meta[i].get(f, "")) if human.error_meta else ""
+    if f in _ROW:
+        return row[_ROW[f]]
+    if f == "domain" and human.domains:
+        return str(human.domains.get(row[1], ""))
+    return str(human.error_meta[i].get(f, "")) if human.error_meta else ""
 
 
 def _checked(human, by, where) -> None:
@@ -163,8 +174,8 @@ def _rated(human, scope: list[str], where: dict) -> dict:
     """scope key -> {(system, doc, seg): set of raters} for the rows in the where-filter's scope."""
     rated: dict = defaultdict(lambda: defaultdict(set))
     for i, row in enumerate(human.errors):
-        if all(row[_ROW[f]] in where[f] for f in SCOPE if f in where):
-            rated[tuple(row[_ROW[b]] for b in scope)][(row[0], row[1], row[2])].add(row[3])
+        if all(_value(human, i, row, f) in where[f] for f in _scope(human) if f in where):
+            rated[tuple(_value(human, i, row, b) for b in scope)][(row[0], row[1], row[2])].add(row[3])
     return rated
 
 
@@ -182,13 +193,13 @@ def slices(human, by: list[str], weights: MqmWeights | None = None, where: dict 
     if not by:
         raise InputError(f"slice by one or more of {', '.join(fields(human))}", code=InputError.Codes.SETTING)
     _checked(human, by, where)
-    scope = [b for b in by if b in SCOPE]
+    scope = [b for b in by if b in _scope(human)]
     rated = _rated(human, scope, where)
     groups: dict = defaultdict(lambda: [0, 0.0, 0.0])  # errors, summed weights, summed rater-mean weights
     for i, row in enumerate(human.errors):
         if not _counted(human, i, row, where):
             continue
-        sk = tuple(row[_ROW[b]] for b in scope)
+        sk = tuple(_value(human, i, row, b) for b in scope)
         raters = rated.get(sk, {}).get((row[0], row[1], row[2]))
         if not raters:
             continue
@@ -197,7 +208,7 @@ def slices(human, by: list[str], weights: MqmWeights | None = None, where: dict 
         g[0] += 1
         g[1] += w
         g[2] += w / len(raters)
-    if set(by) <= set(SCOPE):  # a scope without errors is a slice too (MQM 0)
+    if set(by) <= set(_scope(human)):  # a scope without errors is a slice too (MQM 0)
         for key in rated:
             groups[key]  # noqa: B018 - creates the empty slice
     chars = human.seg_chars
@@ -209,8 +220,22 @@ def slices(human, by: list[str], weights: MqmWeights | None = None, where: dict 
         out.append({**k, "errors": n, "penalty": pen, "rated": len(segs), "chars": n_chars,
                     "MQM": mean_pen / len(segs) if segs else None,
                     "MQM per 100 chars": 100 * mean_pen / n_chars if n_chars else None})
+    own = _own_score(human)
+    if own and set(by) <= set(_scope(human)):  # ESA: the raters' own score of the slice's rated segments beside
+        for r in out:
+            segs = rated.get(tuple(r[b] for b in scope), {})
+            per = [[human.rater_scores[k][x] for x in raters if x in human.rater_scores.get(k, {})]
+                   for k, raters in segs.items()]
+            per = [sum(v) / len(v) for v in per if v]
+            r[own] = sum(per) / len(per) if per else None
     out.sort(key=lambda r: (-(r["MQM"] or 0), [str(r[b]) for b in by]))
     return out
+
+
+def _own_score(human) -> str | None:
+    """The name of the judgments' own per-segment score when it is not an MQM penalty (ESA's 0-100 rating,
+    higher is better): slices by scope show it beside the error spans' MQM-weighted penalty; None for MQM."""
+    return human.name if human.rater_scores and human.name.upper() != "MQM" and human.higher_is_better else None
 
 
 def segment_scores(human, weights: MqmWeights | None = None, where: dict | None = None) -> dict:

@@ -67,6 +67,12 @@ def load_study(a, human=None, **human_kw) -> Study:
     study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:
         study = study.scored_against(names[0])
+    if getattr(a, "domain", None):
+        n_all = len(study.corpus.doc_ids)
+        study = study.in_domain(a.domain)
+        a.notes = getattr(a, "notes", []) + [
+            f"domain '{a.domain}': {len(study.corpus.doc_ids)} of {n_all} documents, {study.corpus.n_segments} "
+            "segments"] + study.messages.get("domain", [])
     if getattr(a, "resegment", False):
         study = study.resegmented()
         moved = study.resegmentation()
@@ -223,6 +229,8 @@ def run_score(a) -> str:
         data["systems"][name].update(vals)
         for d, v in docs.items():
             data["systems"][name]["documents"][d].update(v)
+    if study.domain:
+        data["domain"] = domain_block(study)
     moved = study.resegmentation()
     if moved:  # what each re-segmented system left out or added, per document (1-based reference segments)
         data["resegmentation"] = {"method": study.corpus.seg_method,
@@ -261,6 +269,12 @@ def run_score(a) -> str:
     return to_text(data) + (f"warning: {thin['message']}\n" if thin else "")
 
 
+def domain_block(study: Study) -> dict:
+    """What a study restricted to one domain covers (JSON `domain`)."""
+    return {"name": study.domain, "documents": len(study.corpus.doc_ids), "segments": study.corpus.n_segments,
+            "notes": list(study.messages.get("domain", []))}
+
+
 def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[str]) -> str:
     """`score` for a target language without a pack: no BlonDe-family number anywhere, the one sentence
     that says so first, and what needs no pack (sacrebleu's metrics with the language's tokenizer, metrics
@@ -279,6 +293,8 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     data: dict = {"blonde": None, "language": {k: g[k] for k in ("language", "name", "script", "confidence", "method",
                                                                 "pack", "packs")},
                   "warnings": warnings, "systems": {s: {} for s in names}}
+    if study.domain:
+        data["domain"] = domain_block(study)
     std = study.standards(cfg.granularity, std_names)
     if std is not None:
         data["metric_signatures"] = std.signatures
@@ -650,7 +666,8 @@ def run_task(a) -> str:
     for lp, v in pairs.items():
         out["pairs"][lp].update(v)
     out["signature"] = (f"task:{a.task}|pairs:{','.join(out['pairs'])}|draws:{a.draws}|block:100|spa:{a.permutations}"
-                        f"|spa_seed:{a.spa_seed}|seed:{a.seed}" + (f"|exclude:{','.join(a.exclude)}" if a.exclude else ""))
+                        f"|spa_seed:{a.spa_seed}|seed:{a.seed}" + (f"|exclude:{','.join(a.exclude)}" if a.exclude else "")
+                        + (f"|domain:{a.domain}" if getattr(a, "domain", None) else ""))
     out["notes"] = notes
     a.notes = getattr(a, "notes", []) + notes
     if a.format == "json":

@@ -96,6 +96,10 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "for several, default every pair with human scores)")
     w.add_argument("--gold", metavar="NAME", help="with --wmt-dir: which human scores to use (default: the first of "
                                                   "mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw there)")
+    w.add_argument("--domain", metavar="NAME",
+                   help="only the documents of this domain (a WMT folder's documents file gives each document's): "
+                        "texts, human scores and metrics computed elsewhere restricted to them; domain:NAME in the "
+                        "signature")
     w.add_argument("--metric-scores", nargs="+", action="extend", metavar="FILE", default=[],
                    help="scores of metrics computed elsewhere: WMT-layout NAME.LEVEL.score files, a table (system, "
                         "[doc], [seg], one column per metric) or COMET's --to_json output")

@@ -27,6 +27,7 @@ class Corpus:
     # documents each of them lacks (scored as empty documents): {system: [document ids]}
     system_docids: dict = field(default_factory=dict)
     missing_documents: dict = field(default_factory=dict)
+    domain: str | None = None  # the documents of one domain only (subset)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -83,7 +84,25 @@ class Corpus:
         return Corpus(self.doc_ids, {name: texts[name]}, systems, self.source, self.seg_ids, self.boundaries,
                       dict(self.files), self.docids_file, self.line_offset,
                       self.seg_method if name in self.references else None,
-                      self.resegmented if name in self.references else {})
+                      self.resegmented if name in self.references else {}, domain=self.domain)
+
+    def subset(self, keep: list[int], domain: str | None = None) -> "Corpus":
+        """The same texts restricted to the documents at these indices (in their order): a domain of a
+        WMT test set.  What re-segmentation said of a kept document moves with it."""
+        keep = list(keep)
+        new_index = {old: new for new, old in enumerate(keep)}
+        ids = set(self.doc_ids[i] for i in keep)
+
+        def pick(docs):
+            return [docs[i] for i in keep]
+        return replace(self, doc_ids=pick(self.doc_ids), references={n: pick(d) for n, d in self.references.items()},
+                       systems={n: pick(d) for n, d in self.systems.items()},
+                       source=pick(self.source) if self.source is not None else None,
+                       seg_ids=pick(self.seg_ids) if self.seg_ids else self.seg_ids, files=dict(self.files),
+                       resegmented={n: {new_index[di]: v for di, v in docs.items() if di in new_index}
+                                    for n, docs in self.resegmented.items()},
+                       missing_documents={n: [d for d in gone if d in ids]
+                                          for n, gone in self.missing_documents.items()}, domain=domain)
 
     def resegment(self, lang: str | None, store=None) -> "Corpus":
         """The same texts with every system document whose segment count differs from the first reference's

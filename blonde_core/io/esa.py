@@ -213,14 +213,24 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     hs.rater_scores = {key: dict(by) for key, by in raters.items()}
     hs.error_spans = dict(spans)
     hs.targets = targets
+    if corpus.source is not None:  # MQM per 100 source characters works for ESA's spans too
+        hs.seg_chars = {(d, seg): len(corpus.source[di][k]) for d, seg, di, k in where}
+    marked = set()
     for key, sp in hs.error_spans.items():
         for e in sp:
             hs.errors.append((key[0], key[1], key[2], e["rater"], "ESA error", e["severity"],
                               WEIGHTS.get(e["severity"].lower(), 0.0)))
             hs.error_meta.append({})
+            marked.add((key, e["rater"]))
+    for key, by in raters.items():  # a judgment without a span: a No-error row, as MQM files have (the rater saw it)
+        for rater in by:
+            if (key, rater) not in marked:
+                hs.errors.append((key[0], key[1], key[2], rater, "No-error", "no-error", 0.0))
+                hs.error_meta.append({})
     hs.mapping = names
     hs.coverage = {s: {"segments_rated": len(judged[s]), "segments": len(where),
                        "segments_compared": hs.n_segments.get(s, 0)} for s in judged}
+    hs.compared = segs
     hs.details = {"pair": pair, "common": common, "segments_common": len(segs) if segs is not None else None,
                   "systems_judged": len(judged), "dropped": dict(esa.dropped), "files": list(esa.files)}
     return hs

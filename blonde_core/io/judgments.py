@@ -64,6 +64,9 @@ class HumanScores:
     coverage: dict = field(default_factory=dict)  # DA tables: system -> {segments_rated, segments}
     table: object = field(default=None, repr=False, compare=False)  # DA tables: the rows as read, to re-map
     details: dict = field(default_factory=dict)  # ESA: language pair, segments compared, rows dropped, files
+    # ESA: the (doc, seg_id) systems are compared on (those judged for every system; None: all)
+    compared: object = field(default=None, repr=False, compare=False)
+    domains: dict = field(default_factory=dict)  # document id -> domain (a WMT folder's), for slicing
 
     def oriented(self, value: float) -> float:
         """Higher is better."""
@@ -83,6 +86,46 @@ class HumanScores:
                     pairs[(a, b)][0].append(band(raters[a]))
                     pairs[(a, b)][1].append(band(raters[b]))
         return dict(sorted(pairs.items()))
+
+    def subset(self, docs: set, n_segments: int) -> "HumanScores":
+        """The same judgments restricted to these documents (a domain of the test set, n_segments segments):
+        every segment's score, rater, span and error row of them kept as read; each system's score the mean
+        of its kept segments (of the segments every system was judged on, for ESA), or of its documents'
+        scores when the file rated documents only.  A system score a file gave (the WMT layout's sys level)
+        covers the whole test set, so it is not kept."""
+        out = HumanScores(self.name, self.higher_is_better, kind=self.kind, meta_fields=list(self.meta_fields),
+                          mapping=dict(self.mapping), table=None, details=dict(self.details),
+                          domains={d: v for d, v in self.domains.items() if d in docs},
+                          compared=None if self.compared is None else {k for k in self.compared if k[0] in docs})
+        out.segments = {k: v for k, v in self.segments.items() if k[1] in docs}
+        out.rater_scores = {k: v for k, v in self.rater_scores.items() if k[1] in docs}
+        out.error_spans = {k: v for k, v in self.error_spans.items() if k[1] in docs}
+        out.targets = {k: v for k, v in self.targets.items() if k[1] in docs}
+        kept = [i for i, row in enumerate(self.errors) if row[1] in docs]
+        out.errors = [self.errors[i] for i in kept]
+        out.error_meta = [self.error_meta[i] for i in kept] if self.error_meta else []
+        out.seg_chars = {k: v for k, v in self.seg_chars.items() if k[0] in docs}
+        per_system: dict = defaultdict(list)
+        for (s, d, k), v in out.segments.items():
+            if out.compared is None or (d, k) in out.compared:
+                per_system[s].append(v)
+        for s, d in self.doc_scores.items():
+            kept_docs = {doc: v for doc, v in d.items() if doc in docs}
+            if kept_docs:
+                out.doc_scores[s] = kept_docs
+        for s in self.system_scores:
+            vals = per_system.get(s)
+            if vals:
+                out.system_scores[s], out.n_segments[s] = sum(vals) / len(vals), len(vals)
+            elif s in out.doc_scores and not any(k[0] == s for k in self.segments):
+                dv = list(out.doc_scores[s].values())
+                out.system_scores[s], out.n_segments[s] = sum(dv) / len(dv), 0
+        out.coverage = {s: {**c, "segments_rated": sum(1 for k in out.segments if k[0] == s), "segments": n_segments,
+                            **({"segments_compared": out.n_segments.get(s, 0)} if "segments_compared" in c else {})}
+                        for s, c in self.coverage.items()}
+        if self.compared is not None:
+            out.details["segments_common"] = len(out.compared)
+        return out
 
     def to_dict(self) -> dict:
         out = {

@@ -127,6 +127,21 @@ class ExternalMetric:
             return np.stack([np.where(ok, v, 0.0), ok.astype(float)], 1)
         return None
 
+    def subset(self, keep: list[int]) -> "ExternalMetric | None":
+        """The scores of the documents at these indices (a domain): segment and document scores kept,
+        system scores then their mean (a system score a file gave covers the whole test set, so it is not
+        kept); None when the metric has system scores only."""
+        if not self.resamplable():
+            return None
+        keep = np.asarray(list(keep), dtype=int)
+        new_index = np.full(self.n_docs, -1)
+        new_index[keep] = np.arange(len(keep))
+        mask = new_index[self.doc_of] >= 0
+        return ExternalMetric(self.name, int(mask.sum()), new_index[self.doc_of[mask]],
+                              seg={s: v[mask] for s, v in self.seg.items()},
+                              doc={s: v[keep] for s, v in self.doc.items()}, sys={},
+                              higher_is_better=self.higher_is_better, files=list(self.files))
+
     def fingerprint(self) -> str:
         h = hashlib.sha256(repr((self.name, self.higher_is_better, self.files)).encode())
         for part in (self.seg, self.doc):

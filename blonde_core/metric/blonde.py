@@ -197,7 +197,7 @@ class BlonDe:
             stats[name] = system_stats(table, rows, s_units, ref_rows, ref_units, n_units,
                                        cfg.aggregation, entity_override=ent_items, plus=plus_items)
         sig = cfg.signature(len(ref_names), self.annotator.pipeline_id, plus=plus_cps is not None,
-                            refined_ner=ner is not None, seg=corpus.seg_method)
+                            refined_ner=ner is not None, seg=corpus.seg_method, domain=corpus.domain)
         return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
                       table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
 

@@ -236,8 +236,8 @@ class ScoreConfig:
         return args
 
     def signature(self, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False,
-                  seg: str | None = None) -> "Signature":
-        return Signature(self, nrefs, pipeline, plus, refined_ner, seg)
+                  seg: str | None = None, domain: str | None = None) -> "Signature":
+        return Signature(self, nrefs, pipeline, plus, refined_ner, seg, domain)
 
 
 def counting_key(cfg: ScoreConfig) -> tuple:
@@ -263,9 +263,10 @@ class Signature(str):
     plus: bool
     refined_ner: bool
     seg: str | None  # "mwer-1": systems re-segmented into the reference's segments (io/resegment.py)
+    domain: str | None  # the documents of one domain only (Study.in_domain)
 
     def __new__(cls, config: ScoreConfig, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False,
-                seg: str | None = None):
+                seg: str | None = None, domain: str | None = None):
         parts = ["BlonDe"]
         for f, s in declared():
             if s.sig is not None:
@@ -279,16 +280,19 @@ class Signature(str):
             parts.append("ner:refined")
         if seg:
             parts.append(f"seg:{seg}")
+        if domain:
+            parts.append(f"domain:{domain}")
         # a spaCy pipeline's id ends "/spacy-<version>"; another analyser's (annotation/analysers.py) "-adapter-<n>"
         what = "analyser" if "-adapter-" in pipeline else "spacy"
         parts += [f"lang:{config.lang}", f"{what}:{pipeline}", f"version:{__version__}"]
         self = super().__new__(cls, "|".join(parts))
         self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner = config, nrefs, pipeline, plus, refined_ner
-        self.seg = seg
+        self.seg, self.domain = seg, domain
         return self
 
     def with_config(self, config: ScoreConfig) -> "Signature":
-        return Signature(config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg)
+        return Signature(config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg, self.domain)
 
     def __reduce__(self):
-        return (Signature, (self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg))
+        return (Signature, (self.config, self.nrefs, self.pipeline, self.plus, self.refined_ner, self.seg,
+                            self.domain))
