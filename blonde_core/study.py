@@ -124,8 +124,7 @@ class Study:
     def from_files(cls, references: list, systems: list, *, docids=None, blank_line_docs: bool = False,
                    system_docids: list | None = None, source=None, human=None, human_higher_is_better: bool = True,
                    score_column: str | None = None, human_mapping: dict | None = None, annotation=None, ner=None,
-                   origin: str = "files",
-                   engine: Engine | None = None) -> "Study":
+                   origin: str = "files", engine: Engine | None = None, human_common: bool = True) -> "Study":
         """References and system outputs, one segment per line (paths, or uploads as (name, bytes));
         docids: one document id per line (else blank_line_docs, else one document); source, human
         judgments (MQM TSV, a table, WMT DA / ESA), BlonD+ annotation and refined-entity lines, each
@@ -139,7 +138,7 @@ class Study:
         if source is not None:
             attach_source(corpus, _named(source))
         return cls(corpus, origin, engine=engine).with_files(annotation, ner, human, human_higher_is_better,
-                                                               score_column, human_mapping)
+                                                               score_column, human_mapping, human_common)
 
     @classmethod
     def from_structured(cls, path, reference_systems=(), origin: str | None = None,
@@ -161,7 +160,7 @@ class Study:
 
     @classmethod
     def from_wmt(cls, source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
-                 origin: str | None = None, engine: Engine | None = None) -> "Study":
+                 origin: str | None = None, engine: Engine | None = None, esa_common: bool = True) -> "Study":
         """A whole WMT evaluation folder (the mt-metrics-eval layout; a path to the folder or to a zip of it,
         or an uploaded zip as (name, bytes)): documents with their domains, source, references, systems, the
         human scores (`gold`, default the first of mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw) and every
@@ -169,7 +168,7 @@ class Study:
         from .io.wmt import read_wmt
 
         f = _named(source)
-        w = read_wmt(f, lp, gold, tuple(lower_is_better))
+        w = read_wmt(f, lp, gold, tuple(lower_is_better), esa_common)
         study = cls(w.corpus, origin or f"WMT folder {f}", human=w.human, human_file=str(f), engine=engine,
                     external=w.metrics, domains=w.domains, wmt=(str(f), w.lp, w.gold))
         study.messages["wmt"] = w.understood()
@@ -461,6 +460,24 @@ class Study:
                     out[name] = {"checked": r["checked"], "off_target": sum(off.values()), "other": off,
                                  "empty": r["empty"], "sampled": r["checked"] + r["empty"]}
         self.__dict__["_syslang"] = out
+        return out
+
+    OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language
+
+    def off_target_warnings(self) -> dict:
+        """{system: one sentence} for each system with at least OFF_TARGET_SHARE of its checked segments in another language
+        (another script, or the source's) or empty: what the command line warns and the Data page shows."""
+        out = {}
+        for name, v in self.system_languages().items():
+            if not v["sampled"] or (v["off_target"] + v["empty"]) / v["sampled"] < self.OFF_TARGET_SHARE:
+                continue
+            top = list(v["other"].items())
+            what = [f"{v['off_target']} in another language ({', '.join(f'{k} {n}' for k, n in top[:3])}"
+                    f"{', ...' if len(top) > 3 else ''})"] if v["off_target"] else []
+            what += [f"{v['empty']} empty"] if v["empty"] else []
+            out[name] = (f"system '{name}': of {v['sampled']} segments checked, {' and '.join(what)}, not "
+                         f"{self.guess_language()['name']} (a refusal, a copy of the source, no output); its scores "
+                         "are computed as for any system")
         return out
 
     def n_segments(self) -> int:
@@ -1069,6 +1086,8 @@ class Study:
             files += ["--resegment"]
         if self.domain:
             files += ["--domain", self.domain]
+        if self.human is not None and self.human.details.get("common") is False:
+            files += ["--esa-every-judged"]
         if self.metric_files:
             files += ["--metric-scores", *self.metric_files]
         lower = [k for k, m in self.external.items() if not m.higher_is_better]

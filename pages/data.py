@@ -18,6 +18,11 @@ if data() is not None and st.session_state.get("shared_copy"):
 limit = st.get_option("server.maxUploadSize")
 
 
+ESA_ALL_HELP = ("ESA judgments (Appraise's export): by default each system's score is its mean over the segments "
+                "judged for every system, as WMT24 compared them (the number is said under What was understood); on: "
+                "over every segment judged for it (--esa-every-judged).")
+
+
 def privacy_note() -> str:
     """What this server keeps, where and for how long (from its actual settings)."""
     info = server_engine().info()
@@ -158,7 +163,7 @@ def analyse_files() -> None:
                               human_higher_is_better=not ss.get("up_lower"),
                               annotation=nb(plus) if plus is not None else None,
                               ner=nb(ner) if ner is not None else None, origin="uploaded files",
-                              engine=server_engine()))
+                              engine=server_engine(), human_common=not ss.get("up_esa_all")))
         set_data(study.resegmented() if ss.get("up_reseg") else study)
     except InputError as exc:
         upload_errors.setdefault(owner(exc, uploads), []).append(exc.for_page())
@@ -210,7 +215,8 @@ def analyse_wmt() -> None:
             src = p
         else:
             raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
-        set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine())))
+        set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine(),
+                                                      esa_common=not ss.get("up_wmt_esa_all"))))
     except InputError as exc:
         upload_errors.setdefault("wmt", []).append(exc.for_page())
 
@@ -257,6 +263,7 @@ with tab_files:
         a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores, a table, or one or several ESA "
                         "exports of Appraise)", key="up_human", accept_multiple_files=True)
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")
+        a.checkbox("ESA: each system over every segment judged for it", key="up_esa_all", help=ESA_ALL_HELP)
         b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
                         help="the blonde package's annotation format, one line per reference segment")
         b.file_uploader("Refined named entities (optional)", key="up_ner")
@@ -293,6 +300,7 @@ with tab_wmt:
                      key="up_wmt_gold")
         a.text_input("Metrics whose lower scores are better (comma-separated; the layout's convention is higher)",
                      key="up_wmt_lower")
+        b.checkbox("ESA: each system over every segment judged for it", key="up_wmt_esa_all", help=ESA_ALL_HELP)
         show_errors("wmt")
         st.form_submit_button("Load this folder", type="primary", on_click=analyse_wmt)
 
@@ -308,6 +316,14 @@ target = d.guess_language()
 if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
     st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
              "*Target language* only if the texts really are in that language.", icon=":material/translate:")
+off_target = d.off_target_warnings()
+if off_target:  # systems that refused, copied the source or wrote nothing: named at once, details a click away
+    st.warning(f"{len(off_target)} system(s) partly not in {md(target['name'] or 'the target language')}: "
+               f"**{md(', '.join(off_target))}**. Their scores are computed as for any system.",
+               icon=":material/translate:")
+    with st.expander("Which segments, per system"):
+        for msg in off_target.values():
+            st.caption(md(msg[0].upper() + msg[1:]) + ".")
 st.write(f"Loaded from **{md(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",

@@ -3,6 +3,7 @@ language without a pack, sacrebleu's tokenizer per language, the canary line, me
 ESA judgments of Appraise's export - all on the real files of shared/data/wmt24."""
 import csv
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -136,11 +137,11 @@ def test_esa_system_means_by_hand():
     assert hs.targets[key][sp["start"]:sp["end"]] == sp["text"] and sp["severity"] in ("Minor", "Major")
 
 
-def test_esa_rules_on_a_small_file(tmp_path):
+def test_esa_rules_on_a_small_file(tmp_path, capsys):
     """Tutorial and BAD rows dropped, a rater's later judgment wins, two raters averaged, systems compared on
     the segments judged for all of them - counted by hand."""
     from blonde_core.io.esa import bind_esa, read_esa
-    from blonde_core.study import Study
+    from blonde_core.study import ScoreConfig, Study
 
     (tmp_path / "ref.txt").write_text("canary\nUn.\nDeux.\nTrois.\n", encoding="utf-8")
     (tmp_path / "A.txt").write_text("canary\nun\ndeux\ntrois\n", encoding="utf-8")
@@ -170,6 +171,17 @@ def test_esa_rules_on_a_small_file(tmp_path):
     assert bind_esa(esa, corpus, "en-fr", common=False).system_scores["A"] == pytest.approx((80 + 50 + 10) / 3)
     (key, spans), = hs.error_spans.items()
     assert key[0] == "A" and key[2] == "3" and spans[0]["text"] == "deux" and spans[0]["severity"] == "Major"
+    # the command line: WMT's way by default, every judged segment with --esa-every-judged (in its command too)
+    from blonde_core.cli import main
+
+    for flag, want in (([], (80 + 50) / 2), (["--esa-every-judged"], (80 + 50 + 10) / 3)):
+        assert main(["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"),
+                     "--human", str(tmp_path / "esa.csv"), "--metrics", "chrF", "--format", "json", *flag]) == 0
+        got = json.loads(capsys.readouterr().out)["systems"]["A"]["human:esa"]
+        assert got == pytest.approx(want)
+    study = Study.from_files([str(tmp_path / "ref.txt")], [str(tmp_path / "A.txt"), str(tmp_path / "B.txt")]) \
+        .with_files(human=[str(tmp_path / "esa.csv")], human_common=False)
+    assert "--esa-every-judged" in study.command(ScoreConfig())
 
 
 def test_correlate_en_ja_against_esa(capsys):
@@ -297,3 +309,40 @@ def test_esa_in_two_files_uploaded_on_the_data_page():
     assert sl.loc["GPT-4", "MQM per 100 chars"] > 0  # the source's characters are known
     assert any("weighted as MQM" in h.value for h in at.subheader)
     at.session_state["annotate_ahead_stop"].set()  # the background annotation of the upload ends with the test
+
+
+def test_a_system_that_copies_the_source_is_named_on_the_data_page_and_the_command_line(capsys, tmp_path):
+    """A mixed corpus: a Chinese reference, GPT-4's Chinese and a 'system' that is the English source. The
+    copy is named (with its counts) in the command's warnings and on the Data page right after loading; GPT-4
+    is not; the copy is still scored."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+
+    def lines(path):
+        return "\n".join(path.read_text(encoding="utf-8").split("\n")[1:61]) + "\n"  # past the canary
+    files = {"refA.txt": lines(WMT24 / "references" / "en-zh.refA.txt"),
+             "GPT-4.txt": lines(WMT24 / "system-outputs" / "en-zh" / "GPT-4.txt"),
+             "copy.txt": lines(WMT24 / "sources" / "en-zh.txt")}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "score", "-r", tmp_path / "refA.txt", "-s", tmp_path / "GPT-4.txt",
+                         tmp_path / "copy.txt", "--metrics", "chrF", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    flagged = [w for w in data["warnings"] if w.startswith("system ")]
+    assert len(flagged) == 1 and re.match(r"system 'copy': of 60 segments checked, 5\d in another language \(en 5\d\)",
+                                          flagged[0]), flagged  # one short line may read as another language
+    assert data["systems"]["copy"]["chrF"] < data["systems"]["GPT-4"]["chrF"]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key="up_refs").set_value([("refA.txt", files["refA.txt"].encode(), "text/plain")])
+    at.file_uploader(key="up_sys").set_value([(n, files[n].encode(), "text/plain") for n in ("GPT-4.txt", "copy.txt")])
+    at.button(key="FormSubmitter:files-Analyse these files").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [w.value for w in at.warning if "partly not in Chinese" in w.value]
+    assert len(said) == 1 and "**copy**" in said[0] and "GPT-4" not in said[0]
+    box = [e for e in at.expander if e.label == "Which segments, per system"][0]
+    assert any(c.value.startswith("System 'copy'") and "of 60 segments checked" in c.value for c in box.caption)
+    at.session_state["annotate_ahead_stop"].set()

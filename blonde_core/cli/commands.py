@@ -41,8 +41,8 @@ def load_study(a, human=None, **human_kw) -> Study:
             raise InputError("give either --wmt-dir or -r/-s/--input, not both (with --wmt-dir, -r NAME picks the "
                              "reference)", code=InputError.Codes.OPTIONS)
         study = Study.from_wmt(a.wmt_dir, lps[0] if lps else None, a.gold, a.metric_lower_is_better,
-                               origin="command line",
-                               engine=engine)
+                               origin="command line", engine=engine,
+                               esa_common=not getattr(a, "esa_every_judged", False))
     elif a.lp or a.gold:
         raise InputError("--lp and --gold go with --wmt-dir", code=InputError.Codes.OPTIONS)
     elif a.input:
@@ -63,7 +63,8 @@ def load_study(a, human=None, **human_kw) -> Study:
             a.notes = getattr(a, "notes", []) + [
                 f"system '{name}' has no document {', '.join(repr(d) for d in gone[:5])}"
                 f"{' ...' if len(gone) > 5 else ''} of the reference's ({len(gone)} in all): scored as empty"]
-    study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human, **human_kw)
+    study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human,
+                             human_common=not getattr(a, "esa_every_judged", False), **human_kw)
     study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:
         study = study.scored_against(names[0])
@@ -115,29 +116,10 @@ def resolve_config(a, study: Study):
     if note:
         a.warnings.append(note)
         a.notes = getattr(a, "notes", []) + [f"warning: {note} (--lang {study.guess_language()['language']})"]
-    flagged = off_target_systems(study)
-    for name, v in flagged.items():
-        top = list(v["other"].items())
-        what = [f"{v['off_target']} in another language ({', '.join(f'{k} {n}' for k, n in top[:3])}"
-                f"{', ...' if len(top) > 3 else ''})"] \
-            if v["off_target"] else []
-        what += [f"{v['empty']} empty"] if v["empty"] else []
-        msg = (f"system '{name}': of {v['sampled']} segments checked, {' and '.join(what)}, not "
-               f"{study.guess_language()['name']} (a refusal, a copy of the source, no output); its scores are "
-               "computed as for any system")
+    for msg in study.off_target_warnings().values():
         a.warnings.append(msg)
         a.notes = getattr(a, "notes", []) + [f"warning: {msg}"]
     return cfg
-
-
-OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language is named
-
-
-def off_target_systems(study: Study) -> dict:
-    """Study.system_languages() of the systems with at least OFF_TARGET_SHARE of their checked segments in
-    another language (another script, or the source's)."""
-    return {k: v for k, v in study.system_languages().items() if v["sampled"] and
-            (v["off_target"] + v["empty"]) / v["sampled"] >= OFF_TARGET_SHARE}
 
 
 def evaluate(a, study: Study | None = None):

@@ -96,6 +96,9 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "for several, default every pair with human scores)")
     w.add_argument("--gold", metavar="NAME", help="with --wmt-dir: which human scores to use (default: the first of "
                                                   "mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw there)")
+    w.add_argument("--esa-every-judged", action="store_true",
+                   help="ESA judgments: each system's score over every segment judged for it (default, as WMT24: "
+                        "only over the segments judged for every system, their number said)")
     w.add_argument("--domain", metavar="NAME",
                    help="only the documents of this domain (a WMT folder's documents file gives each document's): "
                         "texts, human scores and metrics computed elsewhere restricted to them; domain:NAME in the "

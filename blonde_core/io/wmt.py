@@ -279,8 +279,10 @@ def _text_members(tree: _Tree, folder: str, prefix: str) -> dict:
     return out
 
 
-def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=()) -> WmtFolder:
-    """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder."""
+def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
+             esa_common: bool = True) -> WmtFolder:
+    """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder;
+    esa_common: ESA systems compared only on the segments judged for every one of them (WMT24's way)."""
     tree, lp = _rooted(_tree(source), lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
@@ -399,7 +401,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         if esa_files:
             esa = read_esa(esa_files)
             if lp in esa.pairs:
-                human, chosen = bind_esa(esa, corpus, lp), "esa"
+                human, chosen = bind_esa(esa, corpus, lp, common=esa_common), "esa"
                 human_files["esa"] = {"seg": f.name for f in esa_files}
             else:
                 skipped += [(f.name, f"ESA judgments of {', '.join(sorted(esa.pairs))}, none of {lp}")
