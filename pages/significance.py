@@ -116,6 +116,12 @@ if pt and pt["x"] != pt["y"]:
     st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
     st.switch_page("pages/contrast.py")
 POINTS = ("score_a", "score_b", "mean_diff", "corpus_diff", "ci_low", "ci_high")  # in points, as the matrix
+PAIR_WORDS = {"a": "system A", "b": "system B", "score_a": "A (points)", "score_b": "B (points)",
+              "corpus_diff": "A - B (points)", "mean_diff": "mean of the units' A - B (points)",
+              "ci_low": "95% CI low (points)", "ci_high": "95% CI high (points)", "t": "t statistic", "p": "p (raw)",
+              "p_holm": "p (Holm)", "p_bh": "p (Benjamini-Hochberg)", "n_units": "units",
+              "n_nan_units": "units without a score", "ci_of": "interval of", "n_resamples": "resamples",
+              "ranks": "leaderboard ranks"}
 pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci", "absent", "ci_method")},
                        "ci_low": q["ci"][0], "ci_high": q["ci"][1],
                        **({"absent in resamples": ", ".join(f"{c} {100 * s:.0f}%" for c, s in q["absent"].items())
@@ -123,6 +129,12 @@ pairs = pd.DataFrame([{**{kk: v for kk, v in q.items() if kk not in ("ci", "abse
 for col in POINTS:
     if col in pairs:
         pairs[col] = pairs[col].astype(float) * scale
+# leaderboard order (the pair of the top two first), each column named in words with its unit
+rank = {s: i + 1 for i, s in enumerate(best_first)}
+if not pairs.empty:
+    pairs.insert(0, "ranks", [f"{rank[a]} vs {rank[b]}" for a, b in zip(pairs["a"], pairs["b"])])
+    pairs = pairs.assign(_k=[(min(rank[a], rank[b]), max(rank[a], rank[b])) for a, b in zip(pairs["a"], pairs["b"])]) \
+        .sort_values("_k", kind="stable").drop(columns="_k").rename(columns=PAIR_WORDS)
 st.dataframe(styled(pairs, precision=4), hide_index=True, placeholder="-")
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
 sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "ci_high": v["ci"][1]}
@@ -157,10 +169,15 @@ with st.spinner("Testing every category..."):
     for m in cats:
         o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n, cis=False)
         for q in o["pairs"]:
-            rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr]})
-allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr)[cats].reset_index()
-st.caption(f"{corr} per pair and metric; count of significant pairs (< 0.05) per metric: " +
-           ", ".join(f"{m}: {int((allcat[m] < 0.05).sum())}" for m in cats))
+            rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr],
+                         "_k": (min(rank[q["a"]], rank[q["b"]]), max(rank[q["a"]], rank[q["b"]]))})
+order = [p for p, _ in sorted({r["pair"]: r["_k"] for r in rows}.items(), key=lambda x: x[1])]  # leaderboard order
+words = CATALOG.category_words
+named = {m: words[m]["label"] if m in words else m for m in cats}  # tense -> verb tense, dm -> discourse marker
+allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr).loc[order, cats].reset_index() \
+    .rename(columns=named)
+st.caption(f"{PAIR_WORDS[corr]} per pair (in the leaderboard's order) and metric; count of significant pairs (< 0.05) "
+           "per metric: " + ", ".join(f"{named[m]}: {int((allcat[named[m]] < 0.05).sum())}" for m in cats))
 st.dataframe(styled(allcat, precision=3), hide_index=True, placeholder="-")
 downloads(allcat, f"significance_all_{test}", latex=True, key="sigall")
 signature_box(out["signature"], command=cmd)

@@ -300,15 +300,18 @@ def test_significance_numbers_are_points_for_every_metric():
         at.run()
         assert_clean(at, f"significance {metric}")
         pairs = at.dataframe[0].value
-        for q in pairs.itertuples():
-            assert q.score_a == pytest.approx(board.loc[q.a, col], abs=1e-9)
-            assert q.score_b == pytest.approx(board.loc[q.b, col], abs=1e-9)
-            assert q.corpus_diff == pytest.approx(board.loc[q.a, col] - board.loc[q.b, col], abs=1e-9)
+        for _, q in pairs.iterrows():
+            a, b = q["system A"], q["system B"]
+            assert q["A (points)"] == pytest.approx(board.loc[a, col], abs=1e-9)
+            assert q["B (points)"] == pytest.approx(board.loc[b, col], abs=1e-9)
+            assert q["A - B (points)"] == pytest.approx(board.loc[a, col] - board.loc[b, col], abs=1e-9)
+        # in the leaderboard's order: the top two's pair first, named by their ranks
+        assert pairs["leaderboard ranks"].iloc[0] in ("1 vs 2", "2 vs 1")
         import json
         heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
         q = pairs.iloc[0]
-        i, j = heat["x"].index(q["a"]), heat["x"].index(q["b"])
-        assert heat["text"][i][j].endswith(f"<br>{q['corpus_diff']:+.2f}")
+        i, j = heat["x"].index(q["system A"]), heat["x"].index(q["system B"])
+        assert heat["text"][i][j].endswith(f"<br>{q['A - B (points)']:+.2f}")
         scores = at.dataframe[1].value.set_index("system")["score"]
         assert scores.to_dict() == pytest.approx(board.loc[scores.index, col].to_dict(), abs=1e-9)
 
@@ -709,7 +712,7 @@ def test_the_significance_page_command_reproduces_its_tests():
     at.session_state["sig_n"] = 500
     at.run()
     assert_clean(at, "significance")
-    pairs = at.dataframe[0].value.set_index(["a", "b"])
+    pairs = at.dataframe[0].value.set_index(["system A", "system B"])
     cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
     assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core compare ")
     p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
@@ -719,8 +722,9 @@ def test_the_significance_page_command_reproduces_its_tests():
     assert len(d["pairs"]) == len(pairs) == len(SAMPLE_SYSTEMS) * (len(SAMPLE_SYSTEMS) - 1) // 2
     for q in d["pairs"]:
         row = pairs.loc[(q["a"], q["b"])]
-        assert row["p_bh"] == pytest.approx(q["p_bh"], abs=1e-12) and row["p"] == pytest.approx(q["p"], abs=1e-12)
-        assert row["corpus_diff"] == pytest.approx(100 * q["corpus_diff"], abs=1e-9)
+        assert row["p (Benjamini-Hochberg)"] == pytest.approx(q["p_bh"], abs=1e-12)
+        assert row["p (raw)"] == pytest.approx(q["p"], abs=1e-12)
+        assert row["A - B (points)"] == pytest.approx(100 * q["corpus_diff"], abs=1e-9)
 
 
 @pytest.mark.parametrize("settings", [{}, {"corr_ref": "consistent", "corr_level": "document", "corr_grouping": "sys",
