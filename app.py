@@ -29,7 +29,8 @@ st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).pare
 
 PAGES = {
     "Evaluate": [
-        st.Page("pages/data.py", title="Data", icon=":material/folder_open:", default=True),
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/data.py", title="Data", icon=":material/folder_open:"),
         st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:"),
         st.Page("pages/categories.py", title="Categories", icon=":material/category:"),
         st.Page("pages/documents.py", title="Documents", icon=":material/article:"),

@@ -65,8 +65,9 @@ def privacy_note() -> str:
 
 
 max_line, max_segments = upload_limits()
-st.caption(privacy_note() + f" Upload limits: {limit} MB per file, {max_line:,} characters per line, "
-           f"{max_segments:,} segments per upload (all files together).")
+with st.expander("Where your files go: storage, privacy and upload limits", icon=":material/lock:"):
+    st.caption(privacy_note() + f" Upload limits: {limit} MB per file, {max_line:,} characters per line, "
+               f"{max_segments:,} segments per upload (all files together).")
 with st.expander("This server's annotation work"):
     info = server_engine().info()
     st.write(f"Annotation (spaCy or the language's analyser) runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "

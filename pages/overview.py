@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG, Study
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           label, md, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
+                           label, leader_sentence, md, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
                            start_page, styled, system_column, thin_evidence)
 
 
@@ -78,12 +78,9 @@ with st.spinner("Bootstrapping confidence intervals and testing every pair of sy
     b = d.board(cfg, n_boot)
 ci, clusters = b["intervals"], b["clusters"]
 # the answer first: the leader against the runner-up, from the same cached test that makes the clusters
-_best = sorted((n for n in res.names if ci["BlonDe"][n]["score"] is not None), key=lambda n: -ci["BlonDe"][n]["score"])
-if len(_best) >= 2:
-    _tested = d.compare(cfg, "BlonDe", CATALOG.policy.TEST, b["unit"], n_boot)
-    _said = Study.significance_sentence(_tested, _best[0], _best[1], CATALOG.policy.CORRECTION, 100, name=md)
-    if _said:
-        st.markdown(_said + " Every pair: **Significance**.")
+_, _said = leader_sentence(d, cfg, res, b, n_boot)
+if _said:
+    st.markdown(_said + " Every pair: **Significance**.")
 # metrics computed elsewhere (COMET, MetricX, a WMT folder's metric-scores): intervals over the same unit and
 # clusters under the same policy, ranked by each metric; and the human column when judgments are loaded
 if d.external:

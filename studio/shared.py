@@ -490,6 +490,17 @@ def system_order(res, names=None, key: str = "sys_order", container=None) -> lis
     return ranked(res, names)
 
 
+def leader_sentence(d: Study, cfg: ScoreConfig, res, b: dict, n: int = 1000) -> tuple[list, str | None]:
+    """(systems by BlonDe F1, best first; the sentence that says whether the leader is significantly better
+    than the runner-up) from the leaderboard's own cached test (b: Study.board): the Home page and the Overview."""
+    ci = b["intervals"]["BlonDe"]
+    best = sorted((x for x in res.names if ci[x]["score"] is not None), key=lambda x: -ci[x]["score"])
+    if len(best) < 2:
+        return best, None
+    tested = d.compare(cfg, "BlonDe", CATALOG.policy.TEST, b["unit"], n)
+    return best, Study.significance_sentence(tested, best[0], best[1], CATALOG.policy.CORRECTION, 100, name=md)
+
+
 def ranked(res, names=None) -> list[str]:
     """The systems in the leaderboard's order: BlonDe F1, best first (a system without a score last)."""
     names = list(names if names is not None else res.names)

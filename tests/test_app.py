@@ -16,10 +16,12 @@ PAGES = ["pages/data.py", "pages/overview.py", "pages/categories.py", "pages/doc
 
 
 def new_app(board="full"):
-    """The app; the leaderboard in its full form (every column) unless board="compact" (the default in use)."""
+    """The app on its Data page (after a first run of the Home page, which draws the sidebar and keeps its
+    settings); the leaderboard in its full form (every column) unless board="compact" (the default in use)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     at.session_state["board_kind"] = board
-    return at.run()
+    at.run()
+    return at.switch_page("pages/data.py").run()
 
 
 def copyables(at) -> list[str]:
@@ -1023,3 +1025,28 @@ def test_a_long_wait_says_how_long_is_left():
     assert time_left(25, 100, since=0.0, done_at_start=10, now=60.0) == "about 5 min left"  # 15 in 60 s, 75 left
     assert time_left(1, 10_000, since=0.0, done_at_start=0, now=10.0) == "about 27.8 h left"
     assert time_left(100, 100, since=0.0, done_at_start=0, now=30.0) == ""
+
+
+def test_the_home_page_says_what_the_tool_is_and_gives_the_answer():
+    """The default page: what BlonDe Studio is; with nothing loaded, a button that loads the sample; then what is
+    loaded in one line, the leader's significance sentence and the top of the leaderboard with its clusters -
+    the Overview's numbers - and a link for each next question."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["board_kind"] = "full"
+    at.run()
+    assert_clean(at, "home, nothing loaded")
+    assert at.title[0].value == "BlonDe Studio" and "Nothing is loaded yet" in at.info[0].value
+    at.button[0].click().run()  # Load sample data
+    assert_clean(at, "home")
+    said = " ".join(m.value for m in at.markdown)
+    assert "**Loaded:** bundled sample data" in said and "5 systems, 3 documents, 10 segments" in said
+    assert "**consistent** leads" in said and "Benjamini-Hochberg-corrected" in said
+    top = at.dataframe[0].value.set_index("system")
+    assert list(top["rank"]) == [1, 2, 3, 4, 5]
+    links = {p.proto.page for p in at.get("page_link")}
+    assert {"overview", "categories", "documents", "significance", "contrast", "correlation", "sandbox"} <= links
+    at.switch_page("pages/overview.py").run()
+    board = at.dataframe[0].value.set_index("system")
+    for name, row in top.iterrows():
+        assert row["BlonDe F1"] == pytest.approx(board.loc[name, "BlonDe F1"], abs=1e-9)
+        assert row["cluster"] == board.loc[name, "cluster"]

@@ -75,6 +75,7 @@ def page(server):
         pg.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:", "about:"))
               else OUTSIDE.append(r.url))
         pg.goto(server)
+        goto(pg, "Data")  # the Home page opens first (its own test: test_browser_server)
         yield pg
         browser.close()
 
@@ -581,6 +582,7 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
     for pg in pages:
         pg.set_default_timeout(180_000)
         pg.goto(server)
+        goto(pg, "Data")
     for pg in pages:
         pg.get_by_role("button", name="Load sample data").click()
     for pg in pages:

@@ -63,7 +63,8 @@ def new_page(browser, url):
     pg = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     pg.set_default_timeout(180_000)
     pg.goto(url)
-    pg.get_by_role("heading", name="Data").first.wait_for()
+    pg.get_by_role("heading", name="BlonDe Studio").first.wait_for()  # the Home page
+    nav(pg, "Data")
     return pg
 
 
@@ -362,3 +363,32 @@ def test_a_shared_link_gives_a_copy_that_cannot_replace_or_clear_the_senders_dat
     finally:
         stop(proc)
     assert "Traceback" not in (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_newcomer_sees_what_the_tool_is_and_the_answer_without_scrolling(browser, tmp_path):
+    """`bash scripts/run.sh`'s server (the sample loaded for every new session) at 1280x800 and 1600x900: without
+    scrolling, the Home page says what BlonDe Studio is, that the sample is loaded, and its leading system with
+    the significance sentence; the sidebar shows the real navigation, no module names (issue 50). Screenshots:
+    home-1280.png, home-1600.png (the window as a newcomer's, not the full page)."""
+    proc, url = start_server(tmp_path / "cache", tmp_path / "streamlit.log", BLONDE_AUTOLOAD="sample")
+    try:
+        for w, h in ((1280, 800), (1600, 900)):
+            pg = browser.new_context(viewport={"width": w, "height": h}).new_page()
+            pg.set_default_timeout(180_000)
+            pg.goto(url)
+            pg.get_by_role("heading", name="BlonDe Studio").first.wait_for()
+            answer = pg.locator(MAIN + '[data-testid="stMarkdownContainer"]', has_text="leads").first
+            answer.wait_for()
+            pg.locator(MAIN + '[data-testid="stDataFrame"]').first.wait_for()
+            pg.wait_for_timeout(800)
+            for what in ("Document-level evaluation of machine translation", "Loaded:", "leads"):
+                box = pg.locator(MAIN + '[data-testid="stMarkdownContainer"]', has_text=what).first.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= h, (w, what, box)
+            assert "bundled sample data" in pg.locator(MAIN).inner_text()
+            nav_text = pg.locator('[data-testid="stSidebarNav"]').inner_text()
+            assert "Overview" in nav_text and not any(x in nav_text.split() for x in ("app", "shared", "state", "views"))
+            assert pg.locator('[data-testid="stException"]').count() == 0
+            pg.screenshot(path=str(ARTIFACTS / f"home-{w}.png"))
+            pg.context.close()
+    finally:
+        stop(proc)

@@ -216,6 +216,7 @@ def test_the_data_page_says_where_spacy_runs(monkeypatch):
             monkeypatch.delenv("BLONDE_SCHEDULER", raising=False)
         monkeypatch.setattr(_state, "_SERVER", None)
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        at.switch_page("pages/data.py").run()
         assert not at.exception
         said = [m.value for m in at.markdown if m.value.startswith("Annotation (spaCy or the language's analyser) runs on")]
         assert said and expected in said[0], said

@@ -108,11 +108,13 @@ def test_the_pages_show_the_sidebars_domain(capsys):
     from conftest import ROOT
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    at.session_state["data"] = Study.from_wmt(WMT24, lp="en-zh")
+    study = at.session_state["data"] = Study.from_wmt(WMT24, lp="en-zh")
+    at.session_state[f"domain_{study.key}"] = "news"  # the sidebar's Domain, chosen before the Home page scores
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    box = at.sidebar.selectbox(key=f"domain_{at.session_state['data'].key}")
+    box = at.sidebar.selectbox(key=f"domain_{study.key}")
     assert box.options[0].startswith("all (170 documents)") and "news (17 documents)" in box.options
+    assert box.value == "news" and any("17 of 170 documents" in c.value for c in at.caption)  # Home says it too
     # AppTest's switch_page runs a page without app.py's sidebar: set what the sidebar sets
     at.session_state["config"] = ScoreConfig(lang="zh", lowercase=False)
     at.session_state["domain"] = "news"
