@@ -5,9 +5,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import SHORT
-from blonde_core.study import CATALOG, Study
+from blonde_core.study import CATALOG
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           label, leader_sentence, md, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
+                           label, leader_sentence, md, note_line, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
                            start_page, styled, system_column, thin_evidence)
 
 
@@ -65,10 +65,11 @@ if _d0 is not None and not _cfg0.has_pack:
 
 d, cfg, res = start_page("Overview", "the leaderboard")
 
-c1, c2 = st.columns([1, 3])
+# the controls in one row, so that the leaderboard's first rows are in view at 1280x800 (issue 50)
+c1, c2, c3, c4 = st.columns([1.2, 1.3, 1, 1])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
 n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
-with_ter = c1.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
+with_ter = c4.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = res.leaderboard_tops()
@@ -164,7 +165,7 @@ def frame(rows: list[dict]) -> pd.DataFrame:
 
 
 st.session_state.setdefault("board_kind", "compact")
-layout_kind = c1.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
+layout_kind = c3.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
                                    help="Compact: BlonDe F1 with its interval in one cell, BlonD-d, F1 per discourse category "
                                         "and BLEU; full: every column with intervals, chrF, TER and the companion "
                                         "metrics (what the downloads hold).") or "compact"
@@ -183,9 +184,8 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     # the discourse categories and BLEU after them
     for m in ext:  # the value (intervals and clusters: the full table); system-level-only ones marked
         out[m if ext[m]["unit"] else f"{m} (sys)"] = df[m].round(ext_digits(m))
-    if hum:
+    if hum:  # the rated segments: the full table (the column's help says so)
         out["human"] = df[HUMAN]
-        out["rated"] = df["human rated segments"]
     if "omitted" in df:
         out["omitted"] = df["omitted"]
     for c in res.discourse_categories():
@@ -197,18 +197,20 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
 
 def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
     view = compact(df) if layout_kind == "compact" else df
-    small = "small" if layout_kind == "compact" else None  # the compact table fits 1280 px without scrolling
+    # the compact table whole at 1280 px (no sideways scrolling): numbers in 66 px, the system's name in 125
+    small = 66 if layout_kind == "compact" else None
     fmt = {c: st.column_config.NumberColumn(format="%.2f", width=small) for c in view.columns
            if c not in ("system", "rank", "cluster") and view[c].dtype.kind == "f"}
-    fmt["system"] = system_column()
+    fmt["system"] = system_column(**({"width": 125} if small else {}))
     fmt["rank"] = st.column_config.NumberColumn(help="Rank by BlonDe F1: sort by this column to sort by BlonDe.",
                                                 width=small)
     fmt["cluster"] = st.column_config.NumberColumn(help="Systems of one cluster are not significantly different "
-                                                        "from the cluster's best.", width=small)
+                                                        "from the cluster's best.", width=58 if small else None)
     if hum and "human" in view:
         fmt["human"] = st.column_config.NumberColumn(
             format="%.3f", width=small, help=f"{hum['name']} ({hum['direction']}), system level as the judgments "
-                                             "define it; 'rated': the segments rated. Rank by: humans orders by it.")
+                                             "define it (the full table gives the segments rated). Rank by: humans "
+                                             "orders by it.")
         fmt["rated"] = st.column_config.NumberColumn(width=small, help="segments with a human score")
     if "omitted" in view:
         fmt["omitted"] = st.column_config.NumberColumn(
@@ -236,7 +238,9 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
 
 
 rows = blonde_rows()
-st.subheader("Leaderboard")
+# the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last); how to read
+# the table, and what weakens it (one line each, the detail a click away), under it
+board = st.empty()
 st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {b['n_units']} units "
            f"({md(b['unit_reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
            "documents; d-BLEU and d-chrF in the full table: whole documents as units). The seed papers' companion "
@@ -258,11 +262,9 @@ if moved:
                "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
                "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
-if b["warning"] or b["note"]:
-    st.warning(md(f"Clusters and intervals: {b['warning']}." if b["warning"] else b["note"]),
-               icon=":material/warning:")
-# the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last)
-board = st.empty()
+if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"), the whole text when opened
+    _why = b["warning"] or b["note"]
+    note_line("Clusters and intervals: " + md(_why.split(":")[0].split(" (")[0]), md(_why[0].upper() + _why[1:]) + ".")
 # d-BLEU and d-chrF: sacrebleu over whole documents (each document one unit), as document-level MT papers report
 # them, whatever the matching (the full table and the downloads; issue 47)
 std_metrics = ["BLEU", "chrF", "d-BLEU", "d-chrF"] + (["TER"] if with_ter else [])
@@ -298,7 +300,7 @@ for row in rows:
         v = comp[row["system"]][m]
         row[f"{m} {'↓' if (not CATALOG.higher_is_better(m)) else '↑'}"] = np.nan if v is None else v
 pair = d.guess_pair()
-if pair and c1.toggle(f"Add APT ({pair})", key="with_apt",
+if pair and c4.toggle(f"Add APT ({pair})", key="with_apt",
                       help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
                            "texts from temporary files it deletes afterwards. eflomal seeds itself from the system "
                            "(it takes no seed), so APT can move slightly from run to run; for exact, repeatable "
@@ -364,7 +366,7 @@ if b.get("absent_warning"):
                "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
                "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
 
-metric = c2.segmented_control("Chart", tops + std.metrics + list(ext) + ([HUMAN] if hum else []), default="BlonDe")
+metric = st.segmented_control("Chart", tops + std.metrics + list(ext) + ([HUMAN] if hum else []), default="BlonDe")
 metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
 if metric in ext:

@@ -782,18 +782,26 @@ def scroll_to(element_id: str) -> None:
         height=0)
 
 
+def note_line(summary: str, detail: str, icon: str = ":material/warning:") -> None:
+    """A warning as one line (an icon and its gist, so colour is not the cue) that opens to the whole text:
+    pages stay short and no paragraph repeats from page to page."""
+    with st.expander(summary, icon=icon):
+        st.markdown(detail)
+
+
 def thin_evidence(res, cfg, consequence: str) -> None:
-    """The core's thin-evidence note (the one every command prints), with what it does to this page's
-    numbers (consequence) and what to do about it with the page's controls."""
+    """The core's thin-evidence note (the one every command prints) as one line, opening to what it does to this
+    page's numbers (consequence) and what to do about it with the page's controls."""
     thin = res.thin_evidence()
     if thin is None:
         return
-    st.info("Thin evidence: " + ", ".join(f"**{md(c)}** rests on {n:g} reference span{'s' if n != 1 else ''}"
-                                          for c, n in thin["categories"].items())
-            + ". A resample (or a unit of a test) in which such a category matches nothing enters the geometric "
-              f"mean as 0, floored at 1e-5, and collapses its score: {consequence}. The Categories page shows "
-              "every count; leaving the category out (sidebar Categories), the arithmetic mean or leaving absent "
-              "categories out of the mean (More settings) avoids the collapse.", icon=":material/info:")
+    gist = ", ".join(f"**{md(c)}** rests on {n:g} reference span{'s' if n != 1 else ''}"
+                     for c, n in thin["categories"].items())
+    note_line("Thin evidence: " + gist, "A resample (or a unit of a test) in which such a category matches nothing "
+              f"enters the geometric mean as 0, floored at 1e-5, and collapses its score: {consequence}. The "
+              "Categories page shows every count; leaving the category out (sidebar Categories), the arithmetic "
+              "mean or leaving absent categories out of the mean (More settings) avoids the collapse.",
+              icon=":material/info:")
 
 
 # Bar fills besides colour, so that series stay apart in grey, in print and for colour-blind
@@ -857,7 +865,7 @@ def cliff_notes(res, names) -> list[str]:
 def system_column(**kw):
     """The system column of a table: wide enough for whole names (WMT's "JDExploreAcademy"), pinned so it stays
     in view when the table scrolls sideways."""
-    return st.column_config.TextColumn(width="medium", pinned=True, **kw)
+    return st.column_config.TextColumn(**{"width": "medium", "pinned": True, **kw})
 
 
 def styled(df: pd.DataFrame, precision: int = 2):

@@ -332,7 +332,9 @@ def test_one_significance_policy_on_ted(ted):
     at.switch_page("pages/overview.py").run()
     assert_clean(at, "overview")
     assert any(same in c.value for c in at.caption)
-    assert any("Only 5 documents" in w.value and "blocks of 19" in w.value for w in at.warning)
+    # one line that opens to the whole text (issue 50)
+    box = [e for e in at.expander if e.label.startswith("Clusters and intervals: Only 5 documents")]
+    assert box and any("blocks of 19" in m.value for m in box[0].markdown), [e.label for e in at.expander]
     at.switch_page("pages/significance.py").run()
     assert_clean(at, "significance")
     assert at.selectbox(key="sig_test").value == "bootstrap" and at.selectbox(key="sig_unit").value == "automatic"

@@ -392,3 +392,35 @@ def test_a_newcomer_sees_what_the_tool_is_and_the_answer_without_scrolling(brows
             pg.context.close()
     finally:
         stop(proc)
+
+
+def test_the_overview_leaderboard_is_in_view_at_1280x800_with_ted(browser, tmp_path):
+    """TED zh-en (the demo button) at 1280x800: the Overview's controls sit in one row, the leader's sentence
+    under them, and the leaderboard's first row is above the fold; the compact table is whole at 1280 px (no
+    horizontal scrolling); warnings are one line each, opening to their text (issue 50). Screenshot:
+    overview-ted-1280x800.png (the window as a reader's)."""
+    proc, url = start_server(tmp_path / "cache", tmp_path / "streamlit.log")
+    try:
+        pg = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        pg.set_default_timeout(300_000)
+        pg.goto(url)
+        pg.get_by_role("heading", name="BlonDe Studio").first.wait_for()
+        nav(pg, "Data")
+        pg.get_by_role("button", name="Load TED zh-en demo").click()
+        pg.get_by_text("What was understood").first.wait_for()
+        nav(pg, "Overview")
+        grid = pg.locator(MAIN + '[data-testid="stDataFrame"]').first
+        grid.wait_for()
+        pg.get_by_text("companion metrics ✓").first.wait_for()  # the final table
+        pg.wait_for_timeout(1000)
+        box = grid.bounding_box()
+        assert box["y"] + 2 * 35 <= 800, box  # the header and the first row
+        pg.screenshot(path=str(ARTIFACTS / "overview-ted-1280x800.png"))
+        scroller = grid.locator(".dvn-scroller").first
+        assert scroller.evaluate("el => el.scrollWidth - el.clientWidth") <= 1  # no horizontal scrolling
+        thin = pg.locator(MAIN + '[data-testid="stExpander"]', has_text="Thin evidence").first
+        assert thin.bounding_box()["height"] < 60  # one line, closed
+        assert pg.locator('[data-testid="stException"]').count() == 0
+        pg.screenshot(path=str(ARTIFACTS / "overview-ted-1280x800.png"))
+    finally:
+        stop(proc)
