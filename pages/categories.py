@@ -125,11 +125,19 @@ if ents.empty:
     st.info("No named entity of the counted groups in this system or the reference.")
 else:
     ents["documents"] = ents["documents"].map(", ".join)
+    tagger = int(ents["by the tagger"].sum())
     st.caption("How often each entity string occurs in the reference and in the system, and how many "
                "occurrences match in the same sentence; strings the system renders differently show up as "
-               "missed (reference side) and extra (system side).")
+               "missed (reference side) and extra (system side). **by the tagger**: of those, the occurrences "
+               "where the same string stands in the other text and the analyser did not tag it there - the "
+               f"tagger's miss, not the translation's ({tagger} in all)."
+               + (" *Document-consistent entities* is on (sidebar, More settings; ent:doc): a string tagged "
+                  "anywhere in a document counts wherever it occurs there." if cfg.entities == "document" else
+                  (" *Document-consistent entities* (sidebar, More settings) counts a string tagged anywhere in a "
+                   "document wherever it occurs there." if tagger else "")))
     st.dataframe(ents[["group", "as written", "entity", "reference", "system", "matched", "missed", "extra",
-                       "documents"]].rename(columns={"entity": "matching key"}), hide_index=True, placeholder="-")
+                       "by the tagger", "documents"]].rename(columns={"entity": "matching key"}), hide_index=True,
+                 placeholder="-")
     if cfg.lowercase:
         st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
                    "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "

@@ -243,6 +243,10 @@ with tab_hl:
         if not res.sentence_level():
             st.caption("Document-level matching: a span is matched when the same feature occurs anywhere in the "
                        "reference document.")
+        if cfg.entities == "document" and "entity" in cats:
+            st.caption("*Document-consistent entities* is on (ent:doc): the highlighted entities are the analyser's "
+                       "tags; the scores also count a tagged string where it stands untagged elsewhere in the "
+                       "document (Categories, Entity strings, gives the counts).")
         st.html(highlighted())
         target = st.session_state.pop("doc_scroll", None)
         if target and target - 1 in on_page:  # a click named this sentence: bring it into view

@@ -91,4 +91,5 @@ for ex in gallery():
             st.session_state["sandbox"] = {"reference": ex["reference"], "A": ex["candidates"].get("A", ""),
                                            "B": ex["candidates"].get("B", ""), "annotation": ann,
                                            "title": ex["title"]}
+            st.session_state["sandbox_top"] = True  # it opens at its top, the boxes and scores in view
             st.switch_page("pages/sandbox.py")

@@ -6,12 +6,15 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from studio.views import pronoun_threads_view, tense_timeline_view
-from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, shown_f1,
-                           spans_text, styled)
+from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, scroll_top,
+                           shown_f1, spans_text, styled)
 
 st.title("Sandbox")
+if st.session_state.pop("sandbox_top", False):  # opened from a gallery card lower on its page
+    scroll_top()
 st.caption("One sentence per line. Change one word - 'she' to 'he', 'was' to 'is', drop 'However' - and see "
-           "which category moves. Preset and weights come from the sidebar.")
+           "which category moves. An edit is scored when you click outside its box, press Tab or Ctrl+Enter "
+           "(Streamlit sends a text box's value then, not at every key). Preset and weights come from the sidebar.")
 
 # The last rule: while an edit reruns the fragment Streamlit marks its elements stale and
 # starts fading them (an opacity transition with a delay). Even when the new scores come
@@ -58,9 +61,13 @@ def sandbox() -> None:
     """The whole editor is one fragment: an edit re-runs only this part of the page
     (not the sidebar or navigation), so the server and the browser redo little per keystroke."""
     box = st.session_state.setdefault("sandbox", {
-        "reference": "Mary walked into the room.\nShe saw a letter on the table.\nHowever, it was not for her.",
-        "A": "Mary walked into the room.\nHe saw a letter on the table.\nIt was not for him.",
-        "B": "", "annotation": None, "title": None})
+        # one phenomenon: A swaps two of the four feminine pronouns (BLEU prefers it), B rewords one verb
+        "reference": "Mary Johnson walked into the kitchen.\nShe saw a letter from her brother on the table.\n"
+                     "She opened it, but it was not for her.",
+        "A": "Mary Johnson walked into the kitchen.\nShe saw a letter from his brother on the table.\n"
+             "He opened it, but it was not for her.",
+        "B": "Mary Johnson went into the kitchen.\nShe found a letter from her brother on the table.\n"
+             "She opened it, but it was not for her.", "annotation": None, "title": None})
     if box.get("title"):
         st.info(f"Gallery example: **{md(box['title'])}**. Edit freely.")
     c1, c2, c3 = st.columns(3)

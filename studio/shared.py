@@ -302,6 +302,10 @@ def sidebar_settings() -> ScoreConfig:
         s = _setting("absent")
         skip = st.toggle(s.label, value=False, key="skip_absent",
                          help=s.help + ". Enters the signature (absent:skip) and the command line (--skip-absent).")
+        s = _setting("entities")
+        whole_doc = st.toggle(s.label, value=False, key="doc_entities",
+                              help=s.help + ". Enters the signature (ent:doc) and the command line (--entities "
+                                            "document).")
         weights = {}
         for c in CATALOG.categories if lang in packs else ():
             w = _weights_input(c, preset, lang)
@@ -310,7 +314,8 @@ def sidebar_settings() -> ScoreConfig:
     try:
         cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATALOG.categories, weights=weights or None,
                           aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
-                          absent="skip" if skip else "keep", lang=lang)
+                          absent="skip" if skip else "keep", lang=lang,
+                          entities="document" if whole_doc else "tagged")
     except InputError as exc:
         sb.error(exc.for_page())
         cfg = ScoreConfig(lang=lang)
@@ -780,6 +785,17 @@ def scroll_to(element_id: str) -> None:
         "<script>(function(){let n=0;const go=()=>{const el=window.parent.document.getElementById('" + safe + "');"
         "if(el){el.scrollIntoView({block:'center'});return;}if(++n<50)setTimeout(go,100);};go();})();</script>",
         height=0)
+
+
+def scroll_top() -> None:
+    """Scroll the page to its top, once it is drawn (a page opened from a button far down another page keeps
+    that page's scroll position otherwise): the same zero-height frame as scroll_to."""
+    import streamlit.components.v1 as components
+
+    components.html(
+        "<script>(function(){let n=0;const go=()=>{const m=window.parent.document.querySelector("
+        "'[data-testid=\"stMain\"]');if(m){m.scrollTo(0,0);}window.parent.scrollTo(0,0);if(++n<15)setTimeout(go,100);};"
+        "go();})();</script>", height=0)
 
 
 def note_line(summary: str, detail: str, icon: str = ":material/warning:") -> None:

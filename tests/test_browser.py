@@ -537,6 +537,16 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.get_by_text("Gallery example").first.wait_for()
     no_exception(page)
     shot(page, "9-sandbox")
+    # a card far down the gallery opens the Sandbox at its top: the title and the boxes in view (issue 50)
+    goto(page, "Phenomenon gallery")
+    last = page.locator(".st-key-open_de-tense button")  # the last card's (the cards are drawn one by one)
+    last.scroll_into_view_if_needed()
+    last.click()
+    page.get_by_text("A story told in the Präteritum").first.wait_for()
+    page.wait_for_timeout(1500)
+    title = page.get_by_role("heading", name="Sandbox").first.bounding_box()
+    ref_box = page.locator('textarea[aria-label="Reference"]').bounding_box()
+    assert 0 <= title["y"] < 300 and ref_box["y"] + ref_box["height"] <= 1000, (title, ref_box)
     # An edit marks the fragment's elements stale while it reruns; Streamlit then fades them
     # (an opacity transition), which made the browser composite and raster those layers on
     # every edit - a fifth of the machine's CPU per edit with ten editors. The Sandbox keeps

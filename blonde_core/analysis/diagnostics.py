@@ -16,6 +16,7 @@ import numpy as np
 
 from blonde_core.metric.settings import CATEGORY_WORDS, DISCOURSE
 from blonde_core.metric.features import entities, spans
+from blonde_core.metric.plus import count_phrase
 from blonde_core.annotation.pipeline import prepare
 
 CATEGORY_LABELS = {c: w["plural"] for c, w in CATEGORY_WORDS.items()}
@@ -56,7 +57,11 @@ def entity_strings(result, name: str) -> list[dict]:
     """Per entity string (and group): reference count (max over references),
     system count and matched count, summed over aligned sentences
     (or documents at document granularity); `entity` is the matching key (lowercased
-    when the lowercase setting is on), `as written` its most frequent original form."""
+    when the lowercase setting is on), `as written` its most frequent original form.
+    With document-consistent entities (entities: document) a string tagged anywhere in a
+    document counts wherever it occurs there, as the score counts it.  `by the tagger`:
+    how many of the string's missed and extra occurrences are the same string standing
+    in the other text untagged (the analyser's miss, not the translation's)."""
     table, pack = result.table, result.table.pack
     sys_docs = _segment_texts(result, name)
     ref_docs = [_segment_texts(result, r) for r in result.corpus.references]
@@ -64,42 +69,67 @@ def entity_strings(result, name: str) -> list[dict]:
            for d in (result.corpus.systems.get(n) or result.corpus.references[n]) for r in d
            for t in [prepare(r, result.config.lowercase)]}
     doc_level = result.config.granularity == "document"
+    whole_doc = result.config.entities == "document"
+    spaced = pack.name not in ("zh", "ja")
     rows: dict = {}
     written: dict = {}
 
-    def ents_of(texts):
-        c = Counter()
+    def occurrences(key, texts):
+        return sum(count_phrase(key, t) if spaced else t.count(key) for t in texts)
+
+    def tagged(texts):
+        out = set()
         for t in texts:
-            orig = raw.get(t, t)
             for g, key, a, b in entities(table.records[table.index[t]], t, pack):
-                c[(pack.entity_groups[g], key)] += 1
+                out.add((pack.entity_groups[g], key))
+                orig = raw.get(t, t)
                 written.setdefault((pack.entity_groups[g], key), Counter())[
                     orig[a:b] if len(orig) == len(t) else t[a:b]] += 1
+        return out
+
+    def ents_of(texts, doc_keys=None):
+        c = Counter()
+        if doc_keys is not None:  # document-consistent: the document's tagged strings wherever they occur
+            for k in doc_keys:
+                n = occurrences(k[1], texts)
+                if n:
+                    c[k] += n
+            return c
+        for t in texts:
+            for g, key, a, b in entities(table.records[table.index[t]], t, pack):
+                c[(pack.entity_groups[g], key)] += 1
         return c
 
     for di in range(len(result.corpus.doc_ids)):
+        s_keys = tagged(sys_docs[di])
+        r_keys = [tagged(r[di]) for r in ref_docs]
         if doc_level:
             units = [(sys_docs[di], [r[di] for r in ref_docs])]
         else:
             units = [([s], [[r[di][i]] for r in ref_docs]) for i, s in enumerate(sys_docs[di])]
         for s_texts, r_texts in units:
-            sc = ents_of(s_texts)
-            rcs = [ents_of(rt) for rt in r_texts]
+            sc = ents_of(s_texts, s_keys if whole_doc else None)
+            rcs = [ents_of(rt, rk if whole_doc else None) for rt, rk in zip(r_texts, r_keys)]
             if result.config.aggregation == "max":
                 rc = Counter()
                 for c in rcs:
                     for k, v in c.items():
                         rc[k] = max(rc[k], v)
-                pairs = [(sc, rc)]
+                pairs = [(sc, rc, r_texts[0])]
             else:
-                pairs = [(sc, c) for c in rcs]
-            for s_c, r_c in pairs:
+                pairs = [(sc, c, rt) for c, rt in zip(rcs, r_texts)]
+            for s_c, r_c, r_t in pairs:
                 for k in set(s_c) | set(r_c):
                     row = rows.setdefault(k, {"group": k[0], "entity": k[1], "reference": 0, "system": 0,
-                                              "matched": 0, "documents": set()})
+                                              "matched": 0, "by the tagger": 0, "documents": set()})
                     row["reference"] += r_c[k]
                     row["system"] += s_c[k]
                     row["matched"] += min(s_c[k], r_c[k])
+                    # the string stands untagged on the side that lacks it: the tagger's miss
+                    if s_c[k] > r_c[k]:
+                        row["by the tagger"] += min(s_c[k] - r_c[k], max(occurrences(k[1], r_t) - r_c[k], 0))
+                    elif r_c[k] > s_c[k]:
+                        row["by the tagger"] += min(r_c[k] - s_c[k], max(occurrences(k[1], s_texts) - s_c[k], 0))
                     row["documents"].add(result.corpus.doc_ids[di])
     out = []
     for row in rows.values():

@@ -20,6 +20,7 @@ from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
 from .features import PLUS_CATEGORIES, FeatureTable, Layout
+from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
 from .plus import count_phrase, parse_annotation, parse_ner_line
@@ -180,6 +181,7 @@ class BlonDe:
         ref_flat = [flat(prep[r]) for r in ref_names]
         seg_unit = ref_units[0]
         stats = {}
+        doc_ents = None  # the references' document-consistent entity counts, made once (entities: document)
         segments = {r: (rows, units) for r, rows, units in zip(ref_names, ref_rows, ref_units)}
         for name in sys_names:
             docs = prep[name]
@@ -194,12 +196,44 @@ class BlonDe:
             if ner is not None:
                 ent_items = [self._ner_items(ner, g, s_flat, s_units, seg_unit, n_units, len(ref_names))
                              for g in range(2)]
+            elif cfg.entities == "document":  # a string tagged anywhere in a document counts wherever it occurs there
+                if doc_ents is None:
+                    doc_ents = {r: self._document_entities(table, prep[r], units_of(prep[r]), n_units)
+                                for r in ref_names}
+                mine = self._document_entities(table, docs, s_units, n_units)
+                ent_items = [literal_items(mine[g], [doc_ents[r][g] for r in ref_names], n_units)
+                             for g in range(len(self.pack.entity_groups))]
             stats[name] = system_stats(table, rows, s_units, ref_rows, ref_units, n_units,
                                        cfg.aggregation, entity_override=ent_items, plus=plus_items)
         sig = cfg.signature(len(ref_names), self.annotator.pipeline_id, plus=plus_cps is not None,
                             refined_ner=ner is not None, seg=corpus.seg_method, domain=corpus.domain)
         return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
                       table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
+
+    def _document_entities(self, table, docs, units, n_units: int) -> list[list[dict]]:
+        """Document-consistent entities of one text (the setting entities: document): per entity group, per
+        unit, {key: count} where the keys are the strings the analyser tagged in that group anywhere in the
+        segment's document, counted wherever they occur in it (whole words; any substring in Chinese and
+        Japanese, written without spaces).  A name tagged in one sentence and not in the next counts in both."""
+        pack = self.pack
+        n_groups = len(pack.entity_groups)
+        out: list[list[dict]] = [[dict() for _ in range(n_units)] for _ in range(n_groups)]
+        spaced = pack.name not in ("zh", "ja")
+        k = 0
+        for doc in docs:
+            keys: list[set] = [set() for _ in range(n_groups)]
+            for s in doc:
+                for g, key, _, _ in tagged_entities(table.records[table.index[s]], s, pack):
+                    keys[g].add(key)
+            for s in doc:
+                u = units[k]
+                k += 1
+                for g in range(n_groups):
+                    for key in keys[g]:
+                        c = count_phrase(key, s) if spaced else s.count(key)
+                        if c:
+                            out[g][u][key] = out[g][u].get(key, 0) + c
+        return out
 
     @staticmethod
     def _literal(cps, k, s_flat, s_units, ref_flat, seg_unit, n_units):

@@ -35,7 +35,7 @@ CATEGORY_WORDS = {
               "features": "n-gram order"},
 }
 # the settings that change the counts (the others only re-score them)
-COUNTING = ("lowercase", "granularity", "aggregation", "lang")
+COUNTING = ("lowercase", "granularity", "aggregation", "lang", "entities")
 CATEGORY_FLAG_NAME = {"ngram": "n-gram"}  # the blonde package's spelling on its command line
 WEIGHT_FLAGS = {"tense": ("-wt", "--weight-tense"), "pronoun": ("-wp", "--weight-pronoun"),
                 "entity": ("-we", "--weight-entity"), "dm": ("-wdm", "--weight-discourse-marker"),
@@ -146,6 +146,14 @@ class ScoreConfig:
              "floors at 1e-5 (one such category collapses a document's score)",
         to_cli=lambda v, cfg: ["--skip-absent"] if v == "skip" else [],
         sig=lambda cfg: "absent:skip" if cfg.absent == "skip" else None)
+    entities: str = _setting(
+        "tagged", label="Document-consistent entities", choices=("tagged", "document"), flags=("--entities",),
+        help="Not the package's behaviour (off by default): 'document' counts a string the analyser tagged as an "
+             "entity anywhere in a document wherever it occurs in that document, in the reference and in each "
+             "system alike, so that a name the tagger saw in one sentence and missed in the next is not a "
+             "mismatch; 'tagged' (the package) counts the tagged spans only",
+        to_cli=lambda v, cfg: ["--entities", v] if v != "tagged" else [],
+        sig=lambda cfg: "ent:doc" if cfg.entities == "document" else None)
     aggregation: str = _setting(
         "max", label="Several references", choices=("max", "sum"), flags=("--aggregation",),
         help="over several references: element-wise max (package) or matched per reference, summed",
