@@ -795,3 +795,37 @@ def test_server_config_skips_streamlit_forced_gc():
     conf = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert conf["runner"]["postScriptGC"] is False
     assert conf["server"]["fileWatcherType"] == "none" and conf["server"]["runOnSave"] is False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only; reads /proc")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_a_server_killed_while_ter_runs_leaves_no_worker(how, tmp_path):
+    """A server (here a process with the dashboard's worker pool) killed while its workers compute sacrebleu's
+    TER over long segments: the fork server and every worker end within seconds, mid-job (issue 50)."""
+    import signal
+    import subprocess
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import sys\n"
+        "from blonde_core.annotation.workers import WorkerPool\n"
+        "pool = WorkerPool('en', 2)\n"
+        "pool.submit(['Warm up.']).result(timeout=120)\n"
+        "hyps = [' '.join(f'word{i % 97} other{j}' for i in range(60)) for j in range(4000)]\n"
+        "refs = [[' '.join(f'word{(i + 3) % 97} other{j}' for i in range(60)) for j in range(4000)]]\n"
+        "futs = [pool.submit({'call': 'blonde_core.analysis.standard:segment_statistics', 'args': ['TER', hyps, refs]})\n"
+        "        for _ in range(2)]\n"
+        "print('busy', pool._forks.proc.pid, flush=True)\n"
+        "futs[0].result()\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().split()
+    assert line and line[0] == "busy", line
+    zygote = int(line[1])
+    time.sleep(3)  # the two workers are in the middle of their TER jobs
+    workers = _children(zygote)
+    assert len(workers) == 2 and all(_cpu_seconds(w) > 0.5 for w in workers), workers
+    os.kill(proc.pid, getattr(signal, how))
+    proc.wait(timeout=30)
+    for pid in [zygote, *workers]:
+        assert _gone(pid, zombie_ok=True, timeout=10), pid

@@ -56,6 +56,38 @@ def call(job: dict):
     return getattr(importlib.import_module(module), name)(*job.get("args", ()))
 
 
+def _owner_gone(owner: int) -> bool:
+    """The process that started the workers (the dashboard's server) has ended: no such process, or a zombie
+    waiting to be reaped."""
+    try:
+        with open(f"/proc/{owner}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+    except OSError:  # no /proc (macOS): whether the pid is still there
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+
+
+def end_with(owner: int, every: float = 0.5) -> None:
+    """End this worker within `every` seconds of the server's end, even in the middle of a long job (sacrebleu's
+    TER over thousands of segments): a daemon thread that watches the server's process.  Between jobs a worker
+    also ends when its socket closes; a job in progress never reads it."""
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if _owner_gone(owner):
+                os._exit(0)
+    threading.Thread(target=watch, name="blonde-owner-watch", daemon=True).start()
+
+
 def serve(nlp, rfile, wfile) -> int:
     """Say ready, then answer one job per line of rfile until it ends."""
     wfile.write(READY + "\n")
@@ -71,9 +103,10 @@ def serve(nlp, rfile, wfile) -> int:
     return 0
 
 
-def fork_server(nlp, ctl: socket.socket) -> int:
+def fork_server(nlp, ctl: socket.socket, owner: int | None = None) -> int:
     """Fork a worker for each socket the server sends over ctl; answer with its pid.
-    Ends when the server closes ctl (its workers end when their own sockets close)."""
+    Ends when the server closes ctl (its workers end when their own sockets close, or when the server
+    `owner` ends, even mid-job: end_with).  The fork server itself runs no thread."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the workers: no zombies
     while True:
         msg, fds, _, _ = socket.recv_fds(ctl, 16, 4)
@@ -86,6 +119,8 @@ def fork_server(nlp, ctl: socket.socket) -> int:
                 try:
                     ctl.close()
                     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    if owner is not None:
+                        end_with(owner)
                     with socket.socket(fileno=fd) as sock:
                         rfile = sock.makefile("r", newline="\n", **ENCODING)
                         wfile = sock.makefile("w", newline="\n", **ENCODING)
@@ -107,6 +142,7 @@ def main(argv=None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     out = sys.stdout
+    owner = os.getppid()  # the server that started this process
     try:
         pack = load_pack(argv[0] if argv else "en")
         nlp = load_analyser(pack)  # before saying ready: no job waits on a loading worker
@@ -118,7 +154,8 @@ def main(argv=None) -> int:
         out.write(READY + "\n")
         out.flush()
         os.dup2(2, 1)  # from now on a library's printing goes to the server's log, not a pipe nobody reads
-        return fork_server(nlp, socket.socket(fileno=int(argv[2])))
+        return fork_server(nlp, socket.socket(fileno=int(argv[2])), owner)
+    end_with(owner)
     return serve(nlp, sys.stdin, out)
 
 

@@ -1,0 +1,58 @@
+"""The first open of Categories against the Overview's warm time, on TED zh-en (13 systems), in one run.
+
+    .venv/bin/python bench/bench_pages.py
+
+Each page runs as the server runs it (Streamlit's AppTest: the real page with the session's data and
+the server's one engine). The Overview opens first (annotation, intervals, clusters: cold), then again
+(warm: its median of 3 reruns); then Categories opens for the first time in that session and data
+(what it computes that the Overview did not: per-document statistics, the heatmaps' tables). Target
+(issue 50): Categories' first open within 1.5 x the Overview's warm time.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("BLONDE_CACHE_DIR", tempfile.mkdtemp(prefix="bench-pages-"))
+print = functools.partial(print, flush=True)  # noqa: A001
+SHARED = Path(os.environ.get("BLONDE_SHARED_DIR") or ROOT.parent / "shared")
+TED = SHARED / "data" / "ted-zhen"
+
+
+def timed(at) -> float:
+    t = time.perf_counter()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.study import Study
+    from studio.state import server_engine
+
+    study = Study.from_files([TED / "refs" / "ref.txt"], sorted((TED / "systems").glob("*.txt")),
+                             docids=TED / "docids.txt", origin="TED", engine=server_engine())
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
+    at.session_state["data"] = study
+    at.switch_page("pages/overview.py")
+    cold = timed(at)
+    warm = statistics.median(timed(at) for _ in range(3))
+    at.switch_page("pages/categories.py")
+    first = timed(at)
+    again = statistics.median(timed(at) for _ in range(3))
+    print(f"Overview: first {cold:.2f} s (annotation, intervals, clusters), warm median {warm:.2f} s")
+    print(f"Categories: first open {first:.2f} s = {first / warm:.2f} x the Overview's warm time (target <= 1.5), "
+          f"warm median {again:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
