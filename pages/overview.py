@@ -7,7 +7,7 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           label, leader_sentence, md, note_line, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
+                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
                            start_page, styled, system_column, thin_evidence)
 
 
@@ -264,7 +264,7 @@ if moved:
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"), the whole text when opened
     _why = b["warning"] or b["note"]
-    note_line("Clusters and intervals: " + md(_why.split(":")[0].split(" (")[0]), md(_why[0].upper() + _why[1:]) + ".")
+    note_line("Clusters and intervals: " + md(first_clause(_why)), md(_why[0].upper() + _why[1:]) + ".")
 # d-BLEU and d-chrF: sacrebleu over whole documents (each document one unit), as document-level MT papers report
 # them, whatever the matching (the full table and the downloads; issue 47)
 std_metrics = ["BLEU", "chrF", "d-BLEU", "d-chrF"] + (["TER"] if with_ter else [])
@@ -362,9 +362,10 @@ e4.download_button("HTML report", lambda: d.report_html(cfg, n_boot).encode("utf
                         "report command makes the same file.")
 # under the table whose clusters it qualifies (the table stays where the first answer is expected)
 if b.get("absent_warning"):
-    st.warning("Clusters: " + md(b["absent_warning"]) + ". The Significance page gives the same test with "
-               "absent categories left out of the mean beside it; the setting *Leave absent categories out of the "
-               "mean* (More settings) scores that way everywhere.", icon=":material/warning:")
+    note_line("Clusters: " + md(first_clause(b["absent_warning"])),
+              md(b["absent_warning"]) + ". The Significance page gives the same test with absent categories left "
+              "out of the mean beside it; the setting *Leave absent categories out of the mean* (More settings) "
+              "scores that way everywhere.")
 
 metric = st.segmented_control("Chart", tops + std.metrics + list(ext) + ([HUMAN] if hum else []), default="BlonDe")
 metric = metric or "BlonDe"

@@ -7,8 +7,9 @@ import streamlit as st
 from blonde_core.study import CATALOG, InputError, Study
 
 policy = CATALOG.policy
-from studio.shared import (clickable, clicked, compare, downloads, label, md, ranked, signature_box, standard,
-                           start_page, styled, system_column, system_order, thin_evidence, unlabel)
+from studio.shared import (clickable, clicked, compare, downloads, first_clause, label, md, note_line, ranked,
+                           signature_box, standard, start_page, styled, system_column, system_order, thin_evidence,
+                           unlabel)
 
 d, cfg, res = start_page("Significance", "significance tests")
 if len(res.names) < 2:
@@ -90,18 +91,18 @@ st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
            + (f" — the policy that makes the Overview's clusters ({md(pol['reason'])})." if is_policy else
               f". The Overview's clusters use {policy.describe(policy.TEST, pol['unit'], pol['n_units'])} on BlonDe."))
 if out.get("warning"):
-    st.warning(f"{md(out['warning'])}. " + ("" if unit_kind == "automatic" else
-               f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."), icon=":material/warning:")
+    note_line("Units: " + md(first_clause(out["warning"])), f"{md(out['warning'])}. " + (
+        "" if unit_kind == "automatic" else f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."))
 elif pol["note"] and unit == pol["unit"]:
-    st.warning(md(pol["note"]), icon=":material/warning:")
+    note_line("Units: " + md(first_clause(pol["note"])), md(pol["note"]))
 # the table of every category below tests BlonDe and BlonD-d whatever the metric chosen here
 thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
                         "(few significant pairs, corrected p-values alike); the tests of single categories are not "
                         "affected this way")
 if out.get("absent_warning"):
-    st.warning("Resamples where a category vanishes: " + md(out["absent_warning"]) + ". The same test with the "
-               "setting *Leave absent categories out of the mean* (More settings) is under the pairs table.",
-               icon=":material/warning:")
+    note_line("Resamples where a category vanishes: " + md(first_clause(out["absent_warning"])),
+              md(out["absent_warning"]) + ". The same test with the setting *Leave absent categories out of the "
+              "mean* (More settings) is under the pairs table.")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
            "significant at 0.05. Click a cell to open the contrast of A and B.")
 xs = [label(x) for x in names]

@@ -798,6 +798,11 @@ def scroll_top() -> None:
         "go();})();</script>", height=0)
 
 
+def first_clause(text: str) -> str:
+    """A warning's gist for its one line: up to its first colon or parenthesis ("only 10 units")."""
+    return text.split(":")[0].split(" (")[0].strip()
+
+
 def note_line(summary: str, detail: str, icon: str = ":material/warning:") -> None:
     """A warning as one line (an icon and its gist, so colour is not the cue) that opens to the whole text:
     pages stay short and no paragraph repeats from page to page."""

@@ -339,9 +339,11 @@ def test_one_significance_policy_on_ted(ted):
     assert_clean(at, "significance")
     assert at.selectbox(key="sig_test").value == "bootstrap" and at.selectbox(key="sig_unit").value == "automatic"
     assert any(same in c.value and "makes the Overview's clusters" in c.value for c in at.caption)
-    assert any("Only 5 documents" in w.value for w in at.warning)
+    lines = {e.label: " ".join(m.value for m in e.markdown) for e in at.expander}
+    assert any(k.startswith("Units: Only 5 documents") and "blocks of 19" in v for k, v in lines.items()), lines
     at.selectbox(key="sig_unit").set_value("documents").run()
-    assert any("only 5 units" in w.value and "30 units" in w.value for w in at.warning)
+    lines = {e.label: " ".join(m.value for m in e.markdown) for e in at.expander}
+    assert any(k.startswith("Units: only 5 units") and "30 units" in v for k, v in lines.items()), lines
     assert any("The Overview's clusters use " + same in c.value for c in at.caption)
 
 
