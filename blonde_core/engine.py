@@ -191,5 +191,6 @@ class Engine:
             self.disk("segstats").delete_many(segment_keys_of(study.corpus, study.text_language()))
             from blonde_core.io.resegment import corpus_cache_keys
 
+            self.disk("langid").delete_many(list(study.language_keys().values()))  # its language guesses
             if study.corpus.resegmented:  # the systems' own text, kept with each document's cut
                 self.disk("reseg").delete_many(corpus_cache_keys(study.corpus, study.text_language()))

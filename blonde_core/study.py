@@ -63,6 +63,15 @@ def _canon(obj):
     return obj
 
 
+def _decode_fact(v):
+    """Validator of the langid table: {"v": a language guess} as JSON (None when unreadable)."""
+    try:
+        rec = json.loads(bytes(v).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return rec if isinstance(rec, dict) and "v" in rec else None
+
+
 def _named(x):
     """A file path, or an upload as (name, bytes): what every reader takes."""
     from .io.readers import NamedBytes
@@ -351,24 +360,59 @@ class Study:
         """InputError naming the file and line past a server's limits per upload (io/corpus.py)."""
         self.corpus.check_limits(max_line_chars, max_segments)
 
+    def language_keys(self) -> dict:
+        """The disk cache's keys of this study's language guesses ({"guess", "source", "systems"}): a hash of
+        the texts they are read from and of the detector (lang.detect.DETECT_VERSION)."""
+        from .lang.detect import DETECT_VERSION
+
+        if "_lang_keys" not in self.__dict__:
+            c = self.corpus
+            out = {}
+            for what, part in (("guess", next(iter(c.references.values()), [])), ("source", c.source),
+                               ("systems", [c.references and next(iter(c.references.values())), c.source,
+                                            c.systems])):
+                h = hashlib.sha256(f"langid|{DETECT_VERSION}|{what}|".encode())
+                h.update(json.dumps(part, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+                out[what] = h.digest()
+            self.__dict__["_lang_keys"] = out
+        return self.__dict__["_lang_keys"]
+
+    def _language_fact(self, what: str, compute):
+        """One language guess of this study: computed once per study, and kept in the disk cache (table langid:
+        language codes and counts, never text) so that a warm command does not load the language identifier."""
+        memo = f"_lang_{what}"
+        if memo in self.__dict__:
+            return self.__dict__[memo]
+        store = None if self.origin == "sandbox" else self._engine.disk("langid", validate=_decode_fact)
+        key = self.language_keys()[what]
+        got = store.get_many([key]).get(key) if store is not None else None
+        if got is not None:
+            value = got["v"]
+        else:
+            value = compute()
+            if store is not None:
+                store.put_many([(key, {"v": value})])
+        self.__dict__[memo] = value
+        return value
+
     def guess_language(self) -> dict:
         """The target language guessed from the first reference, whatever it is (lang.guess_language:
         {"language": ISO code or None, "name", "pack": the pack for it or None, "script", ...})."""
-        from .lang import guess_language
+        def compute():
+            from .lang import guess_language
 
-        if "_guess" not in self.__dict__:  # the texts never change: guessed once per study
             ref = next(iter(self.corpus.references.values()), [])
-            self.__dict__["_guess"] = guess_language(s for d in ref for s in d)
-        return self.__dict__["_guess"]
+            return guess_language(s for d in ref for s in d)
+        return self._language_fact("guess", compute)  # the texts never change: guessed once per study
 
     def source_language(self) -> str | None:
         """The language the source is written in, as guessed (None without a source or when not recognised)."""
-        from .lang.detect import identify_texts
+        def compute():
+            from .lang.detect import identify_texts
 
-        if "_source_lang" not in self.__dict__:  # guessed once per study, like the target
             src = self.corpus.source
-            self.__dict__["_source_lang"] = identify_texts(s for d in src for s in d)["language"] if src else None
-        return self.__dict__["_source_lang"]
+            return identify_texts(s for d in src for s in d)["language"] if src else None
+        return self._language_fact("source", compute)
 
     def language_pair(self) -> str | None:
         """"en-zh": a WMT folder's pair, else the source's and the reference's languages as guessed (None
@@ -444,23 +488,22 @@ class Study:
         the target language (lang.detect.segment_languages over up to 200 segments each): segments in another
         script than the reference's, or in the source's language (a refusal, a copy of the source).
         Only systems with at least one such segment are listed."""
-        from .lang.detect import script_of, segment_languages
+        def compute():
+            from .lang.detect import script_of, segment_languages
 
-        if "_syslang" in self.__dict__:
-            return self.__dict__["_syslang"]
-        g = self.guess_language()
-        target = g["language"]
-        out = {}
-        if target is not None:
-            src = self.source_language()
-            for name, docs in self.corpus.systems.items():
-                r = segment_languages([s for d in docs for s in d], target)
-                off = {k: v for k, v in r["other"].items() if k == src or script_of(k) != g["script"]}
-                if off or r["empty"]:
-                    out[name] = {"checked": r["checked"], "off_target": sum(off.values()), "other": off,
-                                 "empty": r["empty"], "sampled": r["checked"] + r["empty"]}
-        self.__dict__["_syslang"] = out
-        return out
+            g = self.guess_language()
+            target = g["language"]
+            out = {}
+            if target is not None:
+                src = self.source_language()
+                for name, docs in self.corpus.systems.items():
+                    r = segment_languages([s for d in docs for s in d], target)
+                    off = {k: v for k, v in r["other"].items() if k == src or script_of(k) != g["script"]}
+                    if off or r["empty"]:
+                        out[name] = {"checked": r["checked"], "off_target": sum(off.values()), "other": off,
+                                     "empty": r["empty"], "sampled": r["checked"] + r["empty"]}
+            return out
+        return self._language_fact("systems", compute)
 
     OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language
 

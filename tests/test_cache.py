@@ -21,7 +21,8 @@ def run(cache_dir, *extra, probe=False):
                 "import sys, runpy; sys.argv = ['blonde_core'] + sys.argv[1:];\n"
                 "try:\n    runpy.run_module('blonde_core', run_name='__main__')\n"
                 "except SystemExit: pass\n"
-                "print('SPACY_LOADED=' + str('spacy' in sys.modules), file=sys.stderr)", *CMD[3:], *extra]
+                "print('SPACY_LOADED=' + str('spacy' in sys.modules), file=sys.stderr)\n"
+                "print('LANGID_LOADED=' + str('py3langid' in sys.modules), file=sys.stderr)", *CMD[3:], *extra]
     p = subprocess.run(code, capture_output=True, text=True, env=env, cwd=ROOT)
     return p
 
@@ -34,6 +35,27 @@ def test_warm_run_does_not_load_spacy(tmp_path):
     assert warm.returncode == 0, warm.stderr
     assert "SPACY_LOADED=False" in warm.stderr
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
+    # nor the language identifier: the texts' language guesses come from the cache too (issue 45, point 7)
+    assert "LANGID_LOADED=True" in cold.stderr and "LANGID_LOADED=False" in warm.stderr
+
+
+def test_language_guesses_are_cached_by_content_and_forgotten_with_the_data(tmp_path):
+    from blonde_core.engine import Engine
+    from blonde_core.study import Study
+
+    def study():
+        return Study.from_files([SAMPLE / "reference.txt"], sample_paths(), docids=SAMPLE / "docids.txt",
+                                engine=Engine(cache_mode="disk", cache_dir=tmp_path))
+    first = study()
+    got = (first.guess_language(), first.source_language(), first.system_languages())
+    table = first.engine.disk("langid", validate=bytes)  # the rows as stored
+    keys = list(first.language_keys().values())
+    assert len(table.get_many(keys)) == 3
+    again = study()
+    assert (again.guess_language(), again.source_language(), again.system_languages()) == \
+        (json.loads(json.dumps(got[0])), got[1], got[2])
+    first.engine.forget(first)
+    assert table.get_many(keys) == {}
 
 
 def test_corrupt_cache_file_is_rebuilt(tmp_path):

@@ -61,6 +61,7 @@ _FIRST_WORD = {"CJK": "Han", "HIRAGANA": "Kana", "KATAKANA": "Kana", "HANGUL": "
 _NOT_LANGUAGE = re.compile(r"\S+://\S+|www\.\S+|\S+@\S+\.\w+|[@#][\w.]+")  # URLs, addresses, @user, #tag
 _IDENT: list = []  # the py3langid identifier, loaded once per process
 MAX_CHARS = 20_000  # characters read per guess (the first ones)
+DETECT_VERSION = 1  # part of the disk cache's key of a study's guesses (Study.language_keys): raise it when guesses change
 MIN_CONFIDENCE = 0.5  # py3langid's probability (among the script's languages) below which nothing is guessed
 
 
