@@ -194,13 +194,24 @@ def scoped(d: Study | None) -> Study | None:
     """The loaded data as the pages score it: restricted to the sidebar's domain when one is chosen (the
     core's Study.in_domain, kept for this session so it is built once)."""
     dom = st.session_state.get("domain")
-    if d is None or dom is None or dom not in d.domain_counts():
+    if d is None:
+        return d
+    dom = dom if dom in d.domain_counts() else None
+    cut = bool(st.session_state.get("resegment")) and not d.corpus.seg_method and bool(d.corpus.misaligned())
+    if dom is None and not cut:
         return d
     held = st.session_state.get("scoped_study")
-    if held is not None and held[0] == (d.key, dom):
+    if held is not None and held[0] == (d.key, dom, cut):
         return held[1]
-    sub = d.in_domain(dom)
-    st.session_state["scoped_study"] = ((d.key, dom), sub)
+    sub = d
+    if cut:  # the sidebar's Re-segment (the Data page's checkbox does it when loading)
+        with st.spinner(f"Re-segmenting {len(d.corpus.misaligned())} system(s) into the reference's sentences..."):
+            try:
+                sub = sub.resegmented()
+            except InputError as exc:
+                st.sidebar.error(md(exc.for_page()))
+    sub = sub.in_domain(dom)
+    st.session_state["scoped_study"] = ((d.key, dom, cut), sub)
     return sub
 
 
@@ -289,6 +300,17 @@ def sidebar_settings() -> ScoreConfig:
                  "metrics computed elsewhere. Enters the signature (domain:NAME) and the command line (--domain).")
     else:
         st.session_state["domain"] = None
+    uneven = d.corpus.misaligned() if d is not None and not d.corpus.seg_method else []
+    if uneven:  # systems whose sentences do not line up: re-segment them here as well as on the Data page
+        st.session_state["resegment"] = sb.toggle(
+            f"Re-segment {len(uneven)} system(s) whose sentences do not line up", key=f"reseg_{d.key}",
+            help="Each system document with another number of segments than its reference document is cut into "
+                 "exactly the reference's segments by mwerSegmenter's alignment (mweralign), so that sentence-level "
+                 "matching and every sentence view work; what a system left out is reported (Overview: omitted; "
+                 "Documents: marked). Systems: " + ", ".join(uneven) + ". Enters the signature (seg:mwer-1) and "
+                 "the command line (--resegment).")
+    else:
+        st.session_state["resegment"] = False
     s = _setting("lowercase")
     lc_default = Study.pack_lowercase(lang)  # the pack's: yes for en/fr (the package's), no where case is read
     lc = sb.toggle(s.label, value=lc_default, key=f"lowercase_{lang}",
@@ -380,7 +402,9 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
     except InputError as exc:
         st.error(md(exc.for_page()))
         if exc.code == InputError.Codes.SENTENCE_COUNTS:
-            st.info("Set **Matching** to *document* in the sidebar to score systems that split or merge sentences.")
+            st.info("Switch on **Re-segment** in the sidebar to cut such systems' documents into the reference's "
+                    "sentences (every sentence view then works, and what a system left out is reported), or set "
+                    "**Matching** to *document* to score whole documents.")
         return None
     finally:
         bar.close()

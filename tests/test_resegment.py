@@ -354,3 +354,33 @@ def test_json_lines_rows_per_system_are_re_segmented(capsys, tmp_path):
                                                             "text": "A second document."}]) + "\n", encoding="utf-8")
     code, _, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--no-cache")
     assert code == 2 and "system 'A' has no segment of document 'd2'" in err
+
+
+def test_the_sidebar_re_segments_loaded_data(ted_docs):
+    """Data loaded without re-segmentation, a system's sentences not lining up: the sidebar offers Re-segment
+    (issue 47 point 2, naming the systems), and once on, the pages score the re-segmented study - the same
+    BlonDe as --resegment, seg:mwer-1 in the signature - while the loaded data stays as uploaded."""
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.study import ScoreConfig, Study
+    from conftest import ROOT
+
+    study = Study.from_files([ted_docs["ref"]], [ted_docs["Online-W"], ted_docs["joined"]], blank_line_docs=True)
+    want = study.resegmented().analysis(ScoreConfig()).scores("joined")["BlonDe"]["F1"]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["data"] = study
+    at.run()
+    toggle = at.sidebar.toggle(key=f"reseg_{study.key}")
+    assert "1 system(s)" in toggle.label and "joined" in toggle.help and toggle.value is False
+    assert any("Re-segment" in i.value for i in at.info)  # Home: the sentences do not line up, and what to do
+    # switched on (AppTest reruns a page without app.py's sidebar, so a new session starts with it on)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["data"] = study
+    at.session_state[f"reseg_{study.key}"] = True
+    at.run()
+    assert at.sidebar.toggle(key=f"reseg_{study.key}").value is True
+    assert not at.exception and not at.error, [e.value for e in at.exception] + [e.value for e in at.error]
+    top = at.dataframe[0].value.set_index("system")
+    assert top.loc["joined", "BlonDe F1"] == pytest.approx(100 * want, abs=1e-9)
+    assert "seg:mwer-1" in " ".join(h.proto.body for h in at.sidebar.get("html"))
+    assert at.session_state["data"] is study and not study.corpus.seg_method  # the upload as it was

@@ -86,6 +86,13 @@ class Corpus:
                       self.seg_method if name in self.references else None,
                       self.resegmented if name in self.references else {}, domain=self.domain)
 
+    def misaligned(self) -> list[str]:
+        """The systems with as many documents as the reference but another number of segments in one of them:
+        what re-segmentation (resegment) can cut into the reference's segments."""
+        ref0 = [len(d) for d in next(iter(self.references.values()))]
+        return [n for n, docs in self.systems.items()
+                if len(docs) == len(ref0) and any(len(d) != r for d, r in zip(docs, ref0))]
+
     def subset(self, keep: list[int], domain: str | None = None) -> "Corpus":
         """The same texts restricted to the documents at these indices (in their order): a domain of a
         WMT test set.  What re-segmentation said of a kept document moves with it."""
