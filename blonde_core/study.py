@@ -168,6 +168,30 @@ class Study:
         return cls(corpus, origin, annotation=annotation, engine=engine)
 
     @classmethod
+    def score_texts(cls, reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig,
+                    engine: Engine | None = None, resegment: bool = False, line_by_line: bool = False):
+        """Typed text (the Sandbox, the gallery: one document, a sentence per line) scored by the core's rules
+        (typed.score_texts): (Analysis, note, BLEU per candidate), kept off the disk."""
+        from .typed import score_texts
+
+        return score_texts(lambda ref, cands, ann: cls.from_texts(ref, cands, annotation=ann, engine=engine),
+                           reference, candidates, annotation, cfg, resegment, line_by_line)
+
+    @staticmethod
+    def text_script(box: dict, cfg: ScoreConfig) -> str:
+        """The shell lines that write typed text to files and score it as the Sandbox does (typed.text_script)."""
+        from .typed import text_script
+
+        return text_script(box, cfg)
+
+    @staticmethod
+    def text_lines(text: str) -> list[str]:
+        """Typed text as lines (blank ones dropped): what the Sandbox and the gallery score."""
+        from .typed import lines_of
+
+        return lines_of(text)
+
+    @classmethod
     def from_wmt(cls, source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
                  origin: str | None = None, engine: Engine | None = None, esa_common: bool = True) -> "Study":
         """A whole WMT evaluation folder (the mt-metrics-eval layout; a path to the folder or to a zip of it,

@@ -467,30 +467,8 @@ def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("
 
 
 def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
-    """Shell lines that write the sandbox texts to files and score them."""
-    import shlex
-
-    def heredoc(fname: str, text: str) -> str:
-        body = "\n".join(lines_of(text))
-        tag = "EOF"
-        while tag in body.split("\n"):
-            tag += "_"
-        return f"cat > {fname} <<'{tag}'\n{body}\n{tag}"
-
-    parts = [heredoc("reference.txt", box["reference"])]
-    systems = []
-    for k in ("A", "B"):
-        if lines_of(box.get(k) or ""):
-            parts.append(heredoc(f"{k}.txt", box[k]))
-            systems.append(f"{k}.txt")
-    args = ["python", "-m", "blonde_core", "score", "-r", "reference.txt", "-s", *systems]
-    if box.get("annotation"):
-        parts.append(heredoc("annotation.txt", box["annotation"]))
-        args += ["-p", "-an", "annotation.txt"]
-    cands = {k: lines_of(box.get(k) or "") for k in ("A", "B")}
-    gran = text_config(cfg, lines_of(box["reference"]), {k: v for k, v in cands.items() if v})
-    args += [*gran.cli_args(), "--metrics", "BLEU", "--format", "json"]
-    return "\n".join(parts) + "\n" + " ".join(shlex.quote(x) for x in args)
+    """Shell lines that write the sandbox texts to files and score them (the core's rules: Study.text_script)."""
+    return Study.text_script(box, cfg)
 
 
 def to_latex(df: pd.DataFrame, caption: str = "") -> str:
@@ -625,61 +603,15 @@ def gallery() -> list[dict]:
 
 
 def lines_of(text: str) -> list[str]:
-    return [ln for ln in text.replace("\r\n", "\n").split("\n") if ln.strip()]
-
-
-def text_config(cfg: ScoreConfig, ref: list[str], cands: dict) -> ScoreConfig:
-    """The settings typed text is scored with (the Sandbox, the gallery and their command lines alike):
-    the language the reference is written in (guessed; custom weights, which are per language, are
-    dropped when it changes, and lowercasing follows that language's pack), and document-level matching when a candidate's line count differs from
-    the reference's."""
-    guess = CATALOG.guess_language(ref)["language"]
-    if guess is not None and guess != cfg.lang:  # and the case that language's pack reads text in
-        cfg = cfg.with_(lang=guess, weights=None, lowercase=Study.pack_lowercase(guess))
-    if cfg.granularity == "sentence" and any(len(v) != len(ref) for v in cands.values()):
-        return cfg.with_(granularity="document")
-    return cfg
+    return Study.text_lines(text)
 
 
 def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig,
                    resegment: bool = False, line_by_line: bool = False):
-    """Score free text (one document, a sentence per line) through a Study of its own (kept off
-    the disk). Returns (result, note, BLEU per candidate); document-level matching when line
-    counts differ, and then BLEU over the whole text too, as `score --metrics BLEU` does; with
-    resegment, a candidate whose line count differs is cut into the reference's sentences instead
-    (`--resegment`), and the note says what it left out; with line_by_line, its lines are paired with the
-    reference's as they come (empty sentences after its last line, extra lines left out): what a
-    sentence-level comparison that ignores the misalignment would say (the gallery's contrast)."""
-    ref = lines_of(reference)
-    cands = {k: lines_of(v) for k, v in candidates.items() if lines_of(v)}
-    if not ref or not cands:
-        return None, "Type a reference and at least one candidate, one sentence per line.", {}
-    note = ""
-    if line_by_line:
-        cands = {k: (v + [""] * (len(ref) - len(v)))[:len(ref)] for k, v in cands.items()}
-    if resegment and any(len(v) != len(ref) for v in cands.values()):
-        study = Study.from_texts(ref, cands, annotation=annotation, engine=server_engine()).resegmented()
-        cands = {k: study.corpus.systems[k][0] for k in cands}
-        for name, docs in study.resegmentation().items():
-            v = next(iter(docs.values()))
-            note += (f"{name} had {v['segments']} lines for the reference's {len(ref)}: re-segmented into them"
-                     + (f", reference sentence(s) {', '.join(map(str, v['omitted']))} left out" if v["omitted"]
-                        else "") + ". ")
-    fitted = text_config(cfg, ref, cands)
-    if fitted.lang != cfg.lang:
-        note = (f"The reference is written in '{fitted.lang}', so the texts are scored with that language pack (the "
-                f"sidebar's target language, '{cfg.lang}', is for the loaded data). ")
-    if fitted.granularity != cfg.granularity:
-        cfg = fitted
-        note += ("The candidates do not have one line per reference line, so sentences are matched within the "
-                "whole document (document-level matching), and BLEU is computed over the whole text.")
-    cfg = fitted
-    if annotation is not None and len(annotation) != len(ref):
-        annotation = None
-        note += " The BlonD+ annotation does not have one line per reference sentence; BlonD+ is off."
-    study = Study.from_texts(ref, cands, annotation=annotation, engine=server_engine())
-    bleu = study.standard(cfg.granularity, "BLEU")
-    return study.analysis(cfg), note.strip(), {k: bleu.score("BLEU", k) for k in cands}
+    """Score free text through the server's engine by the core's rules (Study.score_texts): (result, note,
+    BLEU per candidate)."""
+    return Study.score_texts(reference, candidates, annotation, cfg, engine=server_engine(), resegment=resegment,
+                             line_by_line=line_by_line)
 
 
 def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment: dict) -> dict:

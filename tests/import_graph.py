@@ -91,7 +91,7 @@ def cycles(g: dict[str, set]) -> list[list[str]]:
 LAYERS = ("base", "lang", "annotation", "io", "metric", "analysis", "study", "cli", "app")
 BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.memo", "blonde_core.blas",
         "blonde_core.__main__"}
-DOOR = {"blonde_core.study", "blonde_core.engine", "blonde_core.render", "blonde_core.report",
+DOOR = {"blonde_core.study", "blonde_core.engine", "blonde_core.render", "blonde_core.report", "blonde_core.typed",
         "blonde_core.exports"}  # the door and its helpers
 
 
