@@ -423,5 +423,12 @@ def test_the_overview_leaderboard_is_in_view_at_1280x800_with_ted(browser, tmp_p
         assert thin.bounding_box()["height"] < 60  # one line, closed
         assert pg.locator('[data-testid="stException"]').count() == 0
         pg.screenshot(path=str(ARTIFACTS / "overview-ted-1280x800.png"))
+        # TED's leaderboard as LaTeX, as downloaded: intervals as [lo, hi] by default, never a symmetric +-
+        pg.get_by_role("button", name="LaTeX").first.click()
+        with pg.expect_download() as dl:
+            pg.get_by_role("button", name="Download leaderboard.tex").click()
+        tex = Path(dl.value.path()).read_text(encoding="ascii")
+        assert r"\begin{tabular}" in tex and "Online-W" in tex and "{\\scriptsize [" in tex, tex[:400]
+        assert r"\pm" not in tex.split("% needs")[-1]
     finally:
         stop(proc)
