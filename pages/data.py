@@ -408,6 +408,8 @@ if d.wmt:
                 + md(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "
                 + md(", ".join(f"{k} ({'/'.join(v)})" for k, v in u.get("human scores", {}).items()) or "none")
                 + (f", used: **{md(d.wmt[2])}**" if d.wmt[2] else "") + ".")
+    for line in u.get("left out", []):
+        st.caption("Left out: " + md(line))
     for line in u.get("not used", []):
         st.caption("Read, not used: " + md(line))
 if d.external:

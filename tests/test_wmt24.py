@@ -91,7 +91,8 @@ def test_the_canary_is_left_out_and_metadata_checked():
     assert s.corpus.n_segments == 997 and s.corpus.line_offset == 1
     assert not any("CANARY" in x for d in s.corpus.systems["GPT-4"] for x in d)
     assert "canary" not in s.domains.values()
-    assert any("canary" in x for x in s.messages["wmt"]["not used"])
+    assert any("canary" in x for x in s.messages["wmt"]["left out"])  # its own key: not "read, not used"
+    assert not any("canary" in x for x in s.messages["wmt"]["not used"])
     # the folder's ESA exports are read for the pair (en-cs is in wave 2)
     assert s.human is not None and s.human.name == "esa"
 

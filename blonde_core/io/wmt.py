@@ -195,6 +195,7 @@ class WmtFolder:
     skipped: list = field(default_factory=list)  # (file, why) read and not used
     missing: dict = field(default_factory=dict)  # text name -> segments "[No translation supplied]" (read as empty)
     system_metadata: dict = field(default_factory=dict)  # system -> the fields of metadata/LP/NAME.jsonl
+    left_out: list = field(default_factory=list)  # what of the test set is left out, and why (the WMT24 canary)
 
     def understood(self) -> dict:
         c = self.corpus
@@ -205,6 +206,7 @@ class WmtFolder:
                 "metrics": {k: m.describe()["levels"] for k, m in sorted(self.metrics.items())},
                 "no translation supplied": {k: v for k, v in self.missing.items() if v},
                 "system metadata": {k: sorted(v) for k, v in sorted(self.system_metadata.items())},
+                "left out": [f"{f}: {why}" for f, why in self.left_out],
                 "not used": [f"{f}: {why}" for f, why in self.skipped]}
 
 
@@ -352,9 +354,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     corpus.check_names()
 
     skipped: list = []
-    if skip:
-        skipped.append((tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary "
-                                             "(domain 'canary'), which WMT does not score, left out"))
+    left_out = [(tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary (domain "
+                                      "'canary'), which WMT does not score")] if skip else []
     for name, n in missing.items():
         if n:
             skipped.append((files[name], f"{n} segment{'s' if n > 1 else ''} '{NO_TRANSLATION}' (no output): read "
@@ -423,7 +424,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
                for name, fs in sorted(metric_files.items())}
     return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped,
-                     missing, system_metadata)
+                     missing, system_metadata, left_out)
 
 
 def _check_metadata(tree: _Tree, rel: str, ids: list, domains: dict, skip: int) -> None:
