@@ -191,8 +191,9 @@ def gone_link() -> str | None:
 
 
 def scoped(d: Study | None) -> Study | None:
-    """The loaded data as the pages score it: restricted to the sidebar's domain when one is chosen (the
-    core's Study.in_domain, kept for this session so it is built once)."""
+    """The loaded data as the pages score it: re-segmented when the sidebar's Re-segment is on (Study.resegmented)
+    and restricted to the sidebar's domain when one is chosen (Study.in_domain); kept for this session, so it is
+    built once per choice.  The loaded data itself stays as uploaded."""
     dom = st.session_state.get("domain")
     if d is None:
         return d
