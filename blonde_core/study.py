@@ -63,15 +63,6 @@ def _canon(obj):
     return obj
 
 
-def _decode_fact(v):
-    """Validator of the langid table: {"v": a language guess} as JSON (None when unreadable)."""
-    try:
-        rec = json.loads(bytes(v).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return rec if isinstance(rec, dict) and "v" in rec else None
-
-
 def _named(x):
     """A file path, or an upload as (name, bytes): what every reader takes."""
     from .io.readers import NamedBytes
@@ -404,10 +395,12 @@ class Study:
     def _language_fact(self, what: str, compute):
         """One language guess of this study: computed once per study, and kept in the disk cache (table langid:
         language codes and counts, never text) so that a warm command does not load the language identifier."""
+        from .annotation.store import decode_fact
+
         memo = f"_lang_{what}"
         if memo in self.__dict__:
             return self.__dict__[memo]
-        store = None if self.origin == "sandbox" else self._engine.disk("langid", validate=_decode_fact)
+        store = None if self.origin == "sandbox" else self._engine.disk("langid", validate=decode_fact)
         key = self.language_keys()[what]
         got = store.get_many([key]).get(key) if store is not None else None
         if got is not None:
@@ -532,8 +525,8 @@ class Study:
     OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language
 
     def off_target_warnings(self) -> dict:
-        """{system: one sentence} for each system with at least OFF_TARGET_SHARE of its checked segments in another language
-        (another script, or the source's) or empty: what the command line warns and the Data page shows."""
+        """{system: one sentence} for each system with at least OFF_TARGET_SHARE of its checked segments in another
+        language (another script, or the source's) or empty: what the command line warns and the Data page shows."""
         out = {}
         for name, v in self.system_languages().items():
             if not v["sampled"] or (v["off_target"] + v["empty"]) / v["sampled"] < self.OFF_TARGET_SHARE:
@@ -1091,11 +1084,7 @@ class Study:
                 code=InputError.Codes.OPTIONS)
         c = self.corpus
         keep = [i for i, d in enumerate(c.doc_ids) if self.domains.get(d) == domain]
-        ref0 = next(iter(c.references.values()))
-        starts = [0]
-        for doc in ref0:
-            starts.append(starts[-1] + len(doc))
-        lines = [k for i in keep for k in range(starts[i], starts[i + 1])]
+        lines = [n for n, (d, *_) in enumerate(c.segment_places()) if self.domains.get(d) == domain]
         corpus = c.subset(keep, domain)
         messages = dict(self.messages)
         external = {}

@@ -29,12 +29,11 @@ if d is None:
     st.stop()
 
 c = d.corpus
-lang = config().lang
+cfg = config()
 st.markdown(f"**Loaded:** {md(d.origin)} - {len(c.references)} reference(s), {len(c.systems)} systems, "
             f"{len(c.doc_ids)} documents, {c.n_segments} segments; target language "
-            f"{md(lang)} ({md(CATALOG.language_name(lang))}).")
+            f"{md(cfg.lang)} ({md(CATALOG.language_name(cfg.lang))}).")
 domain_caption(d)
-cfg = config()
 msg = d.no_pack(cfg)
 if msg:  # no BlonDe number with another language's pack: what is computed is on the Overview
     st.error(md(msg) + ".", icon=":material/translate:")

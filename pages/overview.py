@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped, shown_f1, spans_text, signature_box, standard,
-                           start_page, styled, system_column, thin_evidence)
+                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped, shown_f1,
+                           spans_text, signature_box, standard, start_page, styled, system_column, thin_evidence)
 
 
 def texts_only_board(d, cfg) -> None:

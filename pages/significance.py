@@ -132,9 +132,16 @@ for col in POINTS:
         pairs[col] = pairs[col].astype(float) * scale
 # leaderboard order (the pair of the top two first), each column named in words with its unit
 rank = {s: i + 1 for i, s in enumerate(best_first)}
+
+
+def pair_order(a: str, b: str) -> tuple:
+    """A pair's place in the leaderboard's order: the better rank first, then the other."""
+    return min(rank[a], rank[b]), max(rank[a], rank[b])
+
+
 if not pairs.empty:
     pairs.insert(0, "ranks", [f"{rank[a]} vs {rank[b]}" for a, b in zip(pairs["a"], pairs["b"])])
-    pairs = pairs.assign(_k=[(min(rank[a], rank[b]), max(rank[a], rank[b])) for a, b in zip(pairs["a"], pairs["b"])]) \
+    pairs = pairs.assign(_k=[pair_order(a, b) for a, b in zip(pairs["a"], pairs["b"])]) \
         .sort_values("_k", kind="stable").drop(columns="_k").rename(columns=PAIR_WORDS)
 st.dataframe(styled(pairs, precision=4), hide_index=True, placeholder="-")
 downloads(pairs, f"significance_{full}_{test}", latex=True, key="sig")
@@ -170,8 +177,7 @@ with st.spinner("Testing every category..."):
     for m in cats:
         o = compare(d, cfg, res, m if part == "F1" else f"{m}.{part}", test, unit, n, cis=False)
         for q in o["pairs"]:
-            rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr],
-                         "_k": (min(rank[q["a"]], rank[q["b"]]), max(rank[q["a"]], rank[q["b"]]))})
+            rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr], "_k": pair_order(q["a"], q["b"])})
 order = [p for p, _ in sorted({r["pair"]: r["_k"] for r in rows}.items(), key=lambda x: x[1])]  # leaderboard order
 words = CATALOG.category_words
 named = {m: words[m]["label"] if m in words else m for m in cats}  # tense -> verb tense, dm -> discourse marker

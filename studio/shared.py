@@ -198,7 +198,8 @@ def scoped(d: Study | None) -> Study | None:
     if d is None:
         return d
     dom = dom if dom in d.domain_counts() else None
-    cut = bool(st.session_state.get("resegment")) and not d.corpus.seg_method and bool(d.corpus.misaligned())
+    uneven = d.corpus.misaligned() if st.session_state.get("resegment") and not d.corpus.seg_method else []
+    cut = bool(uneven)
     if dom is None and not cut:
         return d
     held = st.session_state.get("scoped_study")
@@ -206,7 +207,7 @@ def scoped(d: Study | None) -> Study | None:
         return held[1]
     sub = d
     if cut:  # the sidebar's Re-segment (the Data page's checkbox does it when loading)
-        with st.spinner(f"Re-segmenting {len(d.corpus.misaligned())} system(s) into the reference's sentences..."):
+        with st.spinner(f"Re-segmenting {len(uneven)} system(s) into the reference's sentences..."):
             try:
                 sub = sub.resegmented()
             except InputError as exc:
@@ -735,24 +736,25 @@ def focus_sentence(n: int) -> dict:
 def scroll_to(element_id: str) -> None:
     """Scroll the page to the element with this id (a row of an st.html block), once: a script in a component
     frame of height 0 that reaches the page it sits in (same origin) and waits for the row to be drawn."""
+    safe = "".join(ch for ch in element_id if ch.isalnum() or ch in "-_")
+    _in_page("const el=window.parent.document.getElementById('" + safe + "');"
+             "if(el){el.scrollIntoView({block:'center'});return;}", 50)
+
+
+def _in_page(step: str, tries: int) -> None:
+    """Run a script step in the page itself, every 0.1 s until it returns or `tries` runs: a zero-height component
+    frame (same origin) whose script reaches the page it sits in, which may not be drawn yet."""
     import streamlit.components.v1 as components
 
-    safe = "".join(ch for ch in element_id if ch.isalnum() or ch in "-_")
-    components.html(
-        "<script>(function(){let n=0;const go=()=>{const el=window.parent.document.getElementById('" + safe + "');"
-        "if(el){el.scrollIntoView({block:'center'});return;}if(++n<50)setTimeout(go,100);};go();})();</script>",
-        height=0)
+    components.html("<script>(function(){let n=0;const go=()=>{" + step + "if(++n<" + str(tries) +
+                    ")setTimeout(go,100);};go();})();</script>", height=0)
 
 
 def scroll_top() -> None:
     """Scroll the page to its top, once it is drawn (a page opened from a button far down another page keeps
-    that page's scroll position otherwise): the same zero-height frame as scroll_to."""
-    import streamlit.components.v1 as components
-
-    components.html(
-        "<script>(function(){let n=0;const go=()=>{const m=window.parent.document.querySelector("
-        "'[data-testid=\"stMain\"]');if(m){m.scrollTo(0,0);}window.parent.scrollTo(0,0);if(++n<15)setTimeout(go,100);};"
-        "go();})();</script>", height=0)
+    that page's scroll position otherwise), for 1.5 s while it draws."""
+    _in_page("const m=window.parent.document.querySelector('[data-testid=\"stMain\"]');if(m){m.scrollTo(0,0);}"
+             "window.parent.scrollTo(0,0);", 15)
 
 
 def first_clause(text: str) -> str:

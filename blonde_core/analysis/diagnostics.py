@@ -15,8 +15,7 @@ from collections import Counter
 import numpy as np
 
 from blonde_core.metric.settings import CATEGORY_WORDS, DISCOURSE
-from blonde_core.metric.features import entities, spans
-from blonde_core.metric.plus import count_phrase
+from blonde_core.metric.features import entities, entity_occurrences, spans
 from blonde_core.annotation.pipeline import prepare
 
 CATEGORY_LABELS = {c: w["plural"] for c, w in CATEGORY_WORDS.items()}
@@ -70,21 +69,27 @@ def entity_strings(result, name: str) -> list[dict]:
            for t in [prepare(r, result.config.lowercase)]}
     doc_level = result.config.granularity == "document"
     whole_doc = result.config.entities == "document"
-    spaced = pack.name not in ("zh", "ja")
     rows: dict = {}
     written: dict = {}
+    found: dict = {}  # text -> its tagged entities, read from its record once
+
+    def ents(t):
+        if t not in found:
+            found[t] = [(pack.entity_groups[g], key, a, b) for g, key, a, b in
+                        entities(table.records[table.index[t]], t, pack)]
+        return found[t]
 
     def occurrences(key, texts):
-        return sum(count_phrase(key, t) if spaced else t.count(key) for t in texts)
+        return sum(entity_occurrences(key, t, pack) for t in texts)
 
     def tagged(texts):
+        """The strings tagged in these texts (a document), each occurrence's written form counted."""
         out = set()
         for t in texts:
-            for g, key, a, b in entities(table.records[table.index[t]], t, pack):
-                out.add((pack.entity_groups[g], key))
-                orig = raw.get(t, t)
-                written.setdefault((pack.entity_groups[g], key), Counter())[
-                    orig[a:b] if len(orig) == len(t) else t[a:b]] += 1
+            orig = raw.get(t, t)
+            for group, key, a, b in ents(t):
+                out.add((group, key))
+                written.setdefault((group, key), Counter())[orig[a:b] if len(orig) == len(t) else t[a:b]] += 1
         return out
 
     def ents_of(texts, doc_keys=None):
@@ -96,8 +101,8 @@ def entity_strings(result, name: str) -> list[dict]:
                     c[k] += n
             return c
         for t in texts:
-            for g, key, a, b in entities(table.records[table.index[t]], t, pack):
-                c[(pack.entity_groups[g], key)] += 1
+            for group, key, _, _ in ents(t):
+                c[(group, key)] += 1
         return c
 
     for di in range(len(result.corpus.doc_ids)):

@@ -323,12 +323,17 @@ def _decode(v) -> dict | None:
     return rec
 
 
-def decode_numbers(v) -> list | None:
-    """Validator for tables of per-segment statistics (a JSON list of numbers)."""
+def _json_row(v):
+    """A row as its JSON value (None when it is not JSON): what every validator below reads first."""
     try:
-        rec = json.loads(bytes(v).decode("utf-8"))
+        return json.loads(bytes(v).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return None
+
+
+def decode_numbers(v) -> list | None:
+    """Validator for tables of per-segment statistics (a JSON list of numbers)."""
+    rec = _json_row(v)
     if not isinstance(rec, list) or not all(isinstance(x, (int, float)) for x in rec):
         return None
     return rec
@@ -336,13 +341,16 @@ def decode_numbers(v) -> list | None:
 
 def decode_strings(v) -> list | None:
     """Validator for tables of texts (a JSON list of strings: re-segmented documents)."""
-    try:
-        rec = json.loads(bytes(v).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
+    rec = _json_row(v)
     if not isinstance(rec, list) or not all(isinstance(x, str) for x in rec):
         return None
     return rec
+
+
+def decode_fact(v) -> dict | None:
+    """Validator for the table of a study's language guesses: {"v": the guess} (Study.language_keys)."""
+    rec = _json_row(v)
+    return rec if isinstance(rec, dict) and "v" in rec else None
 
 
 def _decode_numbers_many(vs: list) -> list:

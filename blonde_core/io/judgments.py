@@ -105,21 +105,18 @@ class HumanScores:
         out.errors = [self.errors[i] for i in kept]
         out.error_meta = [self.error_meta[i] for i in kept] if self.error_meta else []
         out.seg_chars = {k: v for k, v in self.seg_chars.items() if k[0] in docs}
-        per_system: dict = defaultdict(list)
-        for (s, d, k), v in out.segments.items():
-            if out.compared is None or (d, k) in out.compared:
-                per_system[s].append(v)
-        for s, d in self.doc_scores.items():
-            kept_docs = {doc: v for doc, v in d.items() if doc in docs}
-            if kept_docs:
-                out.doc_scores[s] = kept_docs
+        # systems from their kept segments, as every reader aggregates them; documents as the file gave them
+        aggregate_segments(out, {k: [v] for k, v in out.segments.items()}, out.compared)
+        out.doc_scores = {s: kept for s, d in self.doc_scores.items()
+                          if (kept := {doc: v for doc, v in d.items() if doc in docs})}
+        rated = {k[0] for k in self.segments}
         for s in self.system_scores:
-            vals = per_system.get(s)
-            if vals:
-                out.system_scores[s], out.n_segments[s] = sum(vals) / len(vals), len(vals)
-            elif s in out.doc_scores and not any(k[0] == s for k in self.segments):
+            if s not in out.system_scores and s in out.doc_scores and s not in rated:  # a file of documents only
                 dv = list(out.doc_scores[s].values())
                 out.system_scores[s], out.n_segments[s] = sum(dv) / len(dv), 0
+        order = list(self.system_scores)  # the systems in the order the file gave them
+        out.system_scores = {s: out.system_scores[s] for s in order if s in out.system_scores}
+        out.n_segments = {s: out.n_segments[s] for s in order if s in out.n_segments}
         out.coverage = {s: {**c, "segments_rated": sum(1 for k in out.segments if k[0] == s), "segments": n_segments,
                             **({"segments_compared": out.n_segments.get(s, 0)} if "segments_compared" in c else {})}
                         for s, c in self.coverage.items()}

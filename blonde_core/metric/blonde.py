@@ -19,7 +19,7 @@ from blonde_core.annotation.store import AnnotationCache
 from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
-from .features import PLUS_CATEGORIES, FeatureTable, Layout
+from .features import PLUS_CATEGORIES, FeatureTable, Layout, entity_occurrences
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
@@ -218,7 +218,6 @@ class BlonDe:
         pack = self.pack
         n_groups = len(pack.entity_groups)
         out: list[list[dict]] = [[dict() for _ in range(n_units)] for _ in range(n_groups)]
-        spaced = pack.name not in ("zh", "ja")
         k = 0
         for doc in docs:
             keys: list[set] = [set() for _ in range(n_groups)]
@@ -230,7 +229,7 @@ class BlonDe:
                 k += 1
                 for g in range(n_groups):
                     for key in keys[g]:
-                        c = count_phrase(key, s) if spaced else s.count(key)
+                        c = entity_occurrences(key, s, pack)
                         if c:
                             out[g][u][key] = out[g][u].get(key, 0) + c
         return out

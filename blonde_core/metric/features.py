@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from blonde_core.lang.base import NGRAM_ORDERS, LanguagePack
+from .plus import count_phrase
 
 PLUS_CATEGORIES = ("ambiguity", "ellipsis")
 
@@ -149,6 +150,15 @@ def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, i
         if g is not None:
             out.append((g, entity_key(text[s:e], pack), s, e))
     return out
+
+
+UNSPACED = ("zh", "ja")  # written without spaces between words: a name stands inside a longer string of characters
+
+
+def entity_occurrences(key: str, text: str, pack: LanguagePack) -> int:
+    """How often an entity string occurs in a text, tagged or not (document-consistent entities): as whole
+    words, any case (BlonD+'s rule, plus.count_phrase); in Chinese and Japanese wherever it stands."""
+    return text.count(key) if pack.name in UNSPACED else count_phrase(key, text)
 
 
 def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
