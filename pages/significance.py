@@ -157,10 +157,11 @@ with st.expander("Scores and bootstrap intervals (points)"):
 if out.get("absent_warning"):
     st.markdown("**The same test with absent categories left out of the mean** (the setting *Leave absent "
                 "categories out of the mean*; its signature: `absent:skip`)")
-    left = pd.DataFrame([{"pair": f"{q['a']} vs {q['b']}", "difference": None if q["corpus_diff"] is None else
-                          scale * q["corpus_diff"], "ci_low": None if q["ci"][0] is None else scale * q["ci"][0],
-                          "ci_high": None if q["ci"][1] is None else scale * q["ci"][1], corr: q[corr]}
-                         for q in out["absent_left_out"]["pairs"]])
+    left = pd.DataFrame([{"pair": f"{q['a']} vs {q['b']}", PAIR_WORDS["corpus_diff"]: None if q["corpus_diff"] is None
+                          else scale * q["corpus_diff"],
+                          PAIR_WORDS["ci_low"]: None if q["ci"][0] is None else scale * q["ci"][0],
+                          PAIR_WORDS["ci_high"]: None if q["ci"][1] is None else scale * q["ci"][1],
+                          PAIR_WORDS[corr]: q[corr]} for q in out["absent_left_out"]["pairs"]])
     st.dataframe(styled(left, precision=3), hide_index=True, placeholder="-")
 
 # the `compare` command that reproduces this page's numbers (its signature: out["signature"])
@@ -180,7 +181,7 @@ with st.spinner("Testing every category..."):
             rows.append({"pair": f"{q['a']} vs {q['b']}", "metric": m, corr: q[corr], "_k": pair_order(q["a"], q["b"])})
 order = [p for p, _ in sorted({r["pair"]: r["_k"] for r in rows}.items(), key=lambda x: x[1])]  # leaderboard order
 words = CATALOG.category_words
-named = {m: words[m]["label"] if m in words else m for m in cats}  # tense -> verb tense, dm -> discourse marker
+named = {m: words[m]["name"] if m in words else m for m in cats}  # tense -> verb tense, dm -> discourse marker
 allcat = pd.DataFrame(rows).pivot(index="pair", columns="metric", values=corr).loc[order, cats].reset_index() \
     .rename(columns=named)
 st.caption(f"{PAIR_WORDS[corr]} per pair (in the leaderboard's order) and metric; count of significant pairs (< 0.05) "

@@ -728,6 +728,10 @@ def test_the_significance_page_command_reproduces_its_tests():
     at.run()
     assert_clean(at, "significance")
     pairs = at.dataframe[0].value.set_index(["system A", "system B"])
+    every = [df.value for df in at.dataframe if "pronoun" in df.value.columns][0]  # every category, named in words
+    left = [df.value for df in at.dataframe if "pair" in df.value.columns and "pronoun" not in df.value.columns]
+    assert left and all("A - B (points)" in t.columns and "p_bh" not in t.columns for t in left)  # absent left out
+    assert {"verb tense", "pronoun", "named entity", "discourse marker"} <= set(every.columns), list(every.columns)
     cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
     assert len(cmd) == 1 and cmd[0].startswith("python -m blonde_core compare ")
     p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)
