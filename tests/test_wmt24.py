@@ -180,6 +180,12 @@ def test_esa_rules_on_a_small_file(tmp_path, capsys):
                      "--human", str(tmp_path / "esa.csv"), "--metrics", "chrF", "--format", "json", *flag]) == 0
         got = json.loads(capsys.readouterr().out)["systems"]["A"]["human:esa"]
         assert got == pytest.approx(want)
+    # the option with judgments that are not ESA is said, not silently ignored
+    (tmp_path / "h.tsv").write_text("system\tdoc\tscore\nA\tdoc1\t1\nB\tdoc1\t2\n", encoding="utf-8")
+    assert main(["score", "-r", str(tmp_path / "ref.txt"), "-s", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"),
+                 "--human", str(tmp_path / "h.tsv"), "--metrics", "chrF", "--esa-every-judged"]) == 0
+    assert "--esa-every-judged changes nothing: the loaded human scores are not ESA judgments" in \
+        capsys.readouterr().err
     study = Study.from_files([str(tmp_path / "ref.txt")], [str(tmp_path / "A.txt"), str(tmp_path / "B.txt")]) \
         .with_files(human=[str(tmp_path / "esa.csv")], human_common=False)
     assert "--esa-every-judged" in study.command(ScoreConfig())

@@ -65,6 +65,9 @@ def load_study(a, human=None, **human_kw) -> Study:
                 f"{' ...' if len(gone) > 5 else ''} of the reference's ({len(gone)} in all): scored as empty"]
     study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human,
                              human_common=not getattr(a, "esa_every_judged", False), **human_kw)
+    if getattr(a, "esa_every_judged", False) and (study.human is None or "common" not in study.human.details):
+        a.notes = getattr(a, "notes", []) + ["--esa-every-judged changes nothing: the loaded human scores are not "
+                                             "ESA judgments"]
     study = study.with_metric_files(a.metric_scores, a.metric_lower_is_better)
     if names:
         study = study.scored_against(names[0])
