@@ -8,6 +8,8 @@ import html
 import math
 import unicodedata
 
+from blonde_core.metric.registry import DEFAULT_SEED
+
 LATEX_SPECIAL = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
                  ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"))
 ASCII_WORDS = {"↑": r"$\uparrow$", "↓": r"$\downarrow$", "±": r"$\pm$", "–": "--", "—": "---", "°": r"$^\circ$",
@@ -207,7 +209,7 @@ def html_table(header: list[str], rows: list[list], left: int = 1, cls: str = "r
     return f'<div class="wide"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def build_report(study, cfg, n: int = 1000, seed: int = 12345, std_metrics=("BLEU", "chrF"), top_docs: int = 3,
+def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metrics=("BLEU", "chrF"), top_docs: int = 3,
                  max_sentences: int = 12) -> str:
     """The one-file HTML report of a Study under cfg: leaderboard with intervals and clusters (and the
     metrics computed elsewhere, the human column), a bar chart, the systems x categories heatmap, the

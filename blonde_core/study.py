@@ -38,12 +38,14 @@ from .engine import Engine
 from .errors import InputError
 from .io.corpus import Corpus
 from .memo import Memo
+from .metric import registry
 from .metric.settings import ScoreConfig, counting_key
 
-__all__ = ["CATALOG", "Analysis", "Engine", "InputError", "Memo", "ScoreConfig", "Study"]
+__all__ = ["CATALOG", "DEFAULT_SEED", "Analysis", "Engine", "InputError", "Memo", "ScoreConfig", "Study"]
 
 log = logging.getLogger(__name__)
-TER_MAX_SEGMENTS = 20_000  # TER by default only up to this many system segments (minutes beyond it)
+TER_MAX_SEGMENTS = registry.TER_MAX_SEGMENTS  # TER by default only up to this many system segments
+DEFAULT_SEED = registry.DEFAULT_SEED
 
 
 def _none(x):
@@ -207,7 +209,7 @@ class Study:
 
     @staticmethod
     def rank_metrics(tables: list, task: str = "wmt24", draws: int = 1000, permutations: int = 1000,
-                     spa_seed: int = 4, seed: int = 12345) -> dict:
+                     spa_seed: int = 4, seed: int = DEFAULT_SEED) -> dict:
         """The WMT metrics task's ranking of metrics over language pairs (task_tables of each pair;
         analysis/stats/task.py)."""
         from .analysis.stats.task import run_task
@@ -216,7 +218,7 @@ class Study:
 
     def task_ranking(self, cfg: ScoreConfig, task: str = "wmt24", std_metrics=("chrF", "BLEU"), metrics=None,
                      exclude=(), draws: int = 1000, permutations: int = 1000, spa_seed: int = 4,
-                     seed: int = 12345) -> dict:
+                     seed: int = DEFAULT_SEED) -> dict:
         """The WMT metrics task's ranking of metrics on this study's one language pair (rank_metrics)."""
         key = ("task_ranking", repr(cfg), task, tuple(std_metrics), tuple(metrics or ()), tuple(exclude), draws,
                permutations, spa_seed, seed)
@@ -301,7 +303,7 @@ class Study:
 
     @staticmethod
     def mqm_significance(human, weights=None, where: dict | None = None, per: str = "segment",
-                         n: int | None = None, seed: int = 12345) -> dict:
+                         n: int | None = None, seed: int = DEFAULT_SEED) -> dict:
         """The systems compared pair by pair on an MQM slice (analysis/mqm.significance; n: its trials)."""
         from .analysis.mqm import TRIALS, MqmWeights, significance
 
@@ -684,7 +686,7 @@ class Study:
             return None
         return StandardResult.merge([self.standard(granularity, m) for m in metrics])
 
-    def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = 12345) -> dict:
+    def standard_intervals(self, granularity: str, metrics, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """sacrebleu's metrics with the leaderboard's intervals over documents (stats.standard_intervals)."""
         from .analysis.stats import standard_intervals
 
@@ -694,7 +696,7 @@ class Study:
                          lambda: standard_intervals(std, metrics, list(self.corpus.systems), n, seed))
 
     def compare(self, cfg: ScoreConfig, metric: str = "BlonDe", test: str = "bootstrap", unit: str = "doc",
-                n: int | None = 1000, seed: int = 12345, std_metrics=(), cis: bool = True):
+                n: int | None = 1000, seed: int = DEFAULT_SEED, std_metrics=(), cis: bool = True):
         """Every pair of systems tested on one metric (stats.compare); std_metrics: the sacrebleu
         metrics it may name."""
         from .analysis.stats import compare
@@ -715,13 +717,13 @@ class Study:
         return self._get(("cis", repr(cfg), tuple(metrics), n, unit),
                          lambda: bootstrap_cis(res, list(metrics), n=n, unit=unit))
 
-    def board(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345) -> dict:
+    def board(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """The leaderboard's intervals and significance clusters (stats.leaderboard.board), from
         the same cached test and intervals the Significance page's defaults use."""
         from .analysis.stats import board, leaderboard_tops, policy
 
         res = self.result(cfg)
-        if seed != 12345:  # the pages' seed shares the Significance page's cached test; another is computed here
+        if seed != DEFAULT_SEED:  # the pages' seed shares the Significance page's cached test; another is computed here
             return self._get(("board", repr(cfg), n, seed), lambda: board(res, n=n, seed=seed))
         unit = self.significance_unit(cfg)["unit"]
         tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n)
@@ -729,7 +731,7 @@ class Study:
         return self._get(("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
 
     # -- metrics computed elsewhere -------------------------------------------------
-    def external_board(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345) -> dict:
+    def external_board(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """{metric: {"level", "direction", "unit", "intervals": {system: {score, ci}}, "clusters": {system: k},
         "cluster_rule"}} for every metric computed elsewhere: intervals over the significance policy's unit
         (documents for metrics with document scores only), clusters under the same policy as BlonDe's ranked by
@@ -901,7 +903,7 @@ class Study:
 
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
                   grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,
-                  seed: int = 12345, compare: tuple | None = None, bootstrap: int = 1000, metrics=None,
+                  seed: int = DEFAULT_SEED, compare: tuple | None = None, bootstrap: int = 1000, metrics=None,
                   companions=None, spa_seed: int = 4):
         """(correlate(...) output, metric_table(...)) against this study's own human judgments;
         metrics: the BlonDe-family names (default all), companions: the companion metrics (default all)."""
@@ -933,7 +935,7 @@ class Study:
     def standard_segments(self, cfg: ScoreConfig, std_metrics, names) -> dict:
         """sacrebleu's metrics segment by segment (sentence chrF, sentBLEU, sentence TER), oriented
         higher-is-better ("-TER"): {name: {system: (n_segments,)}}; {} when matched per document."""
-        from .analysis.standard import HIGHER_IS_BETTER
+        from .metric import registry
 
         if cfg.granularity != "sentence" or not std_metrics:
             return {}
@@ -943,7 +945,7 @@ class Study:
             std = self.standards(cfg.granularity, std_metrics)
             out: dict = {}
             for m in std.metrics:
-                sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+                sign, key = registry.SPECS[m].oriented()
                 out[key] = {s: sign * std.segment_scores(m, s) for s in names}
             return out
         return self._get(("standard_segments", std_metrics, names), compute)
@@ -989,7 +991,7 @@ class Study:
 
     def compare_pair(self, cfg: ScoreConfig, pair: tuple, level: str = "system", std_metrics=(),
                      apt_pair: str | None = None, grouping: str = "none", exclude=(),
-                     permutations: int = 1000, seed: int = 12345) -> dict:
+                     permutations: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """Two metrics compared (Williams, PERM-BOTH) against this study's human judgments."""
         from .analysis.stats import compare_pair
 
@@ -1158,7 +1160,7 @@ class Study:
         return ["python", "-m", "blonde_core", subcommand, *files, *cfg.cli_args(), *extra, *tail, *fmt]
 
     # -- results for a paper and for a colleague ------------------------------------------
-    def report_html(self, cfg: ScoreConfig, n: int = 1000, seed: int = 12345, std_metrics=("BLEU", "chrF")) -> str:
+    def report_html(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED, std_metrics=("BLEU", "chrF")) -> str:
         """The one-file HTML report (report.build_report): self-contained, readable at 1280 px, printable."""
         from .report import build_report
 
@@ -1416,9 +1418,15 @@ class Catalog:
 
     @property
     def categories(self) -> tuple:
+        """BlonDe's categories in their order (tense, pronoun, entity, dm, ngram)."""
         from .metric.settings import CATEGORY_NAMES
 
         return CATEGORY_NAMES
+
+    @property
+    def tops(self) -> tuple:
+        """The BlonDe family's overall scores: BlonDe, BlonD-d, BlonD+."""
+        return registry.names("blonde")
 
     @property
     def category_words(self) -> dict:
@@ -1432,36 +1440,48 @@ class Catalog:
 
         return THIN
 
+    # the metrics: metric/registry.py says what each is; these read it
+    @staticmethod
+    def metric(name: str):
+        """The registry's MetricSpec of a metric (family, direction, points scale, test units, what it needs),
+        also for "BlonD-d.R" and "-TER"; None for a name it does not know (a metric computed elsewhere)."""
+        return registry.spec(name)
+
     @property
     def companions(self) -> tuple:
-        from .analysis.companion import COMPANIONS
-
-        return COMPANIONS
+        return registry.names("companion")
 
     def companions_for(self, lang: str) -> tuple:
         """The companion metrics a language can give (the early BlonD and RC need the pack's word lists)."""
-        from .analysis.companion import available
-
-        return available(self.language(lang))
+        return registry.available(self.language(lang), ("companion",))
 
     @property
     def standard(self) -> tuple:
-        from .analysis.standard import STANDARD
+        """sacrebleu's metrics and their document-level forms (BLEU, chrF, TER, d-BLEU, d-chrF)."""
+        return registry.names("sacrebleu", "document")
 
-        return STANDARD
+    @property
+    def sacrebleu(self) -> tuple:
+        """sacrebleu's metrics over segments (BLEU, chrF, TER)."""
+        return registry.names("sacrebleu")
 
-    def higher_is_better(self, metric: str) -> bool:
-        from .analysis.companion import LOWER_IS_BETTER
-        from .analysis.standard import HIGHER_IS_BETTER
+    @staticmethod
+    def higher_is_better(metric: str) -> bool:
+        return registry.higher_is_better(metric)
 
-        if metric in HIGHER_IS_BETTER:
-            return HIGHER_IS_BETTER[metric]
-        return not LOWER_IS_BETTER.get(metric, False)
+    @staticmethod
+    def direction(metric: str) -> str:
+        """ "higher is better" or "lower is better" """
+        return registry.direction(metric)
 
-    def points_factor(self, metric: str) -> int:
-        from .analysis.stats import points_factor
+    @staticmethod
+    def points_factor(metric: str) -> int:
+        return registry.points_factor(metric)
 
-        return points_factor(metric)
+    @property
+    def seed(self) -> int:
+        """The resampling seed used unless one is given."""
+        return registry.DEFAULT_SEED
 
     @property
     def policy(self):

@@ -88,7 +88,7 @@ downloads(heat_table, "categories", key="cat")
 # per feature
 st.subheader("Per feature")
 c1, c2 = st.columns([1, 2])
-cat = c1.selectbox("Category", [c for c in ("tense", "pronoun", "entity", "dm", "ngram") if c in cfg.categories],
+cat = c1.selectbox("Category", [c for c in CATALOG.categories if c in cfg.categories],
                    format_func=lambda c: CATALOG.category_words[c]["features"])
 chosen = c2.multiselect("Systems", names, default=names[: min(5, len(names))], key="feat_systems")
 frames = []

@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import InputError
+from blonde_core.study import CATALOG, InputError
 from studio.shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
                            standard, styled)
 
@@ -34,7 +34,8 @@ grouping = c3.selectbox("Grouping", ["none", "sys", "item"], key="corr_grouping"
                              "systems, then the mean (WMT23/24's choice).") if level != "system" else "none"
 spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "system",
                 help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems, humans vs "
-                     "metric, 1000 permutations: from per-document scores (seed 12345) and, as WMT24 defines it, "
+                     f"metric, 1000 permutations: from per-document scores (seed {CATALOG.seed}) and, as WMT24 "
+                     "defines it, "
                      "from per-segment scores (seed 4).") and level == "system"
 try:
     d = d0.scored_against(ref)
@@ -241,7 +242,7 @@ if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 p
         st.dataframe(styled(tt, precision=4), hide_index=True, placeholder="-")
         downloads(tt, f"task_{task}", latex=True, key="task")
         st.caption("cluster 1 = top; a new cluster starts at the first metric significantly below one of the "
-                   f"current cluster (p <= 0.05); draws: at most {draws}, seed 12345; SPA: 1000 permutations, "
+                   f"current cluster (p <= 0.05); draws: at most {draws}, seed {CATALOG.seed}; SPA: 1000 permutations, "
                    "seed 4." + (" Without a pack only sacrebleu's metrics and metrics computed elsewhere take part."
                                 if not cfg.has_pack else ""))
         if d0.wmt:  # the same numbers from the command line, and every pair of the folder without --lp

@@ -46,7 +46,7 @@ def texts_only_board(d, cfg) -> None:
     df = pd.DataFrame(rows).sort_values(rank, ascending=False)
     st.dataframe(styled(df), hide_index=True, placeholder="-", column_config={"system": system_column()})
     st.caption(f"Ranked by {'the human score' if hum else 'chrF'}; intervals: {n_boot} bootstrap resamples over "
-               f"documents (seed 12345). No significance clusters here: they follow BlonDe's ranking.")
+               f"documents (seed {CATALOG.seed}). No significance clusters here: they follow BlonDe's ranking.")
     downloads(df, "leaderboard_texts_only", latex=True)
     fig = go.Figure(go.Bar(x=df["system"], y=df["chrF"], name="chrF", marker_pattern_shape="/"))
     fig.update_layout(height=320, margin=dict(l=10, r=10, t=30, b=10), yaxis_title="chrF (0-100)",
@@ -68,8 +68,7 @@ d, cfg, res = start_page("Overview", "the leaderboard")
 # the controls in one row, so that the leaderboard's first rows are in view at 1280x800 (issue 50)
 c1, c2, c3, c4 = st.columns([1.2, 1.3, 1, 1])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
-n_seg = sum(len(x) for docs in d.corpus.systems.values() for x in docs)
-with_ter = c4.toggle("Compute TER", value=n_seg <= 20000 or d.standard_ready(cfg.granularity, "TER"),
+with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics() or d.standard_ready(cfg.granularity, "TER"),
                      key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = res.leaderboard_tops()

@@ -18,9 +18,12 @@ if len(res.names) < 2:
 metrics = res.metric_names()
 c1, c2, c3, c4 = st.columns(4)
 external = [m for m, e in d.external.items() if e.resamplable()]  # metrics computed elsewhere with unit scores
-metric = c1.selectbox("Metric", metrics + list(CATALOG.companions) + ["BLEU", "chrF", "TER"] + external,
-                      key="sig_metric",
-                      help="Otem, Utem, BlonD-dist: lower is better. BLEU, chrF, TER: document units only. "
+offered = metrics + list(CATALOG.companions) + list(CATALOG.sacrebleu) + external
+metric = c1.selectbox("Metric", offered, key="sig_metric",
+                      help=", ".join(m for m in offered if m not in external and not CATALOG.higher_is_better(m))
+                           + ": lower is better. "
+                           + ", ".join(m for m in offered if m not in external and CATALOG.metric(m) is not None
+                                       and CATALOG.metric(m).units == ("doc",)) + ": document units only. "
                            + ("Metrics computed elsewhere (" + ", ".join(external) + "): their segment scores "
                               "averaged per unit (document scores only: document units). " if external else "")
                            + "A metric given at system level only has no units to test.")
@@ -40,7 +43,8 @@ block = c3.number_input("N", 1, 100, 5, key="sig_block") if unit_kind.startswith
 unit = {"automatic": pol["unit"], "documents": "doc"}.get(unit_kind) or (f"block:{block}" if block else "segment")
 if cfg.granularity == "document":
     unit = "doc"
-if metric in ("BLEU", "chrF", "TER") and unit != "doc":
+spec = CATALOG.metric(metric)  # the registry: which units a metric may be tested over
+if spec is not None and not spec.tested_over(unit):
     st.caption(f"{metric} is tested over documents.")
     unit = "doc"
 if metric in d.external and not d.external[metric].seg and unit != "doc":
@@ -53,7 +57,7 @@ corr = c4.radio("p-values", corrections, index=corrections.index(policy.CORRECTI
                 key="sig_corr", format_func={"p": "raw", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}.get)
 full = metric if part == "F1" else f"{metric}.{part}"
 try:
-    std_metrics = (metric,) if metric in ("BLEU", "chrF", "TER") else ()
+    std_metrics = (metric,) if metric in CATALOG.sacrebleu else ()
     if std_metrics:
         standard(d, cfg, std_metrics)
     out = compare(d, cfg, res, full, test, unit, n, std_metrics=std_metrics)

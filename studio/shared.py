@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402 - after the routing check, which must come befo
 import pandas as pd  # noqa: E402
 
 from blonde_core.render import shown_f1  # noqa: F401 - the pages' F1 for display, one rule with the report
-from blonde_core.study import CATALOG, InputError, ScoreConfig, Study
+from blonde_core.study import CATALOG, DEFAULT_SEED, InputError, ScoreConfig, Study
 from studio.state import STARTED, server_engine, study_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -412,7 +412,7 @@ def result(d: Study | None = None, cfg: ScoreConfig | None = None):
         bar.close()
 
 
-def standard(d: Study, cfg: ScoreConfig, metrics=("BLEU", "chrF", "TER")):
+def standard(d: Study, cfg: ScoreConfig, metrics=CATALOG.sacrebleu):
     """sacrebleu's metrics, one at a time with a progress bar each (cached per study)."""
     for m in metrics:
         if not d.standard_ready(cfg.granularity, m):
@@ -424,7 +424,7 @@ def standard(d: Study, cfg: ScoreConfig, metrics=("BLEU", "chrF", "TER")):
     return d.standards(cfg.granularity, metrics)
 
 
-def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=12345,
+def compare(d: Study, cfg, res=None, metric="BlonDe", test="bootstrap", unit="doc", n=1000, seed=DEFAULT_SEED,
             std_metrics=(), cis: bool = True) -> dict:
     with st.spinner("Testing every pair of systems..."):
         return d.compare(cfg, metric=metric, test=test, unit=unit, n=n, seed=seed, std_metrics=tuple(std_metrics),

@@ -31,22 +31,18 @@ import numpy as np
 
 from blonde_core.errors import InputError
 from blonde_core.numbers import nan_to_none
+from blonde_core.metric import registry
 from blonde_core.metric.sufficient import _aggregate
 
 ORDERS = 4
 EARLY_CATS = ("entity", "tense", "pronoun", "1", "2", "3", "4")
-COMPANIONS = ("Otem", "Utem", "BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist", "RC")
-LOWER_IS_BETTER = {"Otem": True, "Utem": True, "BlonD-recall": False, "dBlonD-recall": False, "BlonD-dist": True,
-                   "dBlonD-dist": True, "RC": False}
-
-
-EARLY = ("BlonD-recall", "dBlonD-recall", "BlonD-dist", "dBlonD-dist")
+COMPANIONS = registry.names("companion")  # what they are (direction, what each needs): metric/registry.py
 
 
 def available(pack) -> tuple:
-    """The companion metrics a language can give: Otem and Utem always; the early BlonD with the pack's
-    `early` weights; RC with its `rc` word lists."""
-    return tuple(m for m in COMPANIONS if (m not in EARLY or pack.early) and (m != "RC" or pack.rc))
+    """The companion metrics a language can give (the registry's `needs`): Otem and Utem always; the early
+    BlonD with the pack's `early` weights; RC with its `rc` word lists."""
+    return registry.available(pack, ("companion",))
 
 
 def language_part(pack, part: str, metric: str) -> dict:
@@ -280,7 +276,7 @@ def companion_scores(result, names=None, metrics=COMPANIONS, per_doc: bool = Fal
     ok = available(result.table.pack)
     missing = [m for m in metrics if m not in ok]
     if missing and metrics is not COMPANIONS:  # asked for by name: say why not
-        part = "early" if missing[0] in EARLY else "rc"
+        part = registry.SPECS[missing[0]].needs.partition(".")[2]
         language_part(result.table.pack, part, missing[0])
     out = {}
     for name in names or result.names:

@@ -14,7 +14,7 @@ from collections import Counter
 
 import numpy as np
 
-from blonde_core.metric.settings import CATEGORY_WORDS, DISCOURSE
+from blonde_core.metric.settings import CATEGORY_NAMES, CATEGORY_WORDS, DISCOURSE
 from blonde_core.metric.features import entities, entity_occurrences, spans
 from blonde_core.annotation.pipeline import prepare
 
@@ -33,7 +33,7 @@ def feature_breakdown(result, name: str, doc_index: int | None = None) -> list[d
     S = result.total(name) if doc_index is None else result.doc_stats(name)[doc_index]
     w = result.config.resolved_weights
     rows = []
-    for cat in ("tense", "pronoun", "entity", "dm", "ngram"):
+    for cat in CATEGORY_NAMES:
         if cat not in result.config.categories:
             continue
         sl = result.layout.cat_slices[cat]
@@ -155,7 +155,7 @@ def collapse_notes(result, name: str) -> dict:
     w = result.config.resolved_weights
     for di, d in enumerate(result.corpus.doc_ids):
         msgs = []
-        for cat in ("tense", "pronoun", "entity", "dm"):
+        for cat in DISCOURSE:
             if cat not in result.config.categories:
                 continue
             sl = result.layout.cat_slices[cat]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from blonde_core.errors import InputError
+from blonde_core.metric.registry import DEFAULT_SEED
 
 SCOPE = ("system", "doc", "rater")
 FIELDS = ("system", "doc", "rater", "category", "severity")
@@ -263,7 +264,7 @@ def _signs(m: int, n: int, seed: int) -> np.ndarray:
 
 
 def significance(human, weights: MqmWeights | None = None, where: dict | None = None, per: str = "segment",
-                 n: int = TRIALS, seed: int = 12345) -> dict:
+                 n: int = TRIALS, seed: int = DEFAULT_SEED) -> dict:
     """Every pair of systems compared on the slice over the segments both have: the difference of
     their scores (per rated segment, or per 100 source characters) and a two-sided paired
     randomization test (each segment's two scores swapped at random, n times, as Marot's

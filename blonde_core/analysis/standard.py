@@ -13,10 +13,10 @@ import numpy as np
 
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
+from blonde_core.metric import registry
 from blonde_core.numbers import nan_to_none
 
-STANDARD = ("BLEU", "chrF", "TER", "d-BLEU", "d-chrF")
-HIGHER_IS_BETTER = {"BLEU": True, "chrF": True, "TER": False, "d-BLEU": True, "d-chrF": True}
+STANDARD = registry.names("sacrebleu", "document")  # what they are: metric/registry.py
 # Document-level sacrebleu (issue 47), as document-level MT papers report it: each document's segments joined
 # into one unit (a space between them), then the corpus score over documents; whatever the study's matching,
 # so a system whose sentences do not line up with the reference's is scored too.

@@ -11,7 +11,7 @@ import sys
 from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
-from blonde_core.study import InputError  # noqa: E402
+from blonde_core.study import DEFAULT_SEED, InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
 from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, number  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "bootstrap intervals over N resamples (1000 there) of BlonDe, BlonD-d and BlonD+ over the "
                         "significance policy's unit and of --metrics BLEU/chrF/TER over documents, and the "
                         "significance clusters (paired bootstrap, Benjamini-Hochberg, p < 0.05)")
-    s.add_argument("--seed", type=SEED, default=12345, help="with --ci: the resampling seed (default 12345)")
+    s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help=f"with --ci: the resampling seed (default {DEFAULT_SEED})")
     s.add_argument("--human", metavar="FILE", nargs="+",
                    help="human judgments: the leaderboard's human column (MQM TSV, a DA / judgments table, or one or "
                         "several ESA exports of Appraise); with --overlap, MQM or ESA error spans")
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
                         "RC; or BLEU, chrF, TER (document units)")
     c.add_argument("--n", type=COUNT, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
-    c.add_argument("--seed", type=SEED, default=12345)
+    c.add_argument("--seed", type=SEED, default=DEFAULT_SEED)
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-o", "--output", metavar="FILE")
     k = sub.add_parser("contrast", help="two systems side by side: per discourse category, the documents and "
@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_args(rp)
     rp.add_argument("--ci", type=COUNT, default=1000, metavar="N", help="bootstrap resamples (default 1000, as the "
                                                                       "Overview)")
-    rp.add_argument("--seed", type=SEED, default=12345)
+    rp.add_argument("--seed", type=SEED, default=DEFAULT_SEED)
     rp.add_argument("--metrics", default="BLEU,chrF", help="sacrebleu metrics beside BlonDe (default BLEU,chrF; "
                                                            "'' for none)")
     rp.add_argument("--human", metavar="FILE", nargs="+", help="human judgments for the correlation section (several: ESA "
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--permutations", type=COUNT, default=1000, help="SPA and PERM-BOTH permutations (default 1000)")
     r.add_argument("--bootstrap", type=at_least(0), default=1000,
                    help="resamples of documents for the correlation intervals (default 1000; 0: Fisher-z only)")
-    r.add_argument("--seed", type=SEED, default=12345)
+    r.add_argument("--seed", type=SEED, default=DEFAULT_SEED)
     r.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="two metrics: Williams test and PERM-BOTH for 'B correlates better than A'")
     r.add_argument("--metrics", help="comma-separated metric names (default: BlonDe, BlonD-d, every category; "

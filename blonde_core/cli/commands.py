@@ -8,7 +8,7 @@ import copy
 import os
 import sys
 
-from blonde_core.study import CATALOG, Engine, InputError, Study
+from blonde_core.study import CATALOG, TER_MAX_SEGMENTS, Engine, InputError, Study
 
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import config_from_args
@@ -190,13 +190,13 @@ def run_score(a) -> str:
             if a.per_doc:
                 for d, v in vals.get("documents", {}).items():
                     extra[name].setdefault("documents", {}).setdefault(d, {}).update({m: v[m] for m in comp})
-        data["metric_directions"] = {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better"
+        data["metric_directions"] = {m: CATALOG.direction(m)
                                      for m in comp}
         data["metric_settings"] = {"Otem": f"n<={a.otem_n}", "Utem": f"n<={a.utem_n}", "alpha": a.alpha,
                                    "scale": "0-100"}
     if std is not None:
         data.setdefault("metric_directions", {}).update(
-            {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better" for m in std.metrics})
+            {m: CATALOG.direction(m) for m in std.metrics})
     external = study.external_scores(res.names, per_doc=a.per_doc)
     if external:
         data["external_metrics"] = external["metrics"]
@@ -283,7 +283,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     std = study.standards(cfg.granularity, std_names)
     if std is not None:
         data["metric_signatures"] = std.signatures
-        data["metric_directions"] = {m: "higher is better" if CATALOG.higher_is_better(m) else "lower is better"
+        data["metric_directions"] = {m: CATALOG.direction(m)
                                      for m in std.metrics}
         for name, vals in std.to_dict(per_doc=a.per_doc).items():
             data["systems"][name].update(vals)
@@ -520,8 +520,8 @@ def run_correlate(a) -> str:
     std_names = [m for m in metrics if m in CATALOG.standard] if metrics else list(study.default_standard_metrics())
     if metrics is None and "TER" not in std_names:
         a.notes = getattr(a, "notes", []) + [
-            f"TER left out: {study.n_segments()} system segments (it takes minutes beyond 20000, as on the "
-            "dashboard); --metrics ...,TER adds it"]
+            f"TER left out: {study.n_segments()} system segments (it takes minutes beyond {TER_MAX_SEGMENTS}, "
+            "as on the dashboard); --metrics ...,TER adds it"]
     comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
     blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions
                     and m.lstrip("-") not in study.external] if metrics else None

@@ -54,7 +54,7 @@ def to_csv(data: dict) -> str:
     rows = list(_rows(data))
     header = ["system", "document"]
     first = rows[0][2]
-    tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
+    tops = [k for k in CATALOG.tops if k in first]
     cats = list(first["categories"])
     extras = _extras(first)
     for k in tops:
@@ -123,7 +123,7 @@ def to_text(data: dict) -> str:
     out = []
     rows = list(_rows(data))
     first = rows[0][2]
-    tops = [k for k in ("BlonDe", "BlonD-d", "BlonD+") if k in first]
+    tops = [k for k in CATALOG.tops if k in first]
     cats = list(first["categories"])
     extras = _extras(first)
     nw = max([20] + [len(n) for n, _, _ in rows])  # whole names: two long ones must not look alike

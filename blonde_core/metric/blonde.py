@@ -23,6 +23,7 @@ from .features import PLUS_CATEGORIES, FeatureTable, Layout, entity_occurrences
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
+from . import registry
 from .plus import count_phrase, parse_annotation, parse_ner_line
 from .scoring import THIN, score
 from .sufficient import literal_items, system_stats
@@ -96,7 +97,7 @@ def to_floats(res: dict, i=None) -> dict:
         return _clean(a if i is None else a[i])
 
     out = {}
-    for key in ("BlonDe", "BlonD-d", "BlonD+"):
+    for key in registry.names("blonde"):
         if key in res:
             out[key] = {m: pick(res[key][m]) for m in ("R", "P", "F1")}
     out["categories"] = {}

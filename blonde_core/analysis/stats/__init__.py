@@ -3,7 +3,7 @@ from per-unit sufficient statistics: resampling never re-scores text.
 
 * paired tests between systems: t-test, Wilcoxon signed-rank, paired bootstrap
   resampling and paired approximate randomization (sacrebleu's algorithms,
-  vectorised over the sufficient statistics; seed 12345 by default);
+  vectorised over the sufficient statistics; the registry's seed by default);
 * all pairs with Holm and Benjamini-Hochberg corrections and effect sizes;
 * bootstrap confidence intervals of every system's corpus score;
 * the leaderboard's intervals and significance clusters (leaderboard.py), for the
@@ -25,7 +25,8 @@ from .intervals import bootstrap_cis, percentile_ci, resample_weights
 from .leaderboard import board, standard_intervals
 from .leaderboard import tops as leaderboard_tops
 from . import meta, policy
-from .paired import PairInput, bh, compare, holm, measure, paired_test, points_factor, significance_clusters
+from blonde_core.metric.registry import points_factor
+from .paired import PairInput, bh, compare, holm, measure, paired_test, significance_clusters
 from .units import DEFAULT_SEED, TESTS, align, metric_fn, parse_unit, unit_groups, unit_stats
 
 __all__ = ["align", "bh", "board", "bootstrap_cis", "cohen_kappa", "judgments_summary", "rater_agreement", "compare", "compare_pair", "correlate",

@@ -411,23 +411,21 @@ def oriented_tables(level: str, names: list[str], standard=None, companion: dict
     standard: a StandardResult; companion: companion_scores(..., per_doc=True) output;
     apt: corpus_apt output.  Returns {name: {system: value}} (system level) or
     {name: {system: {doc: value}}} (document level)."""
-    from blonde_core.analysis.companion import LOWER_IS_BETTER
+    from blonde_core.metric import registry
 
     def nan(x):
         return float("nan") if x is None else x
 
     out = {}
     if standard is not None:
-        from blonde_core.analysis.standard import HIGHER_IS_BETTER
-
         for m in standard.metrics:
-            sign, key = (1.0, m) if HIGHER_IS_BETTER[m] else (-1.0, f"-{m}")
+            sign, key = registry.SPECS[m].oriented()
             out[key] = {s: (sign * standard.score(m, s) if level == "system" else
                             {d: sign * v for d, v in standard.doc_scores(m, s).items()}) for s in names}
     for m in (next(iter(companion.values()), {}) if companion else {}):
         if m == "documents":
             continue
-        sign, key = (-1.0, f"-{m}") if LOWER_IS_BETTER[m] else (1.0, m)
+        sign, key = registry.SPECS[m].oriented()
         out[key] = {s: (sign * nan(v[m]) if level == "system" else
                         {d: sign * nan(dv[m]) for d, dv in v["documents"].items()})
                     for s, v in companion.items() if s in names}

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import stats as sps
 
 from blonde_core.errors import InputError
+from blonde_core.metric.registry import DEFAULT_SEED
 
 GROUPINGS = ("none", "sys", "item")
 METHODS = ("pearson", "spearman", "kendall")
@@ -91,7 +92,7 @@ def pairwise_accuracy(human, metric) -> dict:
             "pairs": int(len(i))}
 
 
-def chance_accuracy(human, trials: int = 1000, seed: int = 12345, level: float = 0.95) -> dict:
+def chance_accuracy(human, trials: int = 1000, seed: int = DEFAULT_SEED, level: float = 0.95) -> dict:
     """The pairwise accuracy a random metric gets on the same pairs: its expectation (a pair tied by
     the humans is never agreed with, an untied one half the time) and the central `level` range over
     `trials` random metrics (continuous scores, seeded)."""
@@ -313,7 +314,7 @@ def bootstrap_grouped(human, metric, grouping: str, weights: np.ndarray, level: 
 
 
 def perm_both(human, metric1, metric2, grouping: str = "none", method: str = "pearson", k: int = 1000,
-              seed: int = 12345, keep: np.ndarray | None = None) -> dict:
+              seed: int = DEFAULT_SEED, keep: np.ndarray | None = None) -> dict:
     """PERM-BOTH: p-value that metric2 correlates better than metric1.
 
     Cells without a human score (or without either metric's value) are dropped; each

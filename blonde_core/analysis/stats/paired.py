@@ -9,6 +9,7 @@ import numpy as np
 from scipy import stats as sps
 
 from blonde_core.errors import InputError
+from blonde_core.metric import registry
 from .intervals import _f, _resampled, percentile_ci, resample_weights
 from .units import align, DEFAULT_SEED, metric_fn, parse_unit, TESTS, unit_groups, unit_stats
 
@@ -168,21 +169,6 @@ def _scalar_fn(fn, name):
     return lifted
 
 
-def points_factor(metric: str) -> int:
-    """What a metric's scores and differences from `compare` are multiplied by to be in
-    points (0-100), as the pages and `score`'s text show them: 100 for the BlonDe family
-    (0-1 in the core, also with a .R or .P suffix), 1 for every other metric (sacrebleu's and
-    the companion metrics are 0-100 already; metrics computed elsewhere keep their own scale)."""
-    from blonde_core.metric.features import PLUS_CATEGORIES
-    from blonde_core.metric.settings import CATEGORY_NAMES
-
-    base, _, part = metric.rpartition(".")
-    if part not in ("R", "P", "F1"):
-        base = metric
-    family = {"BlonDe", "BlonD-d", "BlonD+", *CATEGORY_NAMES, *PLUS_CATEGORIES, "1", "2", "3", "4"}
-    return 100 if base in family else 1
-
-
 def external_fn(name: str):
     """Scores of [sum, count] statistics (an external metric's rated segments): their mean."""
     def fn(S):
@@ -221,12 +207,14 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
     BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, RC) or a standard one
     (BLEU, chrF, TER; document units only; `standard` is a StandardResult).
     Returns ({name: (unit ids, stats)}, fn, lower_is_better)."""
-    from blonde_core.analysis.companion import COMPANIONS, LOWER_IS_BETTER, CompanionStats, scores_from
+    from blonde_core.analysis.companion import CompanionStats, scores_from
 
     names = list(names or result.names)
     if external and metric in external:
         return measure_external(result, external[metric], unit, names)
-    if metric in COMPANIONS:
+    spec = registry.spec(metric)
+    family = spec.family if spec is not None else ""
+    if family == "companion":
         kw = dict(companion_kw or {})
         alpha = kw.pop("alpha", 2.0)
         ids, groups = unit_groups(result, unit)
@@ -249,18 +237,14 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
                               rc.reshape(1, 2), alpha)
             return scores_from(cs_like, None, **kw)[metric]
 
-        return per, _scalar_fn(one, metric), LOWER_IS_BETTER[metric]
-    from blonde_core.analysis.standard import STANDARD
-
-    if metric in STANDARD:
-        from blonde_core.analysis.standard import HIGHER_IS_BETTER
-
+        return per, _scalar_fn(one, metric), not spec.higher_is_better
+    if family in ("sacrebleu", "document"):
         if standard is None:
             raise InputError(f"{metric} needs the standard-metric statistics", code=InputError.Codes.OPTIONS)
-        if parse_unit(unit)[0] != "doc":
-            raise InputError(f"{metric} is tested over documents only (unit doc)", code=InputError.Codes.SETTING)
+        if not spec.tested_over(unit):
+            raise InputError(spec.units_sentence(), code=InputError.Codes.SETTING)
         per = {nm: (list(result.corpus.doc_ids), standard.doc_stats[metric][nm]) for nm in names}
-        return per, _scalar_fn(lambda v: standard.score_stats(metric, v), metric), not HIGHER_IS_BETTER[metric]
+        return per, _scalar_fn(lambda v: standard.score_stats(metric, v), metric), not spec.higher_is_better
     fn = metric_fn(result, metric)
     return {nm: unit_stats(result, nm, unit) for nm in names}, fn, False
 
@@ -284,7 +268,8 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     if unit == "auto":
         choice = corpus_unit(result.corpus, result.config.granularity)
         unit, reason = choice["unit"], choice["reason"]
-        if standard is not None and metric in getattr(standard, "metrics", ()) and unit != "doc":
+        spec = registry.spec(metric)
+        if standard is not None and metric in getattr(standard, "metrics", ()) and not spec.tested_over(unit):
             unit, reason = "doc", f"{metric} is tested over documents only"
         ext = (external or {}).get(metric)
         if ext is not None and unit != "doc" and not (ext.seg and result.config.granularity == "sentence"):
@@ -295,7 +280,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     w = resample_weights(len(ids0), n_boot, seed)
     systems, resampled, unit_scores, corpus = {}, {}, {}, {}
     need_resamples = system_cis or test == "bootstrap"
-    collapsing = (fn.name in ("BlonDe", "BlonD-d", "BlonD+") and result.config.average == "geometric"
+    collapsing = (fn.name in registry.names("blonde") and result.config.average == "geometric"
                   and result.config.absent == "keep" and test == "bootstrap")
     absent = {}
     for nm in names:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from blonde_core.errors import InputError
+from blonde_core.metric.registry import DEFAULT_SEED
 from . import meta
 
 TASKS = ("wmt23", "wmt24", "wmt25")
@@ -300,7 +301,7 @@ def average(stats: list[_Stat], metrics: list, k: int) -> dict:
 
 
 def run_task(tables: list[PairTables], task: str = "wmt24", k: int = 1000, permutations: int = 1000,
-             spa_seed: int = SPA_SEED, seed: int = 12345) -> dict:
+             spa_seed: int = SPA_SEED, seed: int = DEFAULT_SEED) -> dict:
     """The task's statistics per language pair, their averages and clusters (module docstring)."""
     if task not in TASKS:
         raise InputError(f"unknown task '{task}' (choose {', '.join(TASKS)})", code=InputError.Codes.SETTING)

@@ -4,10 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from blonde_core.errors import InputError
+from blonde_core.metric.registry import DEFAULT_SEED
 from blonde_core.metric.scoring import score
-
-
-DEFAULT_SEED = 12345
 
 
 TESTS = ("ttest", "wilcoxon", "bootstrap", "ar")
