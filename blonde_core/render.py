@@ -185,6 +185,18 @@ def legend(categories=None, compact: bool = False) -> str:
     return f'<div class="bl-legend">{chips}</div>'
 
 
+def spans_text(block: dict, thin: int | None = None) -> str:
+    """A category's span counts as every view writes them next to its score: matched/system/reference, and
+    ° when the reference has fewer than `thin` spans (default: the thin-evidence threshold)."""
+    if thin is None:
+        from blonde_core.metric.scoring import THIN as thin
+    if "spans" in block:
+        m, sy, r = (float(block["spans"][k] or 0) for k in ("matched", "system", "reference"))
+    else:
+        m, sy, r = (float(block[k]) for k in ("matched", "system", "reference"))
+    return f"{m:g}/{sy:g}/{r:g}" + (" °" if r < thin else "")
+
+
 def shown_f1(block: dict) -> float:
     """A category's F1 as every view shows it: the package reports NaN when nothing matched (R = P = 0),
     shown as 0; NaN only where the category is absent."""

@@ -218,13 +218,11 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
     from blonde_core.render import CSS as SPAN_CSS, LABELS, SHORT, counts_line, legend, render_text, shown_f1
 
     res = study.analysis(cfg)
-    b = study.board(cfg, n=n, seed=seed)
+    lb = study.leaderboard(cfg, n, seed, std_metrics)  # the one leaderboard the Overview and score --ci render
+    b = lb.board
     ci, clusters = b["intervals"], b["clusters"]
-    tops = res.leaderboard_tops()
-    std = study.standard_intervals(cfg.granularity, std_metrics, n, seed) if std_metrics else {}
-    ext = study.external_board(cfg, n=n, seed=seed) if study.external else {}
-    hum = study.human_column(res.names)
-    ranked = sorted(res.names, key=lambda s: -1e9 if ci["BlonDe"][s]["score"] is None else -ci["BlonDe"][s]["score"])
+    tops = [c.metric for c in lb.of("top")]
+    ext, hum, ranked = lb.external, lb.human, lb.systems
     cats = res.discourse_categories()
     parts = [f"<h1>BlonDe Studio report</h1><p class=note>Data: {esc(study.origin)}; {len(study.corpus.references)} "
              f"reference(s), {len(res.names)} systems, {len(study.corpus.doc_ids)} documents, "
@@ -232,34 +230,34 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
              f"95% percentile bootstrap intervals ({n} resamples, seed {seed}) over {b['n_units']} units "
              f"({esc(b['unit_reason'])}).</p>"]
     # leaderboard
-    header = ["rank", "system", "cluster"] + tops + [SHORT[c] for c in cats] + list(std) + \
-        [m if e["unit"] else f"{m} (system level)" for m, e in ext.items()]
+    cols = lb.of("top", "category", "standard", "external")
+    header = ["rank", "system", "cluster"] + [SHORT.get(c.metric, c.metric) if c.kind == "category" else
+                                              c.metric if c.kind != "external" or ext[c.metric]["unit"] else
+                                              f"{c.metric} (system level)" for c in cols]
     if hum:
         header += [f"human ({hum['name']})", "rated", "human rank"]
-    best = {t: max((ci[t][s]["score"] or -1) for s in res.names) for t in tops}
-    ext_digits = {m: shown_digits(v["score"] for v in e["intervals"].values()) for m, e in ext.items()}
+    best = {c.key: max((lb.values[c.key][s] or -1) for s in ranked) for c in lb.of("top")}
     rows = []
     for k, s in enumerate(ranked, 1):
-        sc = res.scores(s)
         row = [str(k), s, str(clusters[s])]
-        for t in tops:
-            v, (lo, hi) = ci[t][s]["score"], ci[t][s]["ci"]
-            text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else f"\n[{100 * lo:.1f}, {100 * hi:.1f}]")
-            row.append((text, "font-weight:700" if v is not None and v == best[t] else ""))
-        for c in cats:
-            row.append(_fmt(100 * shown_f1(sc["categories"][c])))  # as the Overview shows it
-        for m, per in std.items():
-            v, (lo, hi) = per[s]["score"], per[s]["ci"]
-            row.append(_fmt(v) + ("" if lo is None else f"\n[{lo:.1f}, {hi:.1f}]"))
-        for m, e in ext.items():
-            v = e["intervals"].get(s)
-            if v is None or v["score"] is None:
+        for c in cols:
+            v = lb.values[c.key].get(s)
+            lo, hi = lb.intervals[c.key].get(s, (None, None)) if c.interval else (None, None)
+            if c.kind == "top":
+                text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else
+                                                                 f"\n[{100 * lo:.1f}, {100 * hi:.1f}]")
+                row.append((text, "font-weight:700" if v is not None and v == best[c.key] else ""))
+            elif c.kind == "category":
+                row.append(_fmt(100 * v))  # as the Overview shows it
+            elif c.kind == "standard":
+                row.append(_fmt(v) + ("" if lo is None else f"\n[{lo:.1f}, {hi:.1f}]"))
+            elif v is None:  # a metric computed elsewhere that did not score this system
                 row.append("-")
-                continue
-            k3 = ext_digits[m]
-            lo, hi = v["ci"]
-            row.append(f"{v['score']:.{k3}f}" + (f" (c{e['clusters'][s]})" if s in e["clusters"] else "")
-                       + ("" if lo is None else f"\n[{lo:.{k3}f}, {hi:.{k3}f}]"))
+            else:
+                k3 = c.digits
+                own = lb.clusters[c.metric]
+                row.append(f"{v:.{k3}f}" + (f" (c{own[s]})" if s in own else "")
+                           + ("" if lo is None else f"\n[{lo:.{k3}f}, {hi:.{k3}f}]"))
         if hum:
             h = hum["systems"][s]
             row += [_fmt(h["score"], 3), str(h["segments"]), str(h.get("rank", "-"))]

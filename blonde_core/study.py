@@ -730,6 +730,20 @@ class Study:
         cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, unit=unit)
         return self._get(("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
 
+    def leaderboard(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED, std_metrics=(),
+                    companions: bool = False, apt_pair: str | None = None):
+        """The leaderboard assembled once (leaderboard.Leaderboard: systems best first, column specs, values,
+        intervals, clusters) that the Overview, the report and `score --ci` render: the BlonDe family with
+        intervals and clusters, the categories, the human column, metrics computed elsewhere, sacrebleu's
+        std_metrics with intervals, the companion metrics (companions=True) and APT (apt_pair)."""
+        from .leaderboard import build
+
+        std_metrics = tuple(std_metrics)
+        comp = self.companions(cfg) if companions else None
+        apt = self.apt(apt_pair) if apt_pair else None
+        return self._get(("leaderboard", repr(cfg), n, seed, std_metrics, companions, apt_pair),
+                         lambda: build(self, cfg, n, seed, std_metrics, comp, apt))
+
     # -- metrics computed elsewhere -------------------------------------------------
     def external_board(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """{metric: {"level", "direction", "unit", "intervals": {system: {score, ci}}, "clusters": {system: k},

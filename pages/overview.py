@@ -7,8 +7,8 @@ import streamlit as st
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped, shown_f1,
-                           spans_text, signature_box, standard, start_page, styled, system_column, thin_evidence)
+                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped,
+                           signature_box, standard, start_page, styled, system_column, thin_evidence)
 
 
 def texts_only_board(d, cfg) -> None:
@@ -68,8 +68,8 @@ d, cfg, res = start_page("Overview", "the leaderboard")
 # the controls in one row, so that the leaderboard's first rows are in view at 1280x800 (issue 50)
 c1, c2, c3, c4 = st.columns([1.2, 1.3, 1, 1])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
-with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics() or d.standard_ready(cfg.granularity, "TER"),
-                     key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
+with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics()
+                     or d.standard_ready(cfg.granularity, "TER"), key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = res.leaderboard_tops()
 # intervals and clusters under the one significance policy (the Significance page's defaults), computed by
@@ -81,66 +81,22 @@ ci, clusters = b["intervals"], b["clusters"]
 _, _said = leader_sentence(d, cfg, res, b, n_boot)
 if _said:
     st.markdown(_said + " Every pair: **Significance**.")
-# metrics computed elsewhere (COMET, MetricX, a WMT folder's metric-scores): intervals over the same unit and
-# clusters under the same policy, ranked by each metric; and the human column when judgments are loaded
+# the core's one leaderboard (the report and score --ci render it too): the BlonDe family with intervals and
+# clusters, the categories, the human column, the segments re-segmented systems left out, and the metrics
+# computed elsewhere (COMET, MetricX, a WMT folder's metric-scores) with intervals over the same unit and their
+# own clusters under the same policy; sacrebleu's and the companion metrics join it below as they finish
 if d.external:
     with st.spinner("Intervals and clusters of the metrics computed elsewhere..."):
-        ext = d.external_board(cfg, n_boot)
+        lb = d.leaderboard(cfg, n_boot)
 else:
-    ext = {}
-hum = d.human_column(res.names)
+    lb = d.leaderboard(cfg, n_boot)
+ext, hum, moved = lb.external, lb.human, lb.resegmented
 HUMAN = f"human ({hum['name']})" if hum else None
 
 
 def ext_digits(m: str) -> int:
     """Decimals for a metric computed elsewhere: 3 on a 0-1 scale (COMET), 2 on a 0-100 one."""
-    return d.shown_digits(v["score"] for v in ext[m]["intervals"].values())
-
-
-moved = d.resegmentation()  # {system: {document: {"segments", "omitted", "added"}}}: re-segmented systems
-
-
-def blonde_rows() -> list[dict]:
-    rows = []
-    for name in res.names:
-        s = res.scores(name)
-        row = {"system": name}
-        for t in tops:
-            row[f"{t} F1"] = 100 * ci[t][name]["score"] if ci[t][name]["score"] is not None else np.nan
-            lo, hi = ci[t][name]["ci"]
-            row[f"{t} CI low"] = np.nan if lo is None else 100 * lo
-            row[f"{t} CI high"] = np.nan if hi is None else 100 * hi
-            if t == "BlonDe":
-                row["BlonDe R"] = 100 * s["BlonDe"]["R"] if s["BlonDe"]["R"] is not None else np.nan
-                row["BlonDe P"] = 100 * s["BlonDe"]["P"] if s["BlonDe"]["P"] is not None else np.nan
-        for c in res.discourse_categories():  # per-category F1 and span counts: what the compact table shows
-            v = s["categories"][c]
-            row[f"{SHORT[c]} F1"] = 100 * shown_f1(v)
-            row[f"{SHORT[c]} spans matched/sys/ref"] = spans_text(v)  # as every page writes them (° thin)
-        if hum:
-            h = hum["systems"][name]
-            row[HUMAN] = np.nan if h["score"] is None else h["score"]
-            row["human rated segments"] = h["segments"]
-            row["human rank"] = h.get("rank", np.nan)
-        if moved:  # re-segmented systems: the reference segments each left out (Documents lists them)
-            row["omitted"] = sum(len(v["omitted"]) for v in moved.get(name, {}).values())
-        for m, e in ext.items():
-            v = e["intervals"].get(name)
-            row[m] = np.nan if v is None or v["score"] is None else v["score"]
-            lo, hi = (None, None) if v is None else v["ci"]
-            row[f"{m} CI low"], row[f"{m} CI high"] = (np.nan if x is None else x for x in (lo, hi))
-            row[f"{m} cluster"] = e["clusters"].get(name, np.nan)
-        rows.append(row)
-    return rows
-
-
-def add_standard(rows: list[dict], metrics) -> None:
-    iv = d.standard_intervals(cfg.granularity, metrics, n_boot)  # over documents, the seed of the BlonDe intervals
-    for row in rows:
-        for m in metrics:
-            v = iv[m][row["system"]]
-            row[m] = np.nan if v["score"] is None else v["score"]
-            row[f"{m} CI low"], row[f"{m} CI high"] = (np.nan if x is None else x for x in v["ci"])
+    return lb.column(m).digits
 
 
 RANKS = ["BlonDe"] + (["humans"] if hum else []) + list(ext)
@@ -236,7 +192,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
                          "page. - : no value (the category or metric is absent)." if final else ""))
 
 
-rows = blonde_rows()
+rows = lb.records()
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last); how to read
 # the table, and what weakens it (one line each, the detail a click away), under it
 board = st.empty()
@@ -266,7 +222,7 @@ if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"),
     note_line("Clusters and intervals: " + md(first_clause(_why)), md(_why[0].upper() + _why[1:]) + ".")
 # d-BLEU and d-chrF: sacrebleu over whole documents (each document one unit), as document-level MT papers report
 # them, whatever the matching (the full table and the downloads; issue 47)
-std_metrics = ["BLEU", "chrF", "d-BLEU", "d-chrF"] + (["TER"] if with_ter else [])
+std_metrics = [m for m in CATALOG.standard if m != "TER"] + (["TER"] if with_ter else [])  # the registry's
 
 
 def status(done: int) -> str:
@@ -284,31 +240,27 @@ with board.container():
 # step the final table follows at once (the companion metrics: 0.06-0.2 s on TED), so it is not
 # drawn in between - unless APT (eflomal, slow) comes first. Each drawing of the table is
 # browser CPU for every user: three drawings now where there were five.
-steps = [std_metrics[:4]] + ([std_metrics[4:]] if with_ter else [])
+steps = [[m for m in std_metrics if m != "TER"]] + ([["TER"]] if with_ter else [])
 done = []
 for k, step in enumerate(steps):
     done += step
     std = standard(d, cfg, done)
-    add_standard(rows, step)
+    rows = d.leaderboard(cfg, n_boot, std_metrics=done).records()  # over documents, the BlonDe intervals' seed
     if k < len(steps) - 1 or st.session_state.get("with_apt"):
         with board.container():
             show(frame(rows), status(len(done)))
-comp = companions(d, cfg, res)
-for row in rows:
-    for m in CATALOG.companions:
-        v = comp[row["system"]][m]
-        row[f"{m} {'↓' if (not CATALOG.higher_is_better(m)) else '↑'}"] = np.nan if v is None else v
+companions(d, cfg, res)  # computed here with the page's spinner; the leaderboard takes them from the cache
 pair = d.guess_pair()
-if pair and c4.toggle(f"Add APT ({pair})", key="with_apt",
-                      help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the "
-                           "texts from temporary files it deletes afterwards. eflomal seeds itself from the system "
-                           "(it takes no seed), so APT can move slightly from run to run; for exact, repeatable "
-                           "APT give alignment files to the command line's apt --align-ref/--align-system."):
-    apt = apt_scores(d, pair)
-    for row in rows:
-        v = apt.get(row["system"], {}).get("APT")
-        row["APT ↑"] = np.nan if v is None else 100 * v  # points, like the other columns
-df = frame(rows)
+with_apt = bool(pair) and c4.toggle(
+    f"Add APT ({pair})", key="with_apt",
+    help="Accuracy of pronoun translation. Word alignments come from eflomal, which reads the texts from temporary "
+         "files it deletes afterwards. eflomal seeds itself from the system (it takes no seed), so APT can move "
+         "slightly from run to run; for exact, repeatable APT give alignment files to the command line's apt "
+         "--align-ref/--align-system.")
+if with_apt:
+    apt_scores(d, pair)
+lb = d.leaderboard(cfg, n_boot, std_metrics=done, companions=True, apt_pair=pair if with_apt else None)
+df = frame(lb.records())
 with board.container():
     show(df, status(len(std_metrics)) + " · companion metrics ✓", final=True)
 
@@ -340,9 +292,7 @@ with e3.popover("LaTeX", icon=":material/download:"):
     style = st.radio("Intervals", ["[lo, hi]", "+a / -b", "none"], horizontal=True, key="tex_style",
                      help="Bootstrap intervals are asymmetric: [lo, hi] or the distances up and down (value^{+a}_{-b}); "
                           "never a symmetric ± that would misstate one bound.")
-    ups = {c: (hum["direction"].startswith("higher") if c == HUMAN else
-               ext[c]["direction"].startswith("higher") if c in ext else
-               CATALOG.higher_is_better(c.split(" ")[0]) and "↓" not in c) for c in chosen}
+    ups = {c: lb.column(c).higher_is_better for c in chosen}  # the core table's column directions
     tex = d.latex_table(records, ["system", "cluster", *chosen],
                         intervals={c: (f"{c.replace(' F1', '')} CI low", f"{c.replace(' F1', '')} CI high")
                                    for c in chosen if f"{c.replace(' F1', '')} CI low" in df},

@@ -33,7 +33,7 @@ route_through_app()
 import numpy as np  # noqa: E402 - after the routing check, which must come before anything slow
 import pandas as pd  # noqa: E402
 
-from blonde_core.render import shown_f1  # noqa: F401 - the pages' F1 for display, one rule with the report
+from blonde_core.render import shown_f1, spans_text  # noqa: F401 - the pages' F1 and span counts, one rule with the report
 from blonde_core.study import CATALOG, DEFAULT_SEED, InputError, ScoreConfig, Study
 from studio.state import STARTED, server_engine, study_store
 
@@ -579,15 +579,6 @@ def label(s) -> str:
 def unlabel(s) -> str:
     """The name behind a plotly label (what a chart selection reports)."""
     return html.unescape(str(s))
-
-
-def spans_text(block: dict) -> str:
-    """A category's span counts as shown next to its score: matched/system/reference, ° when thin."""
-    if "spans" in block:
-        m, sy, r = (float(block["spans"][k] or 0) for k in ("matched", "system", "reference"))
-    else:
-        m, sy, r = (float(block[k]) for k in ("matched", "system", "reference"))
-    return f"{m:g}/{sy:g}/{r:g}" + (" °" if r < CATALOG.thin else "")
 
 
 def pct(x) -> float:

@@ -92,7 +92,7 @@ LAYERS = ("base", "lang", "annotation", "io", "metric", "analysis", "study", "cl
 BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.memo", "blonde_core.blas",
         "blonde_core.__main__"}
 DOOR = {"blonde_core.study", "blonde_core.engine", "blonde_core.render", "blonde_core.report", "blonde_core.typed",
-        "blonde_core.exports"}  # the door and its helpers
+        "blonde_core.exports", "blonde_core.leaderboard"}  # the door and its helpers
 
 
 def layer(name: str) -> str:

@@ -336,20 +336,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
 def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:
     """`score --ci`: the Overview's intervals (BlonDe family over the policy's unit, sacrebleu's
     metrics over documents) and significance clusters, from the same Study answers."""
-    b = copy.deepcopy(study.board(cfg, n=n, seed=seed))
-    intervals = dict(b.pop("intervals"))
-    if std_names:
-        intervals.update(study.standard_intervals(cfg.granularity, std_names, n, seed))
-    b["intervals"] = {m: {s: v["ci"] for s, v in per.items()} for m, per in intervals.items()}
-    b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
-    if study.external:
-        ext = study.external_board(cfg, n=n, seed=seed)
-        for m, e in ext.items():
-            b["intervals"][m] = {s: v["ci"] for s, v in e["intervals"].items()}
-        b["external"] = {m: {k: e.get(k) for k in ("level", "direction", "unit", "n_units", "clusters", "cluster_rule")}
-                         for m, e in ext.items()}
-        b["scale"] += "; metrics computed elsewhere: their own scales"
-    return b
+    return copy.deepcopy(study.leaderboard(cfg, n, seed, std_names).json_block())
 
 
 def _overlap_text(ov: dict) -> str:

@@ -116,8 +116,8 @@ SPECS: dict[str, MetricSpec] = {s.name: s for s in (
     _companion("BlonD-dist", False, "pack.early", "the early BlonD, distance-based"),
     _companion("dBlonD-dist", False, "pack.early", "the early BlonD's discourse part, distance-based"),
     _companion("RC", True, "pack.rc", "lexical cohesion: content words repeating an earlier one (Wong and Kit 2012)"),
-    MetricSpec("APT", "apt", units=("doc",), needs="source", computed_by="analysis.apt",
-               what="accuracy of pronoun translation (Miculicich Werlen and Popescu-Belis 2017; 0-1)"),
+    MetricSpec("APT", "apt", points=100, units=("doc",), needs="source", computed_by="analysis.apt",
+               what="accuracy of pronoun translation (Miculicich Werlen and Popescu-Belis 2017; 0-1, shown x 100)"),
 )}
 PARTS = ("R", "P", "F1")  # a BlonDe-family name may carry one: "BlonD-d.R"
 
@@ -140,7 +140,7 @@ def spec(name: str) -> MetricSpec | None:
     if name in SPECS:
         return SPECS[name]
     base, _, part = name.rpartition(".")
-    if part in PARTS and base in SPECS and SPECS[base].points == 100:
+    if part in PARTS and base in SPECS and SPECS[base].family in ("blonde", "category"):
         return SPECS[base]
     if name.startswith("-") and name[1:] in SPECS:
         return SPECS[name[1:]]

@@ -1,0 +1,191 @@
+"""The leaderboard, assembled once: rows (systems, ranked by BlonDe F1) and column specs.
+
+Every view of a leaderboard renders this table and computes nothing of its own: the Overview
+(`records`: its full table and downloads), the HTML report, and `score --ci` (`json_block`,
+then the text and CSV of cli/output.py).  A column says what it holds (`kind`), its metric
+(a name of metric/registry.py, or a metric computed elsewhere), direction, points factor,
+decimals, whether it has an interval and clusters of its own, and why it is empty when it is
+(`unavailable`).  Values are kept on the core's scale; `shown` multiplies by the points factor.
+
+Adding a metric column: a registry entry plus its computation; the table takes sacrebleu's
+and the companion metrics by their registry family, so nothing here changes.
+Reached through Study.leaderboard.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from blonde_core.metric import registry
+from blonde_core.render import SHORT, shown_f1, spans_text
+
+KINDS = ("top", "part", "category", "spans", "human", "omitted", "external", "standard", "companion", "apt")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column.  key: its name in `records` (the Overview's full table and downloads); kind: one of
+    KINDS; metric: the registry's (or the file's) metric name; points: what `shown` multiplies by; digits:
+    decimals as shown (0: a count); interval: has a 95% interval; clusters: has clusters of its own (a metric
+    computed elsewhere); unavailable: why it has no value (None: it has)."""
+    key: str
+    kind: str
+    metric: str
+    higher_is_better: bool = True
+    points: int = 1
+    digits: int = 2
+    interval: bool = False
+    clusters: bool = False
+    unavailable: str | None = None
+
+    @property
+    def direction(self) -> str:
+        return "higher is better" if self.higher_is_better else "lower is better"
+
+
+@dataclass
+class Leaderboard:
+    """board: the BlonDe family's intervals and clusters with their unit, rule and signature (Study.board);
+    systems: best first by BlonDe F1; values / intervals / clusters: {column key: {system: ...}} on the core's
+    scale (intervals as [lo, hi]; clusters: BlonDe's under "BlonDe", a metric computed elsewhere's own);
+    external: Study.external_board's entries; human: Study.human_column."""
+    board: dict
+    columns: list = field(default_factory=list)
+    systems: list = field(default_factory=list)
+    values: dict = field(default_factory=dict)
+    intervals: dict = field(default_factory=dict)
+    clusters: dict = field(default_factory=dict)
+    external: dict = field(default_factory=dict)
+    human: dict | None = None
+    standard: tuple = ()
+    resegmented: dict = field(default_factory=dict)
+
+    def column(self, key: str) -> Column:
+        return next(c for c in self.columns if c.key == key)
+
+    def of(self, *kinds: str) -> list:
+        """The columns of these kinds, in the order given, each kind in table order."""
+        return [c for k in kinds for c in self.columns if c.kind == k]
+
+    def shown(self, key: str, system: str):
+        """A value as the pages show it (points for the BlonDe family), None when there is none."""
+        v = self.values[key].get(system)
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return None
+        col = self.column(key)
+        return v if isinstance(v, str) else col.points * v
+
+    def records(self) -> list[dict]:
+        """The full table as the Overview holds it (a row per system in BlonDe's order): every column's value
+        as shown, its interval as "<name> CI low/high", a metric computed elsewhere's cluster as
+        "<name> cluster"; NaN where there is no value (the page's and the downloads' "-")."""
+        nan = float("nan")
+        rows = []
+        for s in self.systems:
+            row = {"system": s}
+            for c in self.columns:
+                v = self.shown(c.key, s)
+                row[c.key] = (nan if v is None else v) if c.kind not in ("spans",) else v
+                if c.interval:
+                    lo, hi = self.intervals[c.key].get(s, (None, None))
+                    name = c.key[:-3] if c.key.endswith(" F1") else c.key
+                    row[f"{name} CI low"] = nan if lo is None else c.points * lo
+                    row[f"{name} CI high"] = nan if hi is None else c.points * hi
+                if c.clusters:
+                    row[f"{c.key} cluster"] = self.clusters[c.key].get(s, nan)
+            rows.append(row)
+        return rows
+
+    def json_block(self) -> dict:
+        """`score --ci`'s JSON `leaderboard`: the board's fields, then every interval (the BlonDe family,
+        sacrebleu's metrics, metrics computed elsewhere) on its own scale, the scales in words, and the metrics
+        computed elsewhere's units and clusters."""
+        b = {k: v for k, v in self.board.items() if k != "intervals"}
+        b["intervals"] = {c.metric: {s: list(self.intervals[c.key][s]) for s in self.intervals[c.key]}
+                          for c in self.of("top", "standard")}
+        b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
+        if self.external:
+            for c in self.of("external"):
+                b["intervals"][c.metric] = {s: list(v) for s, v in self.intervals[c.key].items()}
+            b["external"] = {m: {k: e.get(k) for k in ("level", "direction", "unit", "n_units", "clusters",
+                                                       "cluster_rule")} for m, e in self.external.items()}
+            b["scale"] += "; metrics computed elsewhere: their own scales"
+        return b
+
+
+def build(study, cfg, n: int, seed: int, std_metrics=(), companions=None, apt: dict | None = None) -> Leaderboard:
+    """The leaderboard of a Study under cfg: the BlonDe family's intervals and clusters (Study.board), F1 per
+    discourse category with its spans, the human column, the segments re-segmented systems left out, the
+    metrics computed elsewhere (Study.external_board), sacrebleu's metrics with intervals over documents
+    (std_metrics, in the order asked), the companion metrics (companions: their scores, or None) and APT
+    (corpus_apt's output, or None)."""
+    res = study.analysis(cfg)
+    b = study.board(cfg, n=n, seed=seed)
+    ci, clusters = b["intervals"], b["clusters"]
+    names = list(res.names)
+    lb = Leaderboard(board=b, standard=tuple(std_metrics))
+    lb.systems = sorted(names, key=lambda s: -1e9 if ci["BlonDe"][s]["score"] is None else -ci["BlonDe"][s]["score"])
+    lb.clusters["BlonDe"] = dict(clusters)
+
+    def add(col: Column, values: dict, intervals: dict | None = None):
+        lb.columns.append(col)
+        lb.values[col.key] = values
+        if intervals is not None:
+            lb.intervals[col.key] = intervals
+
+    scores = {s: res.scores(s) for s in names}
+    for t in res.leaderboard_tops():
+        add(Column(f"{t} F1", "top", t, points=100, interval=True),
+            {s: ci[t][s]["score"] for s in names}, {s: tuple(ci[t][s]["ci"]) for s in names})
+        if t == "BlonDe":
+            for part in ("R", "P"):
+                add(Column(f"BlonDe {part}", "part", f"BlonDe.{part}", points=100),
+                    {s: scores[s]["BlonDe"][part] for s in names})
+    for c in res.discourse_categories():
+        add(Column(f"{SHORT[c]} F1", "category", c, points=100),
+            {s: shown_f1(scores[s]["categories"][c]) for s in names})
+        add(Column(f"{SHORT[c]} spans matched/sys/ref", "spans", c, digits=0),
+            {s: spans_text(scores[s]["categories"][c]) for s in names})
+    hum = study.human_column(names)
+    if hum:
+        lb.human = hum
+        up = hum["direction"].startswith("higher")
+        add(Column(f"human ({hum['name']})", "human", hum["name"], up, digits=3),
+            {s: hum["systems"][s]["score"] for s in names})
+        add(Column("human rated segments", "human", "segments", digits=0),
+            {s: hum["systems"][s]["segments"] for s in names})
+        add(Column("human rank", "human", "rank", digits=0), {s: hum["systems"][s].get("rank") for s in names})
+    moved = study.resegmentation()
+    if moved:
+        lb.resegmented = moved
+        add(Column("omitted", "omitted", "omitted", digits=0),
+            {s: sum(len(v["omitted"]) for v in moved.get(s, {}).values()) for s in names})
+    if study.external:
+        lb.external = study.external_board(cfg, n=n, seed=seed)
+        for m, e in lb.external.items():
+            iv = e["intervals"]
+            add(Column(m, "external", m, e["direction"].startswith("higher"),
+                       digits=study.shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
+                {s: iv[s]["score"] if s in iv else None for s in names},
+                {s: tuple(v["ci"]) for s, v in iv.items()})  # the systems the metric scored
+            lb.clusters[m] = dict(e["clusters"])
+    if std_metrics:
+        iv = study.standard_intervals(cfg.granularity, std_metrics, n, seed)
+        for m in std_metrics:
+            spec = registry.SPECS[m]
+            add(Column(m, "standard", m, spec.higher_is_better, points=spec.points, interval=True),
+                {s: iv[m][s]["score"] for s in names}, {s: tuple(iv[m][s]["ci"]) for s in names})
+    if companions is not None:
+        from blonde_core.lang import load_pack
+
+        pack = load_pack(cfg.lang)
+        for m in registry.names("companion"):
+            spec = registry.SPECS[m]
+            add(Column(f"{m} {'↑' if spec.higher_is_better else '↓'}", "companion", m, spec.higher_is_better,
+                       unavailable=spec.unavailable(pack)),
+                {s: companions[s][m] for s in names})
+    if apt is not None:
+        add(Column("APT ↑", "apt", "APT", points=registry.SPECS["APT"].points),
+            {s: apt.get(s, {}).get("APT") for s in names})
+    return lb
+
