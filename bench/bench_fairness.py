@@ -32,6 +32,7 @@ SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
 
 from blonde_core.io.readers import NamedBytes, plain_corpus  # noqa: E402
 from blonde_core.study import Engine, ScoreConfig, Study  # noqa: E402
+from blonde_core.study import reading_limits
 
 TED = SHARED / "data" / "ted-zhen"
 WMT = SHARED / "data" / "wmt22-zhen"
@@ -129,7 +130,7 @@ def hostile(alone: tuple[float, float]) -> None:
         while not stop.is_set():
             for read in (lambda: Study.from_wmt(bomb), lambda: Study.from_structured(lines)):
                 try:
-                    with Study.reading_limits(10_000, 500_000):
+                    with reading_limits(10_000, 500_000):
                         read()
                 except InputError:
                     refused.append(1)

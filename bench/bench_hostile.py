@@ -68,11 +68,11 @@ def main() -> None:
     big = tmp / "big.jsonl"
     big.write_bytes(million_lines())
     from blonde_core.errors import InputError
-    from blonde_core.study import Study
+    from blonde_core.study import Study, reading_limits
 
     t0 = time.perf_counter()
     try:
-        with Study.reading_limits(10_000, 500_000):
+        with reading_limits(10_000, 500_000):
             Study.from_structured(big)
         print("jsonl     read (not refused!)")
     except InputError as exc:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from blonde_core.metric import registry
 from blonde_core.render import SHORT, shown_f1, spans_text
+from blonde_core.report import shown_digits
 
 KINDS = ("top", "part", "category", "spans", "human", "omitted", "external", "standard", "companion", "apt")
 
@@ -165,7 +166,7 @@ def build(study, cfg, n: int, seed: int, std_metrics=(), companions=None, apt: d
         for m, e in lb.external.items():
             iv = e["intervals"]
             add(Column(m, "external", m, e["direction"].startswith("higher"),
-                       digits=study.shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
+                       digits=shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
                 {s: iv[s]["score"] if s in iv else None for s in names},
                 {s: tuple(v["ci"]) for s, v in iv.items()})  # the systems the metric scored
             lb.clusters[m] = dict(e["clusters"])

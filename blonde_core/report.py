@@ -1,7 +1,7 @@
 """Results ready for a paper and for a colleague: a leaderboard as a LaTeX table (booktabs, ASCII only,
 best per column in bold, clusters marked, intervals as +-half-width or [lo, hi]) and one self-contained
 HTML report (no request leaves the file; readable at 1280 px and printable).  Every number comes from a
-Study's answers; this module only lays them out.  Reached through Study.report_html and Study.latex_table."""
+Study's answers; this module only lays them out.  Reached through Study.report_html and blonde_core.study.latex_table."""
 from __future__ import annotations
 
 import html

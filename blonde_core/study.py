@@ -170,20 +170,6 @@ class Study:
         return score_texts(lambda ref, cands, ann: cls.from_texts(ref, cands, annotation=ann, engine=engine),
                            reference, candidates, annotation, cfg, resegment, line_by_line)
 
-    @staticmethod
-    def text_script(box: dict, cfg: ScoreConfig) -> str:
-        """The shell lines that write typed text to files and score it as the Sandbox does (typed.text_script)."""
-        from .typed import text_script
-
-        return text_script(box, cfg)
-
-    @staticmethod
-    def text_lines(text: str) -> list[str]:
-        """Typed text as lines (blank ones dropped): what the Sandbox and the gallery score."""
-        from .typed import lines_of
-
-        return lines_of(text)
-
     @classmethod
     def from_wmt(cls, source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
                  origin: str | None = None, engine: Engine | None = None, esa_common: bool = True) -> "Study":
@@ -286,13 +272,6 @@ class Study:
         from .analysis.mqm import PER
 
         return dict(PER)
-
-    @staticmethod
-    def mqm_fields(human) -> list[str]:
-        """The fields MQM can be sliced and filtered by (the file's metadata fields included)."""
-        from .analysis.mqm import fields
-
-        return fields(human)
 
     @staticmethod
     def mqm_slices(human, by: list[str], weights=None, where: dict | None = None) -> list[dict]:
@@ -468,13 +447,6 @@ class Study:
         from .io.readers import NamedBytes, file_stem
 
         return file_stem(NamedBytes(name, b"") if isinstance(name, str) else name)
-
-    @staticmethod
-    def time_left(done: int, total: int, since: float, done_at_start: int, now: float) -> str:
-        """"about 2 min left" at the rate since a progress display appeared (numbers.time_left)."""
-        from .numbers import time_left
-
-        return time_left(done, total, since, done_at_start, now)
 
     @staticmethod
     def pack_lowercase(lang: str) -> bool:
@@ -798,20 +770,6 @@ class Study:
         from .analysis.apt import corpus_apt
 
         return self._get(("apt", pair), lambda: corpus_apt(self.corpus, pair))
-
-    @staticmethod
-    def apt_of_links(source: list[str], reference: list[str], candidates: dict, pair: str, alignment: dict) -> dict:
-        """APT of free text with given word alignments (the gallery)."""
-        from .analysis.apt import apt_of_links
-
-        return apt_of_links(source, reference, candidates, pair, alignment)
-
-    @staticmethod
-    def apt_of_files(**kw) -> dict:
-        """The `apt` command: APT of files (analysis.apt.apt_of_files)."""
-        from .analysis.apt import apt_of_files
-
-        return apt_of_files(**kw)
 
     def extra_tables(self, cfg: ScoreConfig, level: str, std_metrics=(), apt_pair: str | None = None,
                      companions=None) -> dict:
@@ -1180,200 +1138,61 @@ class Study:
 
         return build_report(self, cfg, n=n, seed=seed, std_metrics=tuple(std_metrics))
 
-    @staticmethod
-    def latex_table(rows: list[dict], columns: list[str], **kw) -> str:
-        """A leaderboard as LaTeX (report.latex_table: booktabs, ASCII only, best in bold, clusters marked)."""
-        from .report import latex_table
-
-        return latex_table(rows, columns, **kw)
-
-    @staticmethod
-    def significance_sentence(out: dict, a: str, b: str, correction: str = "p_bh", factor: float = 1.0,
-                              name=str) -> str:
-        """"Is A better than B?" answered in one sentence from compare's output (report.significance_sentence)."""
-        from .report import significance_sentence
-
-        return significance_sentence(out, a, b, correction, factor, name=name)
-
-    @staticmethod
-    def latex_text(s) -> str:
-        """A cell's text for LaTeX (report.latex_text: special characters escaped, ASCII only)."""
-        from .report import latex_text
-
-        return latex_text(s)
-
-    @staticmethod
-    def reading_limits(max_line_chars: int | None = None, max_segments: int | None = None,
-                       max_bytes: int | None = None):
-        """A with-block inside which every file read is refused as soon as it passes these limits, before it is
-        split or parsed (io.readers.reading_limits; a server's limits per upload)."""
-        from .io.readers import reading_limits
-
-        return reading_limits(max_line_chars, max_segments, max_bytes)
-
-    @staticmethod
-    def csv_text(rows, header=None) -> str:
-        """CSV whose text cells a spreadsheet never runs as formulas (exports.csv_text)."""
-        from .exports import csv_text
-
-        return csv_text(rows, header)
-
-    @staticmethod
-    def frame_csv(df) -> bytes:
-        """A table's CSV download, formula-safe (exports.frame_csv)."""
-        from .exports import frame_csv
-
-        return frame_csv(df)
-
-    @staticmethod
-    def json_safe(obj):
-        """A copy strict JSON can hold: NaN and infinities as null (numbers.json_safe)."""
-        from .numbers import json_safe
-
-        return json_safe(obj)
-
-    @staticmethod
-    def shown_digits(values) -> int:
-        """Decimals a column of scores is shown with (report.shown_digits: 3 on a 0-1 scale, else 2)."""
-        from .report import shown_digits
-
-        return shown_digits(values)
-
-    @staticmethod
-    def round_as_shown(rows: list[dict], digits: dict) -> list[dict]:
-        from .report import round_as_shown
-
-        return round_as_shown(rows, digits)
-
 
 class Analysis:
     """A Result (metric.blonde.Result: scores, per-document scores, sufficient statistics,
     signature, read through as attributes) with every question a page or command asks of
-    it, each answered by the analysis part from the same sufficient statistics."""
+    it, each answered by the analysis part from the same sufficient statistics.
+
+    The questions are the functions named in QUESTIONS, each called with the Result (and, for
+    the human error spans, the judgments) before the caller's arguments: `analysis.contrast(a, b)`
+    is `analysis.contrast.contrast(result, a, b)`.  Nothing is imported until it is asked."""
+
+    # name -> (module under blonde_core.analysis, what it is given first: "result", "result+human", "pack")
+    QUESTIONS = {
+        # what the scores are made of
+        "discourse_categories": ("contrast", "result"), "sentence_level": ("contrast", "result"),
+        "metric_names": ("stats", "result"), "leaderboard_tops": ("stats", "result"),
+        # diagnostics
+        "feature_breakdown": ("diagnostics", "result"), "thin_evidence": ("diagnostics", "result"),
+        "entity_strings": ("diagnostics", "result"), "collapse_notes": ("diagnostics", "result"),
+        "sentence_view": ("diagnostics", "result"),
+        # one document's threads
+        "entity_threads": ("threads", "result"), "pronoun_threads": ("threads", "result"),
+        "tense_timeline": ("threads", "result"), "tense_legend": ("threads", "pack"),
+        # two systems
+        "contrast": ("contrast", "result"), "buckets": ("buckets", "result"),
+        "document_contrast": ("contrast", "result"), "sentence_errors": ("contrast", "result"),
+        "mismatching_sentences": ("contrast", "result"),
+        # against human MQM / ESA error spans
+        "document_errors": ("overlap", "result+human"), "error_overlap": ("overlap", "result+human"),
+    }
 
     def __init__(self, result, human=None):
         self.result = result
         self.human = human
 
-    def __getattr__(self, name):  # scores, doc_scores, names, corpus, config, signature, layout, ...
-        return getattr(self.result, name)
+    def __getattr__(self, name):  # a question, else the Result's own (scores, doc_scores, names, corpus, ...)
+        asked = Analysis.QUESTIONS.get(name)
+        if asked is None:
+            return getattr(self.result, name)
+        import functools
+        import importlib
 
-    # what the scores are made of
+        module, given = asked
+        fn = getattr(importlib.import_module(f"blonde_core.analysis.{module}"), name)
+        first = {"result": (self.result,), "result+human": (self.result, self.human),
+                 "pack": (self.result.table.pack,)}[given]
+        return functools.wraps(fn)(functools.partial(fn, *first))
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(Analysis.QUESTIONS))
+
     def score_stats(self, stats) -> dict:
         """The formula on these sufficient statistics (e.g. doc_stats(name)) with this result's settings."""
         from .metric.scoring import score
 
         return score(stats, self.config, self.layout, self.plus)
-
-    def discourse_categories(self) -> list[str]:
-        from .analysis.contrast import discourse_categories
-
-        return discourse_categories(self.result)
-
-    def sentence_level(self) -> bool:
-        from .analysis.contrast import sentence_level
-
-        return sentence_level(self.result)
-
-    def metric_names(self) -> list[str]:
-        from .analysis.stats import metric_names
-
-        return metric_names(self.result)
-
-    def leaderboard_tops(self) -> list[str]:
-        from .analysis.stats import leaderboard_tops
-
-        return leaderboard_tops(self.result)
-
-    # diagnostics
-    def feature_breakdown(self, name: str, doc_index: int | None = None) -> list[dict]:
-        from .analysis.diagnostics import feature_breakdown
-
-        return feature_breakdown(self.result, name, doc_index)
-
-    def thin_evidence(self) -> dict | None:
-        """The categories resting on fewer than CATALOG.thin reference spans, with the message every command
-        and page gives (analysis.diagnostics.thin_evidence); None when there is none."""
-        from .analysis.diagnostics import thin_evidence
-
-        return thin_evidence(self.result)
-
-    def entity_strings(self, name: str) -> list[dict]:
-        from .analysis.diagnostics import entity_strings
-
-        return entity_strings(self.result, name)
-
-    def collapse_notes(self, name: str) -> dict:
-        from .analysis.diagnostics import collapse_notes
-
-        return collapse_notes(self.result, name)
-
-    def sentence_view(self, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
-        from .analysis.diagnostics import sentence_view
-
-        return sentence_view(self.result, doc_index, systems, reference)
-
-    # one document's threads
-    def entity_threads(self, doc_index: int, system: str, reference: str | None = None) -> list[dict]:
-        from .analysis.threads import entity_threads
-
-        return entity_threads(self.result, doc_index, system, reference)
-
-    def pronoun_threads(self, doc_index: int, systems: list[str], reference: str | None = None) -> list[dict]:
-        from .analysis.threads import pronoun_threads
-
-        return pronoun_threads(self.result, doc_index, systems, reference)
-
-    def tense_timeline(self, doc_index: int, systems: list[str], reference: str | None = None) -> dict:
-        from .analysis.threads import tense_timeline
-
-        return tense_timeline(self.result, doc_index, systems, reference)
-
-    def tense_legend(self) -> dict:
-        """{timeline group: [(tense feature, its description)]} of the language."""
-        from .analysis.threads import tense_legend
-
-        return tense_legend(self.result.table.pack)
-
-    # two systems
-    def contrast(self, a: str, b: str, top: int | None = None) -> dict:
-        from .analysis.contrast import contrast
-
-        return contrast(self.result, a, b, top)
-
-    def buckets(self, a: str, b: str, top: int = 20) -> dict:
-        """A and B by sentence-length, sentence-score and word-frequency bucket, the n-grams and discourse
-        spans one gets right and the other wrong, every sentence's BlonDe (analysis/buckets.py)."""
-        from .analysis.buckets import buckets
-
-        return buckets(self.result, a, b, top)
-
-    def document_contrast(self, doc_index: int, a: str, b: str) -> list[dict]:
-        from .analysis.contrast import document_contrast
-
-        return document_contrast(self.result, doc_index, a, b)
-
-    def sentence_errors(self, doc_index: int, name: str) -> dict:
-        from .analysis.contrast import sentence_errors
-
-        return sentence_errors(self.result, doc_index, name)
-
-    def mismatching_sentences(self, doc_index: int, systems: list[str], categories) -> list[int]:
-        from .analysis.contrast import mismatching_sentences
-
-        return mismatching_sentences(self.result, doc_index, systems, categories)
-
-    # against human MQM error spans
-    def document_errors(self, doc_index: int, system: str) -> list | None:
-        from .analysis.overlap import document_errors
-
-        return document_errors(self.result, self.human, doc_index, system)
-
-    def error_overlap(self, systems: list[str] | None = None, reference: str | None = None,
-                      doc_ids: list[str] | None = None) -> dict:
-        from .analysis.overlap import error_overlap
-
-        return error_overlap(self.result, self.human, systems, reference, doc_ids)
 
 
 class Catalog:
@@ -1512,3 +1331,34 @@ class Catalog:
 
 
 CATALOG = Catalog()
+
+
+# Tools that need no Study (formatting, exports, reading limits, typed text): `from blonde_core.study import
+# latex_table` reaches the function named here, importing its module only then (PEP 562), so the door stays
+# the one place pages and commands import from without the class forwarding each of them.
+TOOLS = {
+    "json_safe": ("numbers", "json_safe"),
+    "time_left": ("numbers", "time_left"),
+    "csv_text": ("exports", "csv_text"),
+    "frame_csv": ("exports", "frame_csv"),
+    "latex_table": ("report", "latex_table"),
+    "latex_text": ("report", "latex_text"),
+    "significance_sentence": ("report", "significance_sentence"),
+    "shown_digits": ("report", "shown_digits"),
+    "round_as_shown": ("report", "round_as_shown"),
+    "reading_limits": ("io.readers", "reading_limits"),
+    "text_script": ("typed", "text_script"),
+    "text_lines": ("typed", "lines_of"),
+    "apt_of_links": ("analysis.apt", "apt_of_links"),
+    "apt_of_files": ("analysis.apt", "apt_of_files"),
+    "mqm_fields": ("analysis.mqm", "fields"),
+}
+
+
+def __getattr__(name):
+    if name in TOOLS:
+        import importlib
+
+        module, fn = TOOLS[name]
+        return getattr(importlib.import_module(f"blonde_core.{module}"), fn)
+    raise AttributeError(f"module 'blonde_core.study' has no attribute {name!r}")

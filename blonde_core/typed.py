@@ -1,6 +1,6 @@
 """Typed text: the rules the Sandbox and the gallery score a reference and one or two candidates by (one
 document, a sentence per line), and the shell lines that reproduce them - the core's, so that the pages, the
-tests and the command line agree (issue 45).  Reached through the door (Study.score_texts, Study.text_script,
+tests and the command line agree (issue 45).  Reached through the door (Study.score_texts, blonde_core.study.text_script,
 Study.text_config)."""
 from __future__ import annotations
 

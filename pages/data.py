@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
+from blonde_core.study import reading_limits
 from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, set_data,
                            summary_table)
 from studio.state import server_engine, study_store, upload_limits
@@ -125,7 +126,7 @@ def owner(exc: InputError, uploads: dict) -> str:
 def within_limits(read) -> Study:
     """read() -> the study, read under this server's limits per upload (a file past them is refused as soon as it
     is seen, before it is split or parsed), or InputError naming the file and line past them."""
-    with Study.reading_limits(*upload_limits()):
+    with reading_limits(*upload_limits()):
         study = read()
     study.check_limits(*upload_limits())
     return study

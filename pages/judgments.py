@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import InputError, Study
+from blonde_core.study import mqm_fields
 from studio.shared import copyable, downloads, md, need_data, styled, system_column
 
 st.title("Human judgments")
@@ -24,7 +25,7 @@ if hs is None or not hs.errors:
     st.page_link("pages/data.py", label="Go to Data", icon=":material/folder_open:")
     st.stop()
 
-FIELDS = Study.mqm_fields(hs)
+FIELDS = mqm_fields(hs)
 DEFAULTS = Study.mqm_weights().rules
 PER = Study.mqm_units()
 values = {f: sorted({str(v) for v in vals}) for f, vals in

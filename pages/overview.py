@@ -6,6 +6,8 @@ import streamlit as st
 
 from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
+from blonde_core.study import frame_csv, latex_table, round_as_shown
+from blonde_core.study import shown_digits as digits_of
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
                            first_clause, label, leader_sentence, md, note_line, open_documents, scoped,
                            signature_box, standard, start_page, styled, system_column, thin_evidence)
@@ -269,7 +271,7 @@ def shown_digits(col: str) -> int:
     """Decimals as the page shows a column: 3 on a 0-1 scale (COMET-like, MQM), else 2; counts whole."""
     if col in ("rank", "cluster", "human rank", "human rated segments") or col.endswith(" cluster"):
         return 0
-    return d.shown_digits(pd.to_numeric(df[col], errors="coerce").tolist())
+    return digits_of(pd.to_numeric(df[col], errors="coerce").tolist())
 
 
 # exports: every column of the full table (per-category F1 and span counts included); CSV rounded as shown,
@@ -277,7 +279,7 @@ def shown_digits(col: str) -> int:
 records = df.to_dict("records")
 digits = {c: shown_digits(c) for c in df.columns if df[c].dtype.kind in "if"}
 e1, e2, e3, e4 = st.columns(4)
-e1.download_button("CSV", d.frame_csv(pd.DataFrame(d.round_as_shown(records, digits))),
+e1.download_button("CSV", frame_csv(pd.DataFrame(round_as_shown(records, digits))),
                    "leaderboard.csv", "text/csv", key="csv_leaderboard", icon=":material/download:",
                    help="Every column of the full table, rounded as shown.")
 e2.download_button("JSON", df.to_json(orient="records", force_ascii=False, indent=1, double_precision=15).encode(),
@@ -293,7 +295,7 @@ with e3.popover("LaTeX", icon=":material/download:"):
                      help="Bootstrap intervals are asymmetric: [lo, hi] or the distances up and down (value^{+a}_{-b}); "
                           "never a symmetric ± that would misstate one bound.")
     ups = {c: lb.column(c).higher_is_better for c in chosen}  # the core table's column directions
-    tex = d.latex_table(records, ["system", "cluster", *chosen],
+    tex = latex_table(records, ["system", "cluster", *chosen],
                         intervals={c: (f"{c.replace(' F1', '')} CI low", f"{c.replace(' F1', '')} CI high")
                                    for c in chosen if f"{c.replace(' F1', '')} CI low" in df},
                         style={"+a / -b": "asym", "[lo, hi]": "brackets"}.get(style, "none"), higher=ups,

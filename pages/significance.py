@@ -5,6 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
+from blonde_core.study import significance_sentence
 
 policy = CATALOG.policy
 from studio.shared import (clickable, clicked, compare, downloads, first_clause, label, md, note_line, ranked,
@@ -69,7 +70,7 @@ best_first = ranked(res, out["systems"])
 q1, q2, _ = st.columns([1, 1, 2])
 sa = q1.selectbox("Is", best_first, index=0, key="sig_qa")
 sb = q2.selectbox("better than", best_first, index=1 if len(best_first) > 1 else 0, key="sig_qb")
-sentence = Study.significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md)
+sentence = significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md)
 if sentence:
     st.markdown(sentence)
 elif sa == sb:

@@ -35,6 +35,7 @@ import pandas as pd  # noqa: E402
 
 from blonde_core.render import shown_f1, spans_text  # noqa: F401 - the pages' F1 and span counts, one rule with the report
 from blonde_core.study import CATALOG, DEFAULT_SEED, InputError, ScoreConfig, Study
+from blonde_core.study import apt_of_links, frame_csv, latex_table, significance_sentence, text_lines, text_script, time_left
 from studio.state import STARTED, server_engine, study_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -383,7 +384,7 @@ class _Progress:
         elif done < total and now - self.last < self.EVERY:
             return
         self.last = now
-        eta = Study.time_left(done, total, self.since, self.done_at_start, now)
+        eta = time_left(done, total, self.since, self.done_at_start, now)
         self.bar.progress(min(done / max(total, 1), 1.0),
                           text=f"{self.what}: {done:,} of {total:,}" + (f" · {eta}" if eta else ""))
 
@@ -469,13 +470,13 @@ def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("
 
 
 def sandbox_script(box: dict, cfg: ScoreConfig) -> str:
-    """Shell lines that write the sandbox texts to files and score them (the core's rules: Study.text_script)."""
-    return Study.text_script(box, cfg)
+    """Shell lines that write the sandbox texts to files and score them (the core's rules: text_script)."""
+    return text_script(box, cfg)
 
 
 def to_latex(df: pd.DataFrame, caption: str = "") -> str:
     """A table as booktabs LaTeX, ASCII only (the core's report.latex_table: arrows as math, accents dropped)."""
-    return Study.latex_table(df.to_dict("records"), [str(c) for c in df.columns], caption=caption,
+    return latex_table(df.to_dict("records"), [str(c) for c in df.columns], caption=caption,
                              label="tab:" + "-".join(str(c) for c in df.columns[:1]))
 
 
@@ -507,7 +508,7 @@ def leader_sentence(d: Study, cfg: ScoreConfig, res, b: dict, n: int = 1000) -> 
     if len(best) < 2:
         return best, None
     tested = d.compare(cfg, "BlonDe", CATALOG.policy.TEST, b["unit"], n)
-    return best, Study.significance_sentence(tested, best[0], best[1], CATALOG.policy.CORRECTION, 100, name=md)
+    return best, significance_sentence(tested, best[0], best[1], CATALOG.policy.CORRECTION, 100, name=md)
 
 
 def ranked(res, names=None) -> list[str]:
@@ -519,7 +520,7 @@ def ranked(res, names=None) -> list[str]:
 
 def downloads(df: pd.DataFrame, name: str, latex: bool = False, key: str = "") -> None:
     cols = st.columns(3 if latex else 2)
-    cols[0].download_button("CSV", Study.frame_csv(df), f"{name}.csv", "text/csv", key=f"csv_{key}{name}",
+    cols[0].download_button("CSV", frame_csv(df), f"{name}.csv", "text/csv", key=f"csv_{key}{name}",
                             icon=":material/download:")
     cols[1].download_button("JSON", df.to_json(orient="records", force_ascii=False, indent=1).encode(),
                             f"{name}.json", "application/json", key=f"json_{key}{name}", icon=":material/download:")
@@ -596,7 +597,7 @@ def gallery() -> list[dict]:
 
 
 def lines_of(text: str) -> list[str]:
-    return Study.text_lines(text)
+    return text_lines(text)
 
 
 def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cfg: ScoreConfig,
@@ -610,7 +611,7 @@ def evaluate_texts(reference: str, candidates: dict, annotation: list | None, cf
 def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment: dict) -> dict:
     """APT of free text (one document, a sentence per line) with given word alignments
     ({"reference": [Pharaoh links per line], candidate: [...]}): the same every time."""
-    return Study.apt_of_links(lines_of(source), lines_of(reference), {k: lines_of(v) for k, v in candidates.items()},
+    return apt_of_links(lines_of(source), lines_of(reference), {k: lines_of(v) for k, v in candidates.items()},
                         pair, alignment)
 
 

@@ -1032,9 +1032,7 @@ def test_sandbox_scores_typed_text_with_its_language_pack(code, ref, swapped):
 def test_a_long_wait_says_how_long_is_left():
     """Issue 50 point 7: a progress bar gives the time left at the rate seen since it appeared, none before
     3 s or before any progress."""
-    from blonde_core.study import Study
-
-    time_left = Study.time_left
+    from blonde_core.study import time_left
 
     assert time_left(10, 100, since=0.0, done_at_start=0, now=2.0) == ""  # too early to tell
     assert time_left(0, 100, since=0.0, done_at_start=0, now=10.0) == ""  # no progress yet

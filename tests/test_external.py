@@ -11,6 +11,7 @@ from scipy import stats as sps
 
 from blonde_core.cli import main
 from blonde_core.study import Engine, InputError, ScoreConfig, Study
+from blonde_core.study import latex_table, round_as_shown
 from conftest import WMT_SUBSET_SYSTEMS, wmt22_layout
 
 N = 80  # segments: 8 documents (blocks of ten) of WMT22 zh-en
@@ -278,24 +279,24 @@ def test_latex_is_paper_ready():
              "TER": 40.0}]
     cols = ["system", "cluster", "BlonDe F1", "TER"]
     iv = {"BlonDe F1": ("BlonDe CI low", "BlonDe CI high")}
-    tex = Study.latex_table(rows, cols, intervals=iv, style="pm", higher={"BlonDe F1": True, "TER": False},
+    tex = latex_table(rows, cols, intervals=iv, style="pm", higher={"BlonDe F1": True, "TER": False},
                             digits={"cluster": 0}, cluster="cluster")
     tex.encode("ascii")  # ASCII only
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
     # asymmetric (58.00 .. 64.50 around 61.23): never a symmetric +-, which would misstate a bound (issue 50)
     assert r"\textbf{61.23} {\scriptsize $^{+3.27}_{-3.23}$}" in tex and r"\pm" not in tex.split("% needs")[1]
-    sym = Study.latex_table([{"system": "s", "BlonDe F1": 60.0, "BlonDe CI low": 58.0, "BlonDe CI high": 62.0}],
+    sym = latex_table([{"system": "s", "BlonDe F1": 60.0, "BlonDe CI low": 58.0, "BlonDe CI high": 62.0}],
                             ["system", "BlonDe F1"], intervals=iv, style="pm")
     assert r"60.00 {\scriptsize $\pm$2.00}" in sym  # symmetric as printed: +- is exact
-    default = Study.latex_table(rows, cols, intervals=iv)
+    default = latex_table(rows, cols, intervals=iv)
     assert "{\\scriptsize [58.00, 64.50]}" in default  # [lo, hi] unless asked otherwise
     assert r"\textbf{40.00}" in tex and r"\textbf{50.00}" not in tex  # lower is better for TER
     assert r"Sys\_1 $\uparrow$" in tex and r"B\&B" in tex
     assert tex.count(r"\midrule") == 2  # after the header and between the two clusters
     assert r"\resizebox{\linewidth}{!}" in tex
-    br = Study.latex_table(rows, cols, intervals=iv, style="brackets")
+    br = latex_table(rows, cols, intervals=iv, style="brackets")
     assert "61.23 {\\scriptsize [58.00, 64.50]}" in br
-    assert Study.round_as_shown(rows, {"BlonDe F1": 1})[0]["BlonDe F1"] == 61.2
+    assert round_as_shown(rows, {"BlonDe F1": 1})[0]["BlonDe F1"] == 61.2
 
 
 def test_the_pages_commands_reproduce_a_wmt_study(capsys, layout):

@@ -127,12 +127,12 @@ def test_the_real_wmt24_folder_reads_from_a_zip(tmp_path):
 
 def test_reading_limits_refuse_a_huge_file_before_parsing_it(tmp_path):
     from blonde_core.errors import InputError
-    from blonde_core.study import Study
+    from blonde_core.study import Study, reading_limits
 
     big = tmp_path / "big.jsonl"
     big.write_text("".join(json.dumps({"system": "s", "doc_id": "d", "text": "x"}) + "\n" for _ in range(20_000)))
     with pytest.raises(InputError, match="20,000 lines or more; this server takes at most 5,000 segments"):
-        with Study.reading_limits(100, 5_000):
+        with reading_limits(100, 5_000):
             Study.from_structured(big)
 
 
@@ -166,11 +166,11 @@ def test_csv_never_starts_a_text_cell_with_a_formula(capsys, tmp_path):
 def test_page_downloads_neutralise_formulas_and_keep_numbers():
     import pandas as pd
 
-    from blonde_core.study import Study
+    from blonde_core.study import frame_csv
 
     df = pd.DataFrame({"system": FORMULAS + ["plain"], "score": [-1.5, 2.0, -0.25, 3.0, 4.0],
                        "-TER": ["-0.5", "x", "=1", "", "@"]})
-    text = Study.frame_csv(df).decode()
+    text = frame_csv(df).decode()
     lines = text.splitlines()
     assert lines[0] == "system,score,'-TER"
     assert lines[1].startswith("\"'=HYPERLINK") and ",-1.5,-0.5" in lines[1]  # numbers stay numbers
@@ -178,9 +178,9 @@ def test_page_downloads_neutralise_formulas_and_keep_numbers():
 
 
 def test_latex_prints_a_backslash_and_braces_literally():
-    from blonde_core.study import Study
+    from blonde_core.study import latex_text
 
-    assert Study.latex_text(r"\input{x}") == r"\textbackslash{}input\{x\}"
+    assert latex_text(r"\input{x}") == r"\textbackslash{}input\{x\}"
 
 
 # -- no silent merge, no overflow ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 from blonde_core.cli import main
 from blonde_core.metric import registry
 from blonde_core.study import ScoreConfig, Study
+from blonde_core.study import json_safe
 from conftest import SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 
@@ -63,7 +64,7 @@ def test_score_ci_renders_the_same_table(study, capsys):
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     lb = study.leaderboard(ScoreConfig(), 200, std_metrics=("BLEU", "chrF"))
-    block = json.loads(json.dumps(Study.json_safe(lb.json_block())))
+    block = json.loads(json.dumps(json_safe(lb.json_block())))
     assert out["leaderboard"] == block
     assert list(out["leaderboard"]["intervals"]) == ["BlonDe", "BlonD-d", "BLEU", "chrF"]
     assert out["leaderboard"]["clusters"] == lb.clusters["BlonDe"]

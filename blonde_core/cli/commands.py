@@ -9,6 +9,7 @@ import os
 import sys
 
 from blonde_core.study import CATALOG, TER_MAX_SEGMENTS, Engine, InputError, Study
+from blonde_core.study import apt_of_files, csv_text
 
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import config_from_args
@@ -316,7 +317,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
             rows.append({"system": name, "document": d, **{m: v.get(m) for m in metrics}})
     if a.format == "csv":
         a.notes = getattr(a, "notes", []) + [f"warning: {x}" for x in warnings]
-        return Study.csv_text([[r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
+        return csv_text([[r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
                                 data["signature"]] for r in rows], ["system", "document", *metrics, "signature"])
     out = [f"warning: {x}" for x in warnings] + [""]
     out += rows_text([{k: v for k, v in r.items() if k != "document" or a.per_doc} for r in rows])
@@ -662,7 +663,7 @@ def run_report(a) -> str:
 
 
 def run_apt(a) -> str:
-    out = Study.apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
+    out = apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
                              weights=a.weights, discard=a.discard, heuristics=not a.no_heuristics,
                              align_ref=a.align_ref, align_systems=a.align_system)
     if a.format == "json":

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from blonde_core.study import CATALOG, Study
+from blonde_core.study import csv_text, json_safe, latex_text, time_left
 
 
 def _progress(stream):
@@ -20,7 +21,7 @@ def _progress(stream):
         pct = int(100 * done / total)
         if pct != state["last"]:
             state["last"] = pct
-            eta = Study.time_left(done, total, state["since"], state["start"], now)
+            eta = time_left(done, total, state["since"], state["start"], now)
             stream.write(f"\rannotating {done}/{total} distinct sentences ({pct}%{', ' + eta if eta else ''})   ")
             if done >= total:
                 stream.write("\n")
@@ -30,7 +31,7 @@ def _progress(stream):
 
 def dump_json(data) -> str:
     """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
-    return json.dumps(Study.json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _num(x, spec):
@@ -87,7 +88,7 @@ def to_csv(data: dict) -> str:
                 row += ["" if x is None else repr(x) for x in ci]
         row.append(data["signature"])
         table.append(row)
-    return Study.csv_text(table, header)
+    return csv_text(table, header)
 
 
 def rows_text(rows: list[dict]) -> list[str]:
@@ -243,7 +244,7 @@ def task_text(out: dict) -> str:
 
 def task_latex(out: dict) -> str:
     """correlate --task as LaTeX tables (booktabs): value and cluster per cell, the first cluster in bold."""
-    latex_text = Study.latex_text
+    latex_text = latex_text
     tables, order = _task_columns(out)
     parts = [r"% needs \usepackage{booktabs}"]
     for title, cols in tables:
