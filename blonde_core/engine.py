@@ -179,6 +179,19 @@ class Engine:
                 ann.drop_from_memo(gone[lc])
         return n
 
+    def _forget_tables(self, study) -> None:
+        """Delete the feature tables (binary counts) made of this study's texts, and of each of its domains."""
+        from blonde_core.metric.blonde import table_store
+        from blonde_core.metric.features import table_key
+
+        variants = [study] + [study.in_domain(d) for d in study.domain_counts()]
+        for (lc, _lang, _persist), ann in list(self._annotators.items()):
+            store = table_store(ann.cache)
+            if store is None:
+                continue
+            keys = [table_key(sorted(v.distinct_texts(lc)), ann.pack, ann.pipeline_id, lc) for v in variants]
+            store.delete_many([k for k in keys if k is not None])
+
     def forget(self, study) -> None:
         """Drop everything computed from this study: results, its sentences in memory
         and in the disk caches."""
@@ -186,6 +199,7 @@ class Engine:
         for (lc, _lang, _persist), ann in list(self._annotators.items()):
             ann.forget(study.distinct_texts(lc))
         if self.cache_mode == "disk":
+            self._forget_tables(study)
             from blonde_core.analysis.standard import segment_keys_of
 
             self.disk("segstats").delete_many(segment_keys_of(study.corpus, study.text_language()))

@@ -116,6 +116,9 @@ def set_data(study: Study | None) -> None:
         store.drop(token, me)
         if old is not None and not store.holds(old):  # another session's copy keeps what it uses
             server_engine().forget(old)
+            held = st.session_state.pop("scoped_study", None)
+            if held is not None and held[1] is not old:  # its re-segmented or one-domain form, too
+                server_engine().forget(held[1])
         st.session_state.pop("data", None)
         st.session_state.pop("data_token", None)
         st.query_params.pop(TOKEN_PARAM, None)

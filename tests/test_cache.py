@@ -94,6 +94,7 @@ def test_bad_records_are_annotated_again(tmp_path):
     first = run(tmp_path)
     con = sqlite3.connect(tmp_path / "annotations.sqlite3")
     con.execute("UPDATE ann SET v = ?", (b'{"w": [1, 2], "i": [0]',))
+    con.execute("DELETE FROM ftable")  # the run's counts, kept whole: without them the records are read
     con.commit()
     con.close()
     again = run(tmp_path, probe=True)
@@ -210,3 +211,88 @@ def test_statistics_rows_decode_in_one_parse_and_a_bad_row_costs_only_itself():
     for bad in (b"[1,'x']", b"1],[2", b'{"a":1}', b'["x",1]', b"\xff\xfe"):
         got = decode_numbers.many(good + [bad])
         assert got[:2] == [[1, 2.5, 3], [0, 0]] and got[2] is None and got == [decode_numbers(v) for v in good + [bad]]
+
+
+def test_a_warm_run_reads_the_feature_table_in_binary_form_and_no_record(tmp_path, ted):
+    """Issue 45 point 7: the counts of a run's sentences are kept as one binary table; a warm run reads it
+    instead of decoding every sentence's record, and gives the same numbers; a view that needs the records
+    (document-consistent entities) reads them then, and agrees with a run that never cached a table."""
+    from blonde_core.annotation.store import AnnotationCache
+    from blonde_core.metric.blonde import BlonDe, table_store
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.io.readers import plain_corpus
+
+    n = 120
+    def head(p, name):
+        out = tmp_path / name
+        out.write_text("\n".join(p.read_text(encoding="utf-8").splitlines()[:n]) + "\n", encoding="utf-8")
+        return out
+    ref, smu = head(ted / "refs" / "ref.txt", "ref.txt"), head(ted / "systems" / "SMU.txt", "SMU.txt")
+    ids = head(ted / "docids.txt", "docids.txt")
+    corpus = plain_corpus([ref], [smu], docids=ids)
+    cache = tmp_path / "cache"
+    first = BlonDe(ScoreConfig(), cache_dir=cache, n_process=1).evaluate(corpus)
+    store = table_store(AnnotationCache(cache))
+    assert store is not None
+    rows = store._open().execute("SELECT count(*) FROM ftable").fetchone()[0]
+    assert rows == 1
+    warm = BlonDe(ScoreConfig(), cache_dir=cache, n_process=1)
+    reads = []
+    get = warm.cache.get_many
+    warm.cache.get_many = lambda keys: reads.append(len(keys)) or get(keys)
+    again = warm.evaluate(corpus)
+    assert reads == []  # no annotation record read
+    assert again.table._records is None
+    assert again.to_dict(per_doc=True) == first.to_dict(per_doc=True)
+    assert (again.table.dense == first.table.dense).all()
+    # the records come when a view asks for them, from the annotation cache
+    assert again.table.records == first.table.records and sum(reads) > 0
+    # document-consistent entities (they read the records) agree with a run that has no cached table
+    doc = ScoreConfig(entities="document")
+    cached = BlonDe(doc, cache_dir=cache, n_process=1).evaluate(corpus)
+    uncached = BlonDe(doc, cache=False, n_process=1).evaluate(corpus)
+    assert cached.to_dict(per_doc=True) == uncached.to_dict(per_doc=True)
+
+
+def test_a_feature_table_is_keyed_by_the_pack_and_the_counting_code(tmp_path):
+    """An edited pack file or counting rule never reads an old table: both are in its key."""
+    import shutil
+
+    from blonde_core.lang import load_pack
+    from blonde_core.metric import features
+    from blonde_core.metric.features import table_key
+
+    pack = load_pack("en")
+    texts = ["He ran.", "She runs."]
+    k = table_key(texts, pack, "pipe-1", True)
+    assert k == table_key(list(texts), pack, "pipe-1", True)
+    assert k != table_key(texts, pack, "pipe-2", True) and k != table_key(texts, pack, "pipe-1", False)
+    assert k != table_key(texts + ["It did."], pack, "pipe-1", True)
+    folder = tmp_path / "en2"
+    shutil.copytree(Path(pack.source).parent, folder)
+    copy = load_pack(str(folder))
+    assert table_key(texts, copy, "pipe-1", True) == k  # the same bytes: the same table
+    (folder / "pack.json").write_text((folder / "pack.json").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert table_key(texts, load_pack(str(folder)), "pipe-1", True) != k
+    code = Path(features.__file__)
+    saved = code.read_bytes()
+    try:
+        code.write_bytes(saved + b"\n# edited\n")
+        assert table_key(texts, pack, "pipe-1", True) != k
+    finally:
+        code.write_bytes(saved)
+    assert features.decode_table(b"not a table") is None
+
+
+def test_clearing_the_data_deletes_its_feature_tables(tmp_path):
+    from blonde_core.metric.blonde import table_store
+    from blonde_core.study import Engine, ScoreConfig, Study
+
+    eng = Engine(cache_dir=tmp_path)
+    study = Study.from_files([SAMPLE / "reference.txt"], sample_paths(), docids=SAMPLE / "docids.txt", engine=eng)
+    study.result(ScoreConfig())
+    ann = next(iter(eng._annotators.values()))
+    con = table_store(ann.cache)._open()
+    assert con.execute("SELECT count(*) FROM ftable").fetchone()[0] == 1
+    eng.forget(study)
+    assert con.execute("SELECT count(*) FROM ftable").fetchone()[0] == 0

@@ -102,6 +102,12 @@ class Annotator:
         if self.cache is not None:
             self.cache.delete_many([cache_key(self.pipeline_id, self.lowercase, t) for t in texts])
 
+    def count_cached(self, n: int) -> None:
+        """n distinct texts served from the disk cache without their records (a cached feature table)."""
+        with self._lock:
+            self.stats["distinct"] = n
+            self.stats["cached"] += n
+
     def drop_from_memo(self, texts) -> None:
         """Drop these prepared texts from memory only (the disk cache keeps them)."""
         self._memo.discard(list(texts))

@@ -62,7 +62,9 @@ class AnnotationCache:
     statistics, `table="segstats"`), each with its own validator."""
 
     def __init__(self, directory: str | os.PathLike | None = None, table: str = "ann", validate=None,
-                 max_bytes: int | None = None):
+                 max_bytes: int | None = None, raw: bool = False):
+        """raw: values are bytes, stored as they are (a binary table: metric.features.FeatureTable.to_bytes);
+        else JSON."""
         self.dir = Path(directory) if directory is not None else default_cache_dir()
         self.path = self.dir / "annotations.sqlite3"
         self._local = threading.local()  # one connection per thread
@@ -72,6 +74,7 @@ class AnnotationCache:
         self.table = table
         self.validate = validate or _decode
         self.max_bytes = max_bytes  # None: unbounded; else the oldest records go first past this size
+        self.raw = raw
 
     # -- connection management -------------------------------------------
     def _open(self) -> sqlite3.Connection | None:
@@ -169,7 +172,8 @@ class AnnotationCache:
         conn = self._open()
         if conn is None:
             return
-        rows = [(k, json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode("utf-8")) for k, v in items]
+        rows = [(k, bytes(v) if self.raw else json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+                for k, v in items]
         if not rows:
             return
         try:

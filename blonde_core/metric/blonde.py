@@ -19,7 +19,7 @@ from blonde_core.annotation.store import AnnotationCache
 from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
-from .features import PLUS_CATEGORIES, FeatureTable, Layout, entity_occurrences
+from .features import PLUS_CATEGORIES, FeatureTable, Layout, decode_table, entity_occurrences, table_key
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
@@ -109,6 +109,22 @@ def to_floats(res: dict, i=None) -> dict:
     return out
 
 
+
+_TABLE_STORES: dict = {}
+
+
+def table_store(cache: AnnotationCache | None) -> AnnotationCache | None:
+    """The disk cache's table of feature tables (binary, FeatureTable.to_bytes) beside an annotation cache,
+    in the same file under the same size cap; None without a disk cache."""
+    if cache is None:
+        return None
+    k = (str(cache.dir), cache.max_bytes)
+    store = _TABLE_STORES.get(k)
+    if store is None:
+        store = _TABLE_STORES[k] = AnnotationCache(cache.dir, table="ftable", validate=decode_table,
+                                                   max_bytes=cache.max_bytes, raw=True)
+    return store
+
 class BlonDe:
     """Scores systems against references with a `ScoreConfig`.
 
@@ -144,8 +160,7 @@ class BlonDe:
         sys_names = list(corpus.systems)
         # the annotator sees each distinct prepared text once
         distinct = sorted({s for docs in prep.values() for d in docs for s in d})
-        records = self.annotator.annotate(distinct, progress=progress)
-        table = FeatureTable(distinct, records, self.pack)
+        table = self._table(distinct, progress)
         n_docs = len(corpus.doc_ids)
         ref0 = prep[ref_names[0]]
         if cfg.granularity == "sentence":
@@ -210,6 +225,27 @@ class BlonDe:
                             refined_ner=ner is not None, seg=corpus.seg_method, domain=corpus.domain)
         return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
                       table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
+
+    def _table(self, distinct: list[str], progress=None) -> FeatureTable:
+        """The feature table of these prepared texts: from the disk cache's binary form when it holds it (no
+        annotation record is read then; views that show spans read them when they ask), else counted from
+        the annotator's records and kept there."""
+        store = table_store(self.cache)
+        key = table_key(distinct, self.pack, self.annotator.pipeline_id, self.config.lowercase) \
+            if store is not None else None
+        if key is not None:
+            arrays = store.get_many([key]).get(key)
+            table = None if arrays is None else FeatureTable.from_arrays(
+                distinct, arrays, self.pack, lambda texts: self.annotator.annotate(texts))
+            if table is not None:
+                self.annotator.count_cached(len(distinct))
+                if progress is not None:
+                    progress(len(distinct), len(distinct))
+                return table
+        table = FeatureTable(distinct, self.annotator.annotate(distinct, progress=progress), self.pack)
+        if key is not None:
+            store.put_many([(key, table.to_bytes())])
+        return table
 
     def _document_entities(self, table, docs, units, n_units: int) -> list[list[dict]]:
         """Document-consistent entities of one text (the setting entities: document): per entity group, per

@@ -223,10 +223,97 @@ def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray) -> Csr:
     return Csr(ptr, keys % n_items, counts.astype(np.int64), n_items)
 
 
-class FeatureTable:
-    """Features of every distinct (prepared) sentence text of a run."""
+TABLE_VERSION = 1  # the binary form of a FeatureTable (to_bytes); part of its cache key
+_CODE = ("metric/features.py", "lang/base.py", "annotation/pipeline.py")  # what the counts are computed by
 
-    _memo_shared = ("records", "pack")  # the annotator's records (its memo keeps them) and the language pack
+
+def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase: bool) -> bytes | None:
+    """The disk cache's key of the feature table of these (sorted, prepared) texts: everything the counts
+    depend on - the texts, the records' pipeline and lowercasing, the language pack's file and the source of
+    the code that counts (so an edited pack or counting rule never reads an old table).  None when the pack
+    has no file to fingerprint (a pack built in memory): such tables are not kept."""
+    import hashlib
+    from pathlib import Path
+
+    if not pack.source or not Path(pack.source).is_file():
+        return None
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"table{TABLE_VERSION}\x00{pipeline_id}\x00{int(bool(lowercase))}\x00".encode())
+    root = Path(__file__).resolve().parent.parent
+    for part in (Path(pack.source), *(root / c for c in _CODE)):
+        h.update(part.read_bytes())
+        h.update(b"\x00")
+    for t in texts:
+        h.update(t.encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.digest()
+
+
+def decode_table(v) -> dict | None:
+    """Validator of the disk cache's table of feature tables: the arrays of FeatureTable.to_bytes (None when
+    the bytes are not such a file)."""
+    import io
+
+    try:
+        with np.load(io.BytesIO(bytes(v)), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (ValueError, OSError, EOFError, KeyError):
+        return None
+    if "dense" not in arrays or "n_keyed" not in arrays:
+        return None
+    return arrays
+
+
+class FeatureTable:
+    """Features of every distinct (prepared) sentence text of a run.  `records` (the analyser's, for the views
+    that show spans) are read when first asked for when the table came from the disk cache (from_arrays)."""
+
+    _memo_shared = ("_records", "_load_records", "pack")  # the annotator's records (its memo keeps them), the pack
+
+    @property
+    def records(self) -> list:
+        if self._records is None:
+            got = self._load_records(self.texts)
+            self._records = [got[t] for t in self.texts]
+        return self._records
+
+    def to_bytes(self) -> bytes:
+        """The counts in numpy's binary form (what the disk cache keeps: no text, no records)."""
+        import io
+
+        arrays = {"dense": self.dense.astype(np.int32), "n_keyed": np.array([len(self.keyed)], np.int64)}
+        for k, c in enumerate(self.keyed):
+            arrays[f"p{k}"], arrays[f"i{k}"], arrays[f"c{k}"] = c.ptr, c.items.astype(np.int32), \
+                c.counts.astype(np.int32)
+            arrays[f"n{k}"] = np.array([c.n_items], np.int64)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        return buf.getvalue()
+
+    @classmethod
+    def from_arrays(cls, texts: list[str], arrays: dict, pack: LanguagePack, load_records) -> "FeatureTable | None":
+        """A table from its cached arrays (None when they do not fit these texts and this pack);
+        load_records(texts) -> {text: record} gives the records when a view asks for them."""
+        self = cls.__new__(cls)
+        self.pack = pack
+        self.layout = make_layout(pack)
+        self.texts = list(texts)
+        n = len(self.texts)
+        dense = arrays["dense"]
+        n_keyed = int(arrays["n_keyed"][0])
+        if dense.shape != (n, len(self.layout.dense_cols)) or n_keyed != len(pack.entity_groups) + len(NGRAM_ORDERS):
+            return None
+        self.index = {t: i for i, t in enumerate(self.texts)}
+        self._records, self._load_records = None, load_records
+        self.dense = dense.astype(np.int64)
+        self.keyed = []
+        for k in range(n_keyed):
+            ptr = arrays[f"p{k}"].astype(np.int64)
+            if len(ptr) != n + 1:
+                return None
+            self.keyed.append(Csr(ptr, arrays[f"i{k}"].astype(np.int64), arrays[f"c{k}"].astype(np.int64),
+                                  int(arrays[f"n{k}"][0])))
+        return self
 
     def __init__(self, texts: list[str], records: dict[str, dict], pack: LanguagePack):
         self.pack = pack
@@ -235,7 +322,7 @@ class FeatureTable:
         self.index = {t: i for i, t in enumerate(self.texts)}
         n = len(self.texts)
         recs = [records[t] for t in self.texts]
-        self.records = recs
+        self._records, self._load_records = recs, None
         self.dense = np.array([dense_counts(r, pack) for r in recs], dtype=np.int64).reshape(
             n, len(self.layout.dense_cols))
         # entities, one Csr per group
@@ -258,7 +345,6 @@ class FeatureTable:
         lens = np.fromiter((len(r["w"]) for r in recs), dtype=np.int64, count=n)
         flat = np.fromiter((tok_vocab.setdefault(w, len(tok_vocab)) for r in recs for w in r["w"]),
                            dtype=np.int64, count=int(lens.sum()))
-        self.tok_vocab = tok_vocab
         sent_of = np.repeat(np.arange(n), lens)
         starts = np.concatenate(([0], np.cumsum(lens)[:-1])) if n else np.zeros(0, np.int64)
         pos_in = np.arange(len(flat)) - np.repeat(starts, lens)
