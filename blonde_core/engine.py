@@ -33,7 +33,7 @@ class Engine:
     """
 
     def __init__(self, cache_mode: str = "disk", cache_dir=None, n_process: int | None = None,
-                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int = 1024,
+                 pool: str = "fork", memo_sentences: int | None = None, results_mb: int | None = 1024,
                  disk_mb: int | None = None, scheduler: str | None = None):
         if cache_mode not in CACHE_MODES:
             raise InputError(f"unknown cache mode '{cache_mode}' (choose from {', '.join(CACHE_MODES)})", code=InputError.Codes.SETTING)
@@ -46,7 +46,8 @@ class Engine:
         self.scheduler = scheduler or None
         self.memo_sentences = 0 if cache_mode == "off" else memo_sentences
         self.disk_bytes = None if disk_mb is None else disk_mb * 2 ** 20
-        self.results = Memo(max_entries=512, max_bytes=results_mb * 2 ** 20, name="results")
+        self.results = Memo(max_entries=512, max_bytes=None if results_mb is None else results_mb * 2 ** 20,
+                            name="results")
         self._annotators: dict = {}
         self._lock = threading.Lock()
         self._disk = None
@@ -180,17 +181,20 @@ class Engine:
         return n
 
     def _forget_tables(self, study) -> None:
-        """Delete the feature tables (binary counts) made of this study's texts, and of each of its domains."""
+        """Delete the feature tables (binary counts) made of this study's texts, and of each of its domains, with
+        the statistics matched from them."""
         from blonde_core.metric.blonde import table_store
-        from blonde_core.metric.features import table_key
+        from blonde_core.metric.features import STATS_PREFIX, table_key
 
         variants = [study] + [study.in_domain(d) for d in study.domain_counts()]
         for (lc, _lang, _persist), ann in list(self._annotators.items()):
             store = table_store(ann.cache)
             if store is None:
                 continue
-            keys = [table_key(sorted(v.distinct_texts(lc)), ann.pack, ann.pipeline_id, lc) for v in variants]
-            store.delete_many([k for k in keys if k is not None])
+            keys = [k for k in (table_key(sorted(v.distinct_texts(lc)), ann.pack, ann.pipeline_id, lc)
+                                for v in variants) if k is not None]
+            store.delete_many(keys)
+            table_store(ann.cache, "fstats").delete_prefixed([k[:STATS_PREFIX] for k in keys])
 
     def forget(self, study) -> None:
         """Drop everything computed from this study: results, its sentences in memory

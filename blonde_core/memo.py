@@ -92,6 +92,11 @@ class Memo:
         self.bytes = 0
         self.hits = self.misses = 0
 
+    def _measure(self, value) -> int:
+        """A value's bytes, measured only when a byte cap is to be kept (an unbounded memo, as a command's
+        one run uses, counts entries and never walks its values)."""
+        return approx_size(value) if self.max_bytes != float("inf") else 0
+
     def __len__(self) -> int:
         return len(self._data)
 
@@ -108,7 +113,7 @@ class Memo:
             return hit[0]
 
     def put(self, key, value, size: int | None = None) -> None:
-        size = approx_size(value) if size is None else size
+        size = self._measure(value) if size is None else size
         with self._lock:
             self._store(key, value, size)
 
@@ -153,7 +158,7 @@ class Memo:
                     self._flights.pop(key, None)
                 flight.done.set()
                 raise
-            size = approx_size(value)
+            size = self._measure(value)
             with self._lock:
                 self._store(key, value, size)
                 self._flights.pop(key, None)

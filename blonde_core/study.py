@@ -30,7 +30,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import logging
 import threading
 from dataclasses import dataclass, field
 
@@ -43,7 +42,6 @@ from .metric.settings import ScoreConfig, counting_key
 
 __all__ = ["CATALOG", "DEFAULT_SEED", "Analysis", "Engine", "InputError", "Memo", "ScoreConfig", "Study"]
 
-log = logging.getLogger(__name__)
 TER_MAX_SEGMENTS = registry.TER_MAX_SEGMENTS  # TER by default only up to this many system segments
 DEFAULT_SEED = registry.DEFAULT_SEED
 
@@ -59,6 +57,8 @@ def _canon(obj):
     if isinstance(obj, dict):
         return [[_canon(k), _canon(v)] for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0]))]
     if isinstance(obj, (list, tuple)):
+        if all(type(x) is str for x in obj):  # a document's segments: JSON holds them as they are
+            return obj
         return [_canon(x) for x in obj]
     if isinstance(obj, float) and obj != obj:
         return "NaN"
@@ -100,11 +100,19 @@ class Study:
         h = hashlib.sha256()
         c = self.corpus
 
-        def add(part):
-            h.update(json.dumps(_canon(part), ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
-            h.update(b"\x00")
+        def digest(part) -> bytes:
+            return hashlib.sha256(json.dumps(_canon(part), ensure_ascii=False, default=str).encode(
+                "utf-8", "surrogatepass")).digest()
 
-        for part in (c.doc_ids, c.references, c.systems, c.source, c.seg_ids, c.boundaries, c.files,
+        def add(part):
+            h.update(digest(part))
+
+        # the texts' digests, kept: the language guesses' cache keys are made of them (language_keys)
+        texts = {"references": digest(c.references), "systems": digest(c.systems), "source": digest(c.source)}
+        self.__dict__["_text_digests"] = texts
+        h.update(c.doc_ids and digest(c.doc_ids) or b"")
+        h.update(texts["references"] + texts["systems"] + texts["source"])
+        for part in (c.seg_ids, c.boundaries, c.files,
                      c.docids_file, c.seg_method, c.resegmented, c.domain, c.system_docids, c.missing_documents,
                      self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
@@ -215,11 +223,10 @@ class Study:
     def with_metric_files(self, files, lower_is_better=()) -> "Study":
         """The same texts with the scores of metrics computed elsewhere read from these files (WMT-layout
         NAME.LEVEL.score, a table, COMET's JSON; paths or (name, bytes)), each checked against the texts."""
-        from .io.metric_scores import merge, read_metric_file
-
         files = [_named(f) for f in files or ()]
         if not files:
             return self
+        from .io.metric_scores import merge, read_metric_file
         got = merge(self.external, *[read_metric_file(f, self.corpus, tuple(lower_is_better)) for f in files])
         return dataclasses.replace(self, external=got, metric_files=tuple(self.metric_files) + tuple(str(f) for f in files))
 
@@ -295,7 +302,6 @@ class Study:
         files (paths or (name, bytes)); None keeps what the study has.  human may be a list: several ESA
         exports (Appraise's CSV, io/esa.py) read together, bound to this study's language pair;
         human_common: ESA systems compared only on the segments judged for every one of them."""
-        from .io.human import read_human
         from .io.readers import read_lines
 
         kw = {}
@@ -305,6 +311,7 @@ class Study:
             kw.update(ner=read_lines(_named(ner), allow_empty=True), ner_file=str(_named(ner)))
         if human is not None:
             from .io.esa import bind_esa, is_esa, read_esa
+            from .io.human import read_human
 
             named = [_named(h) for h in (human if isinstance(human, list) else [human])]
             if all(is_esa(n) for n in named):
@@ -363,13 +370,13 @@ class Study:
 
         if "_lang_keys" not in self.__dict__:
             c = self.corpus
+            texts = self.__dict__["_text_digests"]
+            first = hashlib.sha256(json.dumps(next(iter(c.references.values()), []), ensure_ascii=False).encode(
+                "utf-8", "surrogatepass")).digest()
             out = {}
-            for what, part in (("guess", next(iter(c.references.values()), [])), ("source", c.source),
-                               ("systems", [c.references and next(iter(c.references.values())), c.source,
-                                            c.systems])):
-                h = hashlib.sha256(f"langid|{DETECT_VERSION}|{what}|".encode())
-                h.update(json.dumps(part, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-                out[what] = h.digest()
+            for what, part in (("guess", first), ("source", texts["source"]),
+                               ("systems", first + texts["source"] + texts["systems"])):
+                out[what] = hashlib.sha256(f"langid|{DETECT_VERSION}|{what}|".encode() + part).digest()
             self.__dict__["_lang_keys"] = out
         return self.__dict__["_lang_keys"]
 
@@ -557,7 +564,9 @@ class Study:
             except _Stopped:
                 pass
             except Exception as exc:  # the page asking for the scores meets the same error and shows it
-                log.info("background annotation stopped: %s", exc)
+                import logging  # only here: a command never pays for importing it
+
+                logging.getLogger(__name__).info("background annotation stopped: %s", exc)
 
         t = threading.Thread(target=run, name=f"prefetch-{self.key[:8]}", daemon=True)
         t.start()

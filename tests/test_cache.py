@@ -94,7 +94,8 @@ def test_bad_records_are_annotated_again(tmp_path):
     first = run(tmp_path)
     con = sqlite3.connect(tmp_path / "annotations.sqlite3")
     con.execute("UPDATE ann SET v = ?", (b'{"w": [1, 2], "i": [0]',))
-    con.execute("DELETE FROM ftable")  # the run's counts, kept whole: without them the records are read
+    con.execute("DELETE FROM ftable")  # the run's counts and statistics, kept whole: without them the records
+    con.execute("DELETE FROM fstats")  # are read
     con.commit()
     con.close()
     again = run(tmp_path, probe=True)
@@ -242,11 +243,19 @@ def test_a_warm_run_reads_the_feature_table_in_binary_form_and_no_record(tmp_pat
     warm.cache.get_many = lambda keys: reads.append(len(keys)) or get(keys)
     again = warm.evaluate(corpus)
     assert reads == []  # no annotation record read
-    assert again.table._records is None
+    assert again.table._table is None  # the statistics came whole from the cache: the counts not even read
+    assert again.table._records is None  # reading them now (below) reads the binary table, still no record
     assert again.to_dict(per_doc=True) == first.to_dict(per_doc=True)
     assert (again.table.dense == first.table.dense).all()
     # the records come when a view asks for them, from the annotation cache
     assert again.table.records == first.table.records and sum(reads) > 0
+    # another matching (two references summed) is its own cached statistics, equal to an uncached run
+    two = plain_corpus([ref, head(ted / "refs" / "refB.txt", "refB.txt")], [smu], docids=ids)
+    summed = ScoreConfig(aggregation="sum")
+    for _ in range(2):  # computed and kept, then read
+        got = BlonDe(summed, cache_dir=cache, n_process=1).evaluate(two)
+        assert got.to_dict(per_doc=True) == BlonDe(summed, cache=False, n_process=1).evaluate(two).to_dict(per_doc=True)
+    assert got.table._table is None
     # document-consistent entities (they read the records) agree with a run that has no cached table
     doc = ScoreConfig(entities="document")
     cached = BlonDe(doc, cache_dir=cache, n_process=1).evaluate(corpus)
@@ -284,7 +293,7 @@ def test_a_feature_table_is_keyed_by_the_pack_and_the_counting_code(tmp_path):
     assert features.decode_table(b"not a table") is None
 
 
-def test_clearing_the_data_deletes_its_feature_tables(tmp_path):
+def test_clearing_the_data_deletes_its_feature_tables_and_statistics(tmp_path):
     from blonde_core.metric.blonde import table_store
     from blonde_core.study import Engine, ScoreConfig, Study
 
@@ -294,5 +303,8 @@ def test_clearing_the_data_deletes_its_feature_tables(tmp_path):
     ann = next(iter(eng._annotators.values()))
     con = table_store(ann.cache)._open()
     assert con.execute("SELECT count(*) FROM ftable").fetchone()[0] == 1
+    stats = table_store(ann.cache, "fstats")._open()
+    assert stats.execute("SELECT count(*) FROM fstats").fetchone()[0] == 1
     eng.forget(study)
     assert con.execute("SELECT count(*) FROM ftable").fetchone()[0] == 0
+    assert stats.execute("SELECT count(*) FROM fstats").fetchone()[0] == 0

