@@ -192,36 +192,25 @@ class AnnotationCache:
 
     def delete_many(self, keys: list[bytes]) -> int:
         """Remove these keys (the dashboard's "Clear loaded data"); returns how many were there."""
-        conn = self._open()
-        if conn is None or not keys:
-            return 0
-        n = 0
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            for i in range(0, len(keys), 900):
-                chunk = keys[i:i + 900]
-                cur = conn.execute(f"DELETE FROM {self.table} WHERE k IN (%s)" % ",".join("?" * len(chunk)), chunk)
-                n += max(cur.rowcount, 0)
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            _warn(f"annotation cache delete failed ({exc})")
-        return n
+        chunks = [keys[i:i + 900] for i in range(0, len(keys), 900)]
+        return self._delete([(f"DELETE FROM {self.table} WHERE k IN (%s)" % ",".join("?" * len(c)), c)
+                             for c in chunks])
 
     def delete_prefixed(self, prefixes: list[bytes]) -> int:
         """Remove every key that begins with one of these byte strings; returns how many went."""
+        return self._delete([(f"DELETE FROM {self.table} WHERE substr(k, 1, ?) = ?", (len(p), p))
+                             for p in prefixes])
+
+    def _delete(self, statements: list) -> int:
+        """Run these DELETE statements in one transaction; how many rows went (0 when the cache is off)."""
         conn = self._open()
-        if conn is None or not prefixes:
+        if conn is None or not statements:
             return 0
         n = 0
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for p in prefixes:
-                cur = conn.execute(f"DELETE FROM {self.table} WHERE substr(k, 1, ?) = ?", (len(p), p))
-                n += max(cur.rowcount, 0)
+            for sql, args in statements:
+                n += max(conn.execute(sql, args).rowcount, 0)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             try:
