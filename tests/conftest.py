@@ -147,6 +147,10 @@ SLOW_TESTS = {
     "test_a_zip_bomb_is_refused_while_it_inflates_with_little_memory",
     "test_wmt22_de_fr_same_json_from_the_text_files_and_from_the_xml", "test_counts_agree_with_highlighted_spans_on_ted",
     "test_a_one_megabyte_cap_holds_scoring_ted_and_wmt22", "test_correlate_against_refB_without_ref",
+    # whole WMT24 pairs, a WMT folder read twice, every TED bucket: 13-18 s each (the fast tier stays under 3 min)
+    "test_bleu_follows_the_target_language", "test_a_jsonl_folder_scores_exactly_as_the_txt_one",
+    "test_a_domain_scores_as_its_documents_loaded_alone", "test_correlate_en_ja_against_esa",
+    "test_buckets_on_ted_add_up",
 }
 
 
