@@ -1004,7 +1004,23 @@ class Study:
         new = c.resegment(self.text_language(), store=store)
         if not new.resegmented:
             return self
-        return dataclasses.replace(self, corpus=new, messages=dict(self.messages))
+        messages, hs = dict(self.messages), self.human
+        moved = {(name, new.doc_ids[di]) for name, docs in new.resegmented.items() for di in docs}
+        judged = [k for k in (hs.segments if hs is not None else {}) if (k[0], k[1]) in moved]
+        if judged:
+            # a judgment of a re-segmented document rates the system's own segment k, not the k-th segment
+            # of the cut: it leaves what pairs segments (segment-level correlation, the error spans' overlap);
+            # the document and system scores, made of the system's own segments, stay
+            def keep(table: dict) -> dict:
+                return {k: v for k, v in table.items() if (k[0], k[1]) not in moved}
+            hs = dataclasses.replace(hs, segments=keep(hs.segments), rater_scores=keep(hs.rater_scores),
+                                     error_spans=keep(hs.error_spans), targets=keep(hs.targets))
+            who = sorted({k[0] for k in judged})
+            messages["resegment"] = [
+                f"{len(judged)} segment judgment(s) of re-segmented documents ({', '.join(who)}) left out of "
+                "segment-level correlation and the error spans' overlap: they rate the system's own segments, "
+                "not the re-segmented ones; its document and system scores are kept"]
+        return dataclasses.replace(self, corpus=new, messages=messages, human=hs)
 
     def resegmentation(self) -> dict:
         """{system: {document id: {"segments": n before, "omitted": [1-based reference segment numbers],

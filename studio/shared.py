@@ -222,7 +222,10 @@ def scoped(d: Study | None) -> Study | None:
 
 
 def domain_caption(d: Study | None) -> None:
-    """One line under a page's title when the sidebar restricts the pages to a domain."""
+    """One line under a page's title when the sidebar restricts the pages to a domain, and one when
+    re-segmentation set human segment judgments aside."""
+    for msg in (d.messages.get("resegment", []) if d is not None else []):
+        note_line("Human judgments: " + md(first_clause(msg)), md(msg[0].upper() + msg[1:]) + ".")
     if d is not None and d.domain:
         st.caption(f":material/filter_alt: Domain **{md(d.domain)}** only (the sidebar's Domain): "
                    f"{len(d.corpus.doc_ids)} of {len(data().corpus.doc_ids)} documents, {d.corpus.n_segments} "

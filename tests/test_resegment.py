@@ -36,6 +36,22 @@ def join_every_third(segs: list[str]) -> list[str]:
     return cut
 
 
+def joined_with_own_ids() -> tuple[list[str], list[str]]:
+    """TED's Online-W with every third sentence joined to the next inside each document, and the document id
+    of each of its lines (its own document-id file)."""
+    ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
+    sys_ = (TED / "systems" / "Online-W.txt").read_text(encoding="utf-8").splitlines()
+    docs: dict = {}
+    for d, s in zip(ids, sys_):
+        docs.setdefault(d, []).append(s)
+    lines, own = [], []
+    for d, segs in docs.items():
+        cut = join_every_third(segs)
+        lines += cut
+        own += [d] * len(cut)
+    return lines, own
+
+
 def blank_line_ted(out):
     """TED zh-en as blank-line documents in folder out: the reference, Online-W, Online-W with every third
     sentence joined to the next inside each document, and Online-W with the 6th sentence of its 2nd document
@@ -307,16 +323,7 @@ def test_the_data_page_takes_each_systems_own_document_ids(tmp_path):
 
     from conftest import ROOT
 
-    ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
-    sys_ = (TED / "systems" / "Online-W.txt").read_text(encoding="utf-8").splitlines()
-    docs: dict = {}
-    for d, s in zip(ids, sys_):
-        docs.setdefault(d, []).append(s)
-    lines, own = [], []
-    for d, segs in docs.items():
-        cut = join_every_third(segs)
-        lines += cut
-        own += [d] * len(cut)
+    lines, own = joined_with_own_ids()
     up = lambda name, text: (name, text.encode("utf-8"), "text/plain")  # noqa: E731
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
     at.switch_page("pages/data.py").run()
@@ -332,7 +339,7 @@ def test_the_data_page_takes_each_systems_own_document_ids(tmp_path):
     assert not at.exception and not at.error, [e.value for e in at.error]
     study = at.session_state["data"]
     assert study.corpus.system_docids == {"joined": "joined.docids"}
-    assert set(study.resegmentation()["joined"]) == set(docs)
+    assert set(study.resegmentation()["joined"]) == set(own)
 
 
 def test_json_lines_rows_per_system_are_re_segmented(capsys, tmp_path):
@@ -384,3 +391,42 @@ def test_the_sidebar_re_segments_loaded_data(ted_docs):
     assert top.loc["joined", "BlonDe F1"] == pytest.approx(100 * want, abs=1e-9)
     assert "seg:mwer-1" in " ".join(h.proto.body for h in at.sidebar.get("html"))
     assert at.session_state["data"] is study and not study.corpus.seg_method  # the upload as it was
+
+
+def test_judgments_of_a_re_segmented_document_leave_what_pairs_segments(capsys, tmp_path):
+    """A human judgment of a re-segmented document rates the system's own k-th segment, not the k-th
+    segment of the cut: after re-segmentation it is left out of segment-level correlation and the error
+    spans (said on stderr, in the JSON's warnings and on the pages), while the system's document and system
+    scores, made of its own segments, stay."""
+    from blonde_core.study import Study
+
+    lines, own = joined_with_own_ids()
+    (tmp_path / "joined.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "joined.docids").write_text("\n".join(own) + "\n", encoding="utf-8")
+    rows = (TED / "mqm_seg_scores.tsv").read_text(encoding="utf-8").splitlines()
+    mine = [r for r in rows[1:] if r.split("\t")[0] == "Online-W"]
+    (tmp_path / "mqm.tsv").write_text("\n".join(rows[:1] + mine + [r.replace("Online-W", "joined", 1) for r in mine])
+                                      + "\n", encoding="utf-8")
+    study = Study.from_files([TED / "refs" / "ref.txt"], [TED / "systems" / "Online-W.txt", tmp_path / "joined.txt"],
+                             docids=TED / "docids.txt", system_docids=[TED / "docids.txt", tmp_path / "joined.docids"],
+                             human=tmp_path / "mqm.tsv")
+    before = study.human
+    assert sum(1 for k in before.segments if k[0] == "joined") == len(mine)
+    cut = study.resegmented()
+    assert set(cut.resegmentation()) == {"joined"}
+    after = cut.human
+    assert not [k for k in after.segments if k[0] == "joined"]  # every document of it was re-segmented
+    assert {k: v for k, v in after.segments.items() if k[0] == "Online-W"} == \
+        {k: v for k, v in before.segments.items() if k[0] == "Online-W"}
+    assert after.system_scores == before.system_scores and after.doc_scores == before.doc_scores
+    assert cut.messages["resegment"] == [
+        f"{len(mine)} segment judgment(s) of re-segmented documents (joined) left out of segment-level "
+        "correlation and the error spans' overlap: they rate the system's own segments, not the re-segmented "
+        "ones; its document and system scores are kept"]
+    code, out, err = run(capsys, "correlate", "-r", TED / "refs" / "ref.txt", "-s", TED / "systems" / "Online-W.txt",
+                         tmp_path / "joined.txt", "--docids", TED / "docids.txt", "--system-docids",
+                         TED / "docids.txt", tmp_path / "joined.docids", "--human", tmp_path / "mqm.tsv",
+                         "--resegment", "--level", "system", "--format", "json", "--no-cache")
+    assert code == 0, err
+    assert "segment judgment(s) of re-segmented documents (joined) left out" in err, err
+    assert cut.messages["resegment"][0] in json.loads(out)["warnings"]

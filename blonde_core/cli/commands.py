@@ -86,6 +86,9 @@ def load_study(a, human=None, **human_kw) -> Study:
         a.notes = getattr(a, "notes", []) + [
             f"re-segmented {n_docs} document(s) of {len(moved)} system(s) into the reference's segments" if moved
             else "--resegment: every system document already has the reference's segments; nothing re-segmented"]
+        for msg in study.messages.get("resegment", []):
+            a.notes.append(f"warning: {msg}")
+            a.warnings = getattr(a, "warnings", []) + [msg]
         for name, docs in moved.items():
             om = sum(len(v["omitted"]) for v in docs.values())
             if om:
