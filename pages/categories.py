@@ -6,8 +6,8 @@ import streamlit as st
 
 from blonde_core.render import category_label
 from blonde_core.study import CATALOG
-from studio.shared import (PATTERNS, clickable, clicked, downloads, label, md, open_documents, shown_f1,
-                           signature_box, start_page, styled, system_column, system_order, unlabel)
+from studio.shared import (PATTERNS, clickable, clicked, downloads, label, md, number_columns, open_documents,
+                           shown_f1, signature_box, start_page, system_column, system_order, unlabel)
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = res.discourse_categories()
@@ -80,8 +80,8 @@ for c in cats:
     heat_table[f"{category_label(c)} matched"] = [spans[n][c]["matched"] for n in names]
     heat_table[f"{category_label(c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
 with st.expander("As a table", expanded=False):
-    st.dataframe(heat_table.style.format(precision=2, na_rep="-", subset=[category_label(c) for c in cats]),
-                 hide_index=True, placeholder="-", column_config={"system": system_column()})
+    shown, formats = number_columns(heat_table)
+    st.dataframe(shown, hide_index=True, placeholder="-", column_config={**formats, "system": system_column()})
     st.caption("A dash (-): the category has no span in reference or system.")
 downloads(heat_table, "categories", key="cat")
 
@@ -113,7 +113,8 @@ if frames:
     st.caption("Unweighted counts per feature, the feature names of the language pack. "
                + (f"Weight 0 in the current preset (shown, not in the score): {md(', '.join(zero))}." if zero else
                   "Every feature shown carries weight in the current preset."))
-    st.dataframe(styled(feats, precision=3), hide_index=True, placeholder="-")
+    shown, formats = number_columns(feats, precision=3)
+    st.dataframe(shown, hide_index=True, placeholder="-", column_config=formats)
     st.caption("A dash (-): R, P or F1 undefined (no span in reference or system for that feature).")
     downloads(feats, f"features_{cat}", key="feat")
 
