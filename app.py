@@ -21,7 +21,7 @@ internals.legacy_pages_off()
 from blonde_core.study import InputError  # noqa: E402
 
 from studio.shared import config, data, esc, gone_link, keep_token, load_sample, md, scoped, sidebar_settings  # noqa: E402
-from studio.state import presence  # noqa: E402
+from studio.state import presence, settle  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
@@ -102,4 +102,7 @@ if "warmup" not in st.session_state:
                      column_config={"x": st.column_config.NumberColumn(format="%.2f")})
 # the page shown before this run's (Documents offers the way back only when a click on another page led there)
 st.session_state["page_before"], st.session_state["page_now"] = st.session_state.get("page_now"), PAGE_TITLE
-nav.run()
+try:
+    nav.run()
+finally:
+    settle()  # what this run built and holds leaves the cyclic collector's full passes (studio/state.py)
