@@ -102,12 +102,10 @@ class Leaderboard:
         sacrebleu's metrics, metrics computed elsewhere) on its own scale, the scales in words, and the metrics
         computed elsewhere's units and clusters."""
         b = {k: v for k, v in self.board.items() if k != "intervals"}
-        b["intervals"] = {c.metric: {s: list(self.intervals[c.key][s]) for s in self.intervals[c.key]}
-                          for c in self.of("top", "standard")}
+        b["intervals"] = {c.metric: {s: list(v) for s, v in self.intervals[c.key].items()}
+                          for c in self.of("top", "standard", "external")}
         b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
         if self.external:
-            for c in self.of("external"):
-                b["intervals"][c.metric] = {s: list(v) for s, v in self.intervals[c.key].items()}
             b["external"] = {m: {k: e.get(k) for k in ("level", "direction", "unit", "n_units", "clusters",
                                                        "cluster_rule")} for m, e in self.external.items()}
             b["scale"] += "; metrics computed elsewhere: their own scales"

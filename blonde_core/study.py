@@ -110,7 +110,7 @@ class Study:
         # the texts' digests, kept: the language guesses' cache keys are made of them (language_keys)
         texts = {"references": digest(c.references), "systems": digest(c.systems), "source": digest(c.source)}
         self.__dict__["_text_digests"] = texts
-        h.update(c.doc_ids and digest(c.doc_ids) or b"")
+        add(c.doc_ids)
         h.update(texts["references"] + texts["systems"] + texts["source"])
         for part in (c.seg_ids, c.boundaries, c.files,
                      c.docids_file, c.seg_method, c.resegmented, c.domain, c.system_docids, c.missing_documents,
@@ -916,8 +916,6 @@ class Study:
     def standard_segments(self, cfg: ScoreConfig, std_metrics, names) -> dict:
         """sacrebleu's metrics segment by segment (sentence chrF, sentBLEU, sentence TER), oriented
         higher-is-better ("-TER"): {name: {system: (n_segments,)}}; {} when matched per document."""
-        from .metric import registry
-
         if cfg.granularity != "sentence" or not std_metrics:
             return {}
         std_metrics, names = tuple(std_metrics), tuple(names)

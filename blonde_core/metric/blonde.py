@@ -20,7 +20,7 @@ from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
 from .features import (PLUS_CATEGORIES, FeatureTable, LazyTable, Layout, decode_table, entity_occurrences,
-                       stats_key, table_key)
+                       npz_bytes, stats_key, table_key)
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
 from blonde_core.numbers import nan_to_none
@@ -73,7 +73,10 @@ class Result:
 
     def doc_scores(self, name: str) -> dict:
         per = score(self.doc_stats(name), self.config, self.layout, self.plus)
-        lists = _as_lists(per)  # each array to Python numbers once, not one numpy scalar per document
+        return self._documents(_as_lists(per))  # each array to Python numbers once, not a numpy scalar per cell
+
+    def _documents(self, lists: dict) -> dict:
+        """{document id: its scores} from one system's per-document lists (_as_lists)."""
         return {d: to_floats(lists, i, plain=True) for i, d in enumerate(self.corpus.doc_ids)}
 
     def to_dict(self, per_doc: bool = False) -> dict:
@@ -88,8 +91,7 @@ class Result:
         for k, name in enumerate(names):
             entry = to_floats(totals, k, plain=True)
             if per_doc:
-                mine = _take(docs, k)
-                entry["documents"] = {d: to_floats(mine, i, plain=True) for i, d in enumerate(self.corpus.doc_ids)}
+                entry["documents"] = self._documents(_take(docs, k))
             out["systems"][name] = entry
         return out
 
@@ -164,8 +166,6 @@ def table_store(cache: AnnotationCache | None, table: str = "ftable") -> Annotat
 def _stats_bytes(stats: list) -> bytes | None:
     """Systems' statistics (float arrays of whole counts) in the smallest unsigned integer type that holds
     them; None when one is not a whole non-negative count (never kept then)."""
-    import io
-
     arrays = {}
     for k, s in enumerate(stats):
         top = float(s.max()) if s.size else 0.0
@@ -176,9 +176,7 @@ def _stats_bytes(stats: list) -> bytes | None:
             return None
         arrays[f"s{k}"] = s.astype(dt)
     arrays["n_keyed"] = np.array([len(stats)], np.int64)
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    return buf.getvalue()
+    return npz_bytes(arrays)
 
 class BlonDe:
     """Scores systems against references with a `ScoreConfig`.
@@ -272,9 +270,10 @@ class BlonDe:
                 self.annotator.count_cached(len(distinct))
                 if progress is not None:
                     progress(len(distinct), len(distinct))
-        if not stats:
+        cached = bool(stats)
+        if not cached:
             table._table = self._table(distinct, progress, tkey)  # with the annotation's progress
-        for name in sys_names if not stats else ():
+        for name in sys_names if not cached else ():
             docs = prep[name]
             s_flat = flat(docs)
             s_units = units_of(docs)
@@ -296,7 +295,7 @@ class BlonDe:
                              for g in range(len(self.pack.entity_groups))]
             stats[name] = system_stats(table, rows, s_units, ref_rows, ref_units, n_units,
                                        cfg.aggregation, entity_override=ent_items, plus=plus_items, refs=refs)
-        if skey is not None and len(stats) == len(sys_names) and table._table is not None:
+        if skey is not None and not cached:
             blob = _stats_bytes([stats[n] for n in sys_names])
             if blob is not None:
                 table_store(self.cache, "fstats").put_many([(skey, blob)])

@@ -248,6 +248,15 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
     return h.digest()
 
 
+def npz_bytes(arrays: dict) -> bytes:
+    """Arrays as one numpy .npz file in memory (what the disk cache's binary tables hold; decode_table reads it)."""
+    import io
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
 def decode_table(v) -> dict | None:
     """Validator of the disk cache's table of feature tables: the arrays of FeatureTable.to_bytes (None when
     the bytes are not such a file)."""
@@ -278,8 +287,7 @@ class LazyTable:
         self._load, self._table = load, None
 
     def rows(self, prepared_texts) -> np.ndarray:
-        idx = self.index
-        return np.fromiter((idx[t] for t in prepared_texts), dtype=np.int64)
+        return FeatureTable.rows(self, prepared_texts)  # by the texts' index alone, as the table does
 
     def __getattr__(self, name):  # dense, keyed, records: the whole table, read once
         if name.startswith("__") or name in ("_load", "_table"):
@@ -325,16 +333,12 @@ class FeatureTable:
 
     def to_bytes(self) -> bytes:
         """The counts in numpy's binary form (what the disk cache keeps: no text, no records)."""
-        import io
-
         arrays = {"dense": self.dense.astype(np.int32), "n_keyed": np.array([len(self.keyed)], np.int64)}
         for k, c in enumerate(self.keyed):
             arrays[f"p{k}"], arrays[f"i{k}"], arrays[f"c{k}"] = c.ptr, c.items.astype(np.int32), \
                 c.counts.astype(np.int32)
             arrays[f"n{k}"] = np.array([c.n_items], np.int64)
-        buf = io.BytesIO()
-        np.savez(buf, **arrays)
-        return buf.getvalue()
+        return npz_bytes(arrays)
 
     @classmethod
     def from_arrays(cls, texts: list[str], arrays: dict, pack: LanguagePack, load_records) -> "FeatureTable | None":
