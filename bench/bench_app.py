@@ -159,8 +159,8 @@ def uploader(page, label):
 
 def open_page(browser, url):
     pg = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    pg.set_default_timeout(3_600_000)
-    pg.goto(url)
+    pg.set_default_timeout(900_000)  # a long wait fails loudly instead of hanging
+    pg.goto(url + "/data")  # the Data page (Home is the default page)
     pg.get_by_role("heading", name="Data").first.wait_for()
     return pg
 

@@ -34,6 +34,7 @@ import threading
 from dataclasses import dataclass, field
 
 from .engine import Engine
+from .digest import texts_digest
 from .errors import InputError
 from .io.corpus import Corpus
 from .memo import Memo
@@ -108,7 +109,8 @@ class Study:
             h.update(digest(part))
 
         # the texts' digests, kept: the language guesses' cache keys are made of them (language_keys)
-        texts = {"references": digest(c.references), "systems": digest(c.systems), "source": digest(c.source)}
+        texts = {"references": texts_digest(c.references), "systems": texts_digest(c.systems),
+                 "source": texts_digest(c.source)}
         self.__dict__["_text_digests"] = texts
         add(c.doc_ids)
         h.update(texts["references"] + texts["systems"] + texts["source"])
@@ -371,8 +373,7 @@ class Study:
         if "_lang_keys" not in self.__dict__:
             c = self.corpus
             texts = self.__dict__["_text_digests"]
-            first = hashlib.sha256(json.dumps(next(iter(c.references.values()), []), ensure_ascii=False).encode(
-                "utf-8", "surrogatepass")).digest()
+            first = texts_digest(next(iter(c.references.values()), []))
             out = {}
             for what, part in (("guess", first), ("source", texts["source"]),
                                ("systems", first + texts["source"] + texts["systems"])):
@@ -1361,6 +1362,7 @@ CATALOG = Catalog()
 # the one place pages and commands import from without the class forwarding each of them.
 TOOLS = {
     "json_safe": ("numbers", "json_safe"),
+    "json_text": ("numbers", "json_text"),
     "time_left": ("numbers", "time_left"),
     "csv_text": ("exports", "csv_text"),
     "frame_csv": ("exports", "frame_csv"),

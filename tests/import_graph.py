@@ -89,7 +89,7 @@ def cycles(g: dict[str, set]) -> list[list[str]]:
 
 # The parts in the order imports may point: a module imports only from its own part or the ones before it.
 LAYERS = ("base", "lang", "annotation", "io", "metric", "analysis", "study", "cli", "app")
-BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.memo", "blonde_core.blas",
+BASE = {"blonde_core", "blonde_core.errors", "blonde_core.numbers", "blonde_core.digest", "blonde_core.memo", "blonde_core.blas",
         "blonde_core.__main__"}
 DOOR = {"blonde_core.study", "blonde_core.engine", "blonde_core.render", "blonde_core.report", "blonde_core.typed",
         "blonde_core.exports", "blonde_core.leaderboard"}  # the door and its helpers

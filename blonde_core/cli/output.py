@@ -1,8 +1,6 @@
 """Output of the commands: JSON, CSV, text tables, progress on stderr."""
 from __future__ import annotations
 
-import json
-
 from blonde_core.study import CATALOG, Study
 from blonde_core import study as door  # its tools (json_safe, csv_text, ...) imported when first called
 
@@ -31,7 +29,7 @@ def _progress(stream):
 
 def dump_json(data) -> str:
     """Strict JSON (no NaN, no Infinity: null where a statistic has no value)."""
-    return json.dumps(door.json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return door.json_text(data) + "\n"
 
 
 def _num(x, spec):

@@ -23,7 +23,6 @@ from .features import (PLUS_CATEGORIES, FeatureTable, LazyTable, Layout, decode_
                        npz_bytes, stats_key, table_key)
 from .features import entities as tagged_entities
 from blonde_core.lang.base import load_pack
-from blonde_core.numbers import nan_to_none
 from . import registry
 from .plus import count_phrase, parse_annotation, parse_ner_line
 from .scoring import THIN, score
@@ -77,7 +76,7 @@ class Result:
 
     def _documents(self, lists: dict) -> dict:
         """{document id: its scores} from one system's per-document lists (_as_lists)."""
-        return {d: to_floats(lists, i, plain=True) for i, d in enumerate(self.corpus.doc_ids)}
+        return dict(zip(self.corpus.doc_ids, _entries(lists, len(self.corpus.doc_ids))))
 
     def to_dict(self, per_doc: bool = False) -> dict:
         out = {"signature": self.signature, "systems": {}}
@@ -88,15 +87,13 @@ class Result:
         totals = _as_lists(score(np.stack([self.total(n) for n in names]), self.config, self.layout, self.plus))
         docs = _as_lists(score(np.stack([self.doc_stats(n) for n in names]), self.config, self.layout,
                                self.plus)) if per_doc else None
-        for k, name in enumerate(names):
-            entry = to_floats(totals, k, plain=True)
+        for k, (name, entry) in enumerate(zip(names, _entries(totals, len(names)))):
             if per_doc:
                 entry["documents"] = self._documents(_take(docs, k))
             out["systems"][name] = entry
         return out
 
 
-_clean = nan_to_none
 TOPS = registry.names("blonde")
 
 
@@ -122,28 +119,34 @@ def _take(res, k):
     return res[k]
 
 
-def to_floats(res: dict, i=None, plain: bool = False) -> dict:
-    """score()'s output as plain numbers (of unit i when the arrays have a leading axis); plain: `res` holds
-    Python lists already (_as_lists), NaN as None."""
-    if plain:
-        def pick(a):
-            return a[i]
-    else:
-        def pick(a):
-            return _clean(a if i is None else a[i])
+def to_floats(res: dict) -> dict:
+    """score()'s output for one unit as plain numbers (NaN as None)."""
+    return _entries(_as_lists(_one(res)), 1)[0]
 
-    out = {}
+
+def _one(res):
+    """Every array of score()'s output for one unit as an array of one element."""
+    return {k: _one(v) for k, v in res.items()} if isinstance(res, dict) else np.reshape(res, 1)
+
+
+def _entries(res: dict, n: int) -> list[dict]:
+    """score()'s output as plain lists (_as_lists) over n units: one entry per unit (the tops' R/P/F1, then
+    every category's R/P/F1, span counts and thin flag), built column by column."""
+    out = [{} for _ in range(n)]
     for key in TOPS:
         if key in res:
-            out[key] = {m: pick(res[key][m]) for m in ("R", "P", "F1")}
-    out["categories"] = {}
+            r = res[key]
+            for e, R, P, F in zip(out, r["R"], r["P"], r["F1"]):
+                e[key] = {"R": R, "P": P, "F1": F}
+    cats = [{} for _ in range(n)]
+    for e, c in zip(out, cats):
+        e["categories"] = c
     for c, v in res["categories"].items():
-        entry = {m: pick(v[m]) for m in ("R", "P", "F1")}
-        entry["spans"] = {k: _count(pick(v[k])) for k in ("reference", "system", "matched")}
-        entry["thin"] = bool(entry["spans"]["reference"] < THIN)
-        out["categories"][c] = entry
+        counts = [[_count(x) for x in v[k]] for k in ("reference", "system", "matched")]
+        for e, R, P, F, a, b, m in zip(cats, v["R"], v["P"], v["F1"], *counts):
+            e[c] = {"R": R, "P": P, "F1": F, "spans": {"reference": a, "system": b, "matched": m},
+                    "thin": bool(a < THIN)}
     return out
-
 
 
 _TABLE_STORES: dict = {}

@@ -233,8 +233,9 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
     the code that counts (so an edited pack or counting rule never reads an old table).  None when the pack
     has no file to fingerprint (a pack built in memory): such tables are not kept."""
     import hashlib
-    import json
     from pathlib import Path
+
+    from blonde_core.digest import texts_digest
 
     if not pack.source or not Path(pack.source).is_file():
         return None
@@ -244,7 +245,7 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
     for part in (Path(pack.source), *(root / c for c in _CODE)):
         h.update(part.read_bytes())
         h.update(b"\x00")
-    h.update(json.dumps(texts, ensure_ascii=False).encode("utf-8", "surrogatepass"))  # unambiguous, at C speed
+    h.update(texts_digest(texts))
     return h.digest()
 
 

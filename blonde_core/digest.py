@@ -1,0 +1,42 @@
+"""Digests of texts for cache keys: fast and unambiguous.
+
+A run's keys are made of every text it reads (the study's key, the feature table's key).  Serialising ~28,000
+sentences to JSON to hash them took 0.02-0.03 s of a warm WMT22 command; here the texts are joined as they
+are (C speed) and their lengths are hashed with them, so no two different lists give the same bytes."""
+from __future__ import annotations
+
+import hashlib
+from array import array
+
+
+def _update(h, texts: list) -> None:
+    """Hash a flat list of strings: its length, every string's length, then the strings joined."""
+    h.update(b"L%d\x00" % len(texts))
+    h.update(array("q", map(len, texts)).tobytes())
+    h.update("\x00".join(texts).encode("utf-8", "surrogatepass"))
+
+
+def texts_digest(part, salt: bytes = b"") -> bytes:
+    """sha256 of a list of strings, of documents (lists of strings), of {name: documents} (names in sorted
+    order), or of None.  The shape is part of the digest: ["a b"] and [["a", "b"]] differ."""
+    h = hashlib.sha256(b"texts1\x00" + salt)
+    if part is None:
+        h.update(b"N")
+    elif isinstance(part, dict):
+        h.update(b"D%d\x00" % len(part))
+        for name in sorted(part):
+            h.update(b"K")
+            _update(h, [name])
+            _docs(h, part[name])
+    elif part and not isinstance(part[0], str):
+        _docs(h, part)
+    else:
+        h.update(b"S")
+        _update(h, list(part))
+    return h.digest()
+
+
+def _docs(h, docs) -> None:
+    h.update(b"d%d\x00" % len(docs))
+    h.update(array("q", map(len, docs)).tobytes())
+    _update(h, [s for d in docs for s in d])
