@@ -125,6 +125,7 @@ def set_data(study: Study | None) -> None:
         return
     if study.engine is not server_engine():  # every study of this server computes through its one engine
         study = study.with_engine(server_engine())
+    study = store.intern(study)  # the same files loaded by another session: one copy for both
     st.session_state["data"] = study
     st.session_state["data_token"] = store.put(study, token, me)
     st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
@@ -484,6 +485,14 @@ def to_latex(df: pd.DataFrame, caption: str = "") -> str:
     """A table as booktabs LaTeX, ASCII only (the core's report.latex_table: arrows as math, accents dropped)."""
     return latex_table(df.to_dict("records"), [str(c) for c in df.columns], caption=caption,
                              label="tab:" + "-".join(str(c) for c in df.columns[:1]))
+
+
+def keep_choices(*keys: str) -> None:
+    """Keep these widgets' values through runs where the widgets are not drawn (a closed lazy tab's): Streamlit
+    forgets the value of a widget a run did not draw, unless the run sets it."""
+    for k in keys:
+        if k in st.session_state:
+            st.session_state[k] = st.session_state[k]
 
 
 def system_order(res, names=None, key: str = "sys_order", container=None) -> list[str]:

@@ -84,6 +84,18 @@ class StudyStore:
         self._write(token, study, owner)
         return token
 
+    def intern(self, study: Study) -> Study:
+        """The stored study with this study's content (key, origin and messages), so that sessions that load the
+        same files share one copy in memory (a class that loads the same WMT pair: 6 MB each for WMT22 zh-en);
+        this study itself when none is stored."""
+        self._expire()
+        for v in self._memo.values():
+            s = v[0]
+            if s.key == study.key and s.origin == study.origin and s.messages == study.messages \
+                    and s.engine is study.engine:
+                return s
+        return study
+
     def get(self, token: str | None) -> Study | None:
         hit = self._entry(token)
         return None if hit is None else hit[0]
@@ -228,6 +240,7 @@ class Presence:
         self._held: dict[str, Study | None] = {}
         self._since: dict[str, float] = {}  # session id -> when it was first seen disconnected
         self._lock = threading.Lock()
+        self.closed = 0  # sessions this sweeper has closed so far
 
     def hold(self, session_id: str | None, study: Study | None) -> None:
         if session_id:
@@ -248,6 +261,7 @@ class Presence:
             gone = [sid for sid, t in self._since.items() if now - t >= grace]
             if not gone:
                 return 0
+            self.closed += len(gone)
             left = [self._held.pop(sid) for sid in gone]
             for sid in gone:
                 self._since.pop(sid)
@@ -314,12 +328,15 @@ _SWEEPER: threading.Thread | None = None
 def _sweep_forever() -> None:
     from studio import internals
 
-    sweeps = 0
+    sweeps, again = 0, False
     while True:
         time.sleep(SWEEP_SECONDS)
         sweeps += 1
         rt = internals.runtime()
-        released = 0
+        released, closed = 0, _PRESENCE.closed
+        if again:  # Streamlit drops a closed session on its event loop, after the sweep that closed it
+            _give_back_memory()
+            again = False
         if rt is not None:
             try:
                 # a stored (disconnected) session is closed on Streamlit's event loop, so that it cannot resume
@@ -327,6 +344,7 @@ def _sweep_forever() -> None:
                                            close=lambda sid: internals.close_session(rt, sid))
             except Exception:  # noqa: BLE001 - a sweep that failed is tried again next time
                 pass
+        again = _PRESENCE.closed != closed
         if not released and sweeps % THAW_SWEEPS == 0:  # cycles that died among the frozen objects
             _give_back_memory()
 

@@ -682,7 +682,14 @@ def test_the_categories_page_command_reproduces_its_tables():
     at.session_state["ent_system"] = "names"
     at.switch_page("pages/categories.py").run()
     assert_clean(at, "categories")
-    heat, feats, ents = (df.value for df in at.dataframe[:3])
+    assert [t.label for t in at.tabs] == ["Per feature", "Systems x documents", "Entity strings",
+                                          "Collapsed document scores"]
+    heat, feats = (df.value for df in at.dataframe[:2])  # the open tab's only: Per feature
+    at.session_state["cat_tab"] = "Entity strings"
+    at.run()
+    assert_clean(at, "categories' entity strings")
+    assert at.dataframe[0].value.equals(heat) and not any(s.label == "Category" for s in at.selectbox)
+    ents = at.dataframe[1].value
     cmd = [c for c in copyables(at) if c.startswith("python -m blonde_core")]
     assert len(cmd) == 1 and "--entity-strings" in cmd[0] and "--per-feature" in cmd[0]
     p = subprocess.run([sys.executable, *shlex.split(cmd[0])[1:]], capture_output=True, text=True, cwd=ROOT)

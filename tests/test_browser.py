@@ -265,7 +265,9 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     wait_value(page, "Score", "pronoun")
     page.wait_for_timeout(1000)
     before = page.evaluate("history.length")
-    click_point(page.locator(MAIN + ".js-plotly-plot").nth(2), ranked.index("SMU") * 5 + 0)  # talk.2
+    # the cell opened the Systems x documents tab (only the open tab is drawn: its heatmap is the 2nd plot)
+    assert page.get_by_role("tab", name="Systems x documents").get_attribute("aria-selected") == "true"
+    click_point(page.locator(MAIN + ".js-plotly-plot").nth(1), ranked.index("SMU") * 5 + 0)  # talk.2
     page.get_by_role("heading", name="Documents", exact=True).first.wait_for()
     page.locator(".bl-row").first.wait_for()
     page.wait_for_load_state("networkidle")

@@ -618,6 +618,22 @@ def test_a_token_opened_by_another_owner_is_a_copy_it_cannot_overwrite_or_drop()
     assert store.open(t2, None) == (mine, t2, False)
 
 
+def test_sessions_that_load_the_same_files_share_one_study_in_memory():
+    """Two uploads of the same files (two students, one exercise) are kept once: the store's intern gives the
+    study already stored when key, origin and messages agree, and each session keeps its own token."""
+    store = StudyStore()
+    first, again = (Study(sample_corpus(), "x") for _ in range(2))
+    assert first is not again and first.key == again.key
+    t1 = store.put(store.intern(first), owner="A")
+    shared = store.intern(again)
+    assert shared is first
+    t2 = store.put(shared, owner="B")
+    assert t1 != t2 and store.get(t1) is store.get(t2) is first
+    assert store.intern(Study(sample_corpus(), "other origin")) is not first  # what a page shows differs
+    other = Study(plain_corpus([SAMPLE / "reference.txt"], [str(SAMPLE / "names.txt")]), "x")
+    assert store.intern(other) is other
+
+
 def test_results_are_sized_by_what_they_hold_as_tracemalloc_sees_it(ted, ted_systems):
     """The memo's byte count of computed results is what they keep alive (within 25% of tracemalloc's
     count of the memory computing them left allocated): issue 38 found a WMT22 result of 163.8 MB
