@@ -103,9 +103,12 @@ class LanguagePack:
     tag_index: dict = field(default_factory=dict, compare=False)
     dm_patterns: tuple = field(default=(), compare=False)  # ((type_index, (tok, ...)), ...)
     tense_keys: frozenset = field(default=frozenset(), compare=False)  # the keys the tense rules read
-    _rule_keys: tuple = field(default=(), compare=False)  # the keys of the simple rules, in a fixed order
+    _rule_keys: tuple = field(default=(), compare=False)  # the keys of the simple rules but LEXICAL_KEYS, in order
+    _lexical_keys: tuple = field(default=(), compare=False)  # the simple rules' LEXICAL_KEYS, in order
+    # each simple rule as (feature, its conditions on _rule_keys, its conditions on _lexical_keys)
+    _lexical_rules: tuple = field(default=(), compare=False)
     _parsed: dict = field(default_factory=dict, compare=False, repr=False)  # memo: morphology string -> features
-    _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: rule keys' values -> feature
+    _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: _rule_keys values -> rules left
     dm_longest: bool = False
     notes: tuple = ()
     caveats: tuple = ()
@@ -210,20 +213,31 @@ class LanguagePack:
                 if found is not None:
                     out.append((i, fi))
                     done.update((i, found))
-        # the rules read only a few keys: their verdict is memoised on those keys' values, read column by column
-        keys, verdicts, rules = self._rule_keys, self._verdicts, self.tense_rules
+        # the rules read only a few keys: their verdict is memoised on those keys' values, read column by column;
+        # keys that hold words (WORD, ENDS, PREV: thousands of values) stay out of the memo's key: it keeps the
+        # rules that the other keys let through, in order, and only those read the words
+        keys, verdicts, lexical = self._rule_keys, self._verdicts, self._lexical_rules
         skip_empty = not (pos or self.tense_keys & CONTEXT_KEYS)
+        words_of = {k: column(k) for k in self._lexical_keys}
         for i, vals in enumerate(zip(*(column(k) for k in keys)) if keys else ((),) * n):
             if i in done or (skip_empty and not feats[i]):
                 continue
-            fi = verdicts.get(vals)
-            if fi is None:
+            plan = verdicts.get(vals)
+            if plan is None:
                 got = dict(zip(keys, vals))
-                fi = next((fi for fi, rule in rules if all(got.get(k) in v for k, v in rule)), -1)
+                plan = []
+                for fi, rest, on_words in lexical:
+                    if all(got.get(k) in v for k, v in rest):
+                        plan.append((fi, on_words))
+                        if not on_words:  # this rule decides whatever the words: the later ones never count
+                            break
+                plan = tuple(plan)
                 if len(verdicts) < 100_000:
-                    verdicts[vals] = fi
-            if fi >= 0:
-                out.append((i, fi))
+                    verdicts[vals] = plan
+            for fi, on_words in plan:
+                if all(words_of[k][i] in v for k, v in on_words):
+                    out.append((i, fi))
+                    break
         return sorted(out)
 
     def describe(self, category: str, feature) -> str:
@@ -236,6 +250,7 @@ class LanguagePack:
 
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
+LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
 ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta")  # annotation/analysers.py has one adapter each
 
 
@@ -249,8 +264,13 @@ class _Not(frozenset):
 class _Ends(frozenset):
     """Word endings ("ENDS": "ría|rías"): `x in` it is true for a lowercased word ending in one of them."""
 
+    def __new__(cls, endings=()):
+        self = super().__new__(cls, endings)
+        self.tails = tuple(self)  # str.endswith takes a tuple: made once, not on every test
+        return self
+
     def __contains__(self, x):
-        return isinstance(x, str) and x.endswith(tuple(self))
+        return isinstance(x, str) and x.endswith(self.tails)
 
 
 def _rule(rule: dict) -> tuple:
@@ -350,7 +370,12 @@ def _build(data: dict, source: str) -> LanguagePack:
         keys |= {k for k, _ in pack.tense_compound[0]}
         keys |= {k for r in pack.tense_compound[5].values() for k, _ in r}
     object.__setattr__(pack, "tense_keys", frozenset(keys))
-    object.__setattr__(pack, "_rule_keys", tuple(sorted({k for _, r in pack.tense_rules for k, _ in r})))
+    simple = {k for _, r in pack.tense_rules for k, _ in r}
+    object.__setattr__(pack, "_lexical_keys", tuple(sorted(simple & LEXICAL_KEYS)))
+    object.__setattr__(pack, "_rule_keys", tuple(sorted(simple - LEXICAL_KEYS)))
+    object.__setattr__(pack, "_lexical_rules", tuple(
+        (fi, tuple((k, v) for k, v in r if k not in LEXICAL_KEYS), tuple((k, v) for k, v in r if k in LEXICAL_KEYS))
+        for fi, r in pack.tense_rules))
     object.__setattr__(pack, "dm_patterns", tuple(
         (ti, tuple(m.split(" "))) for ti, t in enumerate(pack.dm_types) for m in pack.dm_markers.get(t, ())))
     return pack
