@@ -16,10 +16,10 @@ def _update(h, texts: list) -> None:
     h.update("\x00".join(texts).encode("utf-8", "surrogatepass"))
 
 
-def texts_digest(part, salt: bytes = b"") -> bytes:
+def texts_digest(part) -> bytes:
     """sha256 of a list of strings, of documents (lists of strings), of {name: documents} (names in sorted
     order), or of None.  The shape is part of the digest: ["a b"] and [["a", "b"]] differ."""
-    h = hashlib.sha256(b"texts1\x00" + salt)
+    h = hashlib.sha256(b"texts1\x00")
     if part is None:
         h.update(b"N")
     elif isinstance(part, dict):

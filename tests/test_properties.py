@@ -262,3 +262,43 @@ def test_json_text_is_json_dumps_of_json_safe_byte_for_byte(tree):
     want = json.dumps(json_safe(tree), indent=2, ensure_ascii=False, allow_nan=False)
     assert json_text(tree) == want
     assert json_text(np.array([[1.5, np.nan], [2, 3]])) == json.dumps([[1.5, None], [2.0, 3.0]], indent=2)
+
+
+_texts = st.lists(st.text(alphabet="ab \x00é", max_size=3), max_size=4)
+_docs = st.lists(_texts, min_size=1, max_size=3)
+_texts_shapes = st.one_of(st.none(), _texts, _docs,
+                          st.dictionaries(st.text(alphabet="xy\x00", max_size=2), _docs, max_size=3))
+
+
+@SETTINGS
+@given(_texts_shapes, _texts_shapes)
+def test_texts_digest_tells_apart_every_two_different_texts(a, b):
+    """The cache keys' digest of texts (joined with their lengths, not JSON) is equal exactly when the texts,
+    their documents and their names are: a NUL inside a text or a name, an empty text, a sentence moved to the
+    next document all change it; the order names were added in does not."""
+    from blonde_core.digest import texts_digest
+
+    def same(x, y):
+        if isinstance(x, dict) and isinstance(y, dict):
+            return x == y
+        if x is None or y is None:
+            return x is y
+        if isinstance(x, dict) or isinstance(y, dict):
+            return False
+        flat = lambda z: not z or isinstance(z[0], str)  # noqa: E731 - [] reads as a flat list
+        return flat(x) == flat(y) and x == y if x or y else True
+
+    assert (texts_digest(a) == texts_digest(b)) == same(a, b)
+    if isinstance(a, dict):
+        assert texts_digest(dict(reversed(list(a.items())))) == texts_digest(a)
+
+
+def test_texts_digest_on_the_cases_a_plain_join_would_confuse():
+    from blonde_core.digest import texts_digest
+
+    pairs = [(["a\x00", "b"], ["a", "\x00b"]), (["ab"], ["a", "b"]), ([["a"], ["b"]], [["a", "b"]]),
+             ([["a", "b"]], [["a"], ["b"]]), ({"x": [["a"]]}, {"x\x00": [["a"]]}), ([], [""]), ([[]], []),
+             ({"a": [["b"]], "c": [["d"]]}, {"a": [["b"], ["c"]]})]
+    for a, b in pairs:
+        assert texts_digest(a) != texts_digest(b), (a, b)
+    assert texts_digest([["a", "b"], ["c"]]) == texts_digest([["a", "b"], ["c"]])
