@@ -102,7 +102,10 @@ def test_every_page_with_sample_data(core_sample):
     # per feature: one bar series per system, each with its own fill pattern besides its colour
     bars = [t for c in at.get("plotly_chart") for t in json.loads(c.proto.spec)["data"] if t.get("type") == "bar"]
     assert len(bars) >= 2 and len({t["marker"]["pattern"]["shape"] for t in bars}) == len(bars)
-    ents = at.dataframe[2].value
+    at.session_state["cat_tab"] = "Entity strings"  # only the open tab is drawn
+    at.run()
+    assert_clean(at, "categories' entity strings")
+    ents = at.dataframe[1].value
     assert {"as written", "matching key", "reference", "system", "matched", "missed"} <= set(ents.columns)
     assert "Maria" in set(ents["as written"]) and "maria" in set(ents["matching key"])  # original case shown
     # the document page renders highlighted spans of the first document
