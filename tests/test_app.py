@@ -669,6 +669,27 @@ def test_the_command_line_equivalent_reproduces_the_page(tmp_path):
     assert compared == 7 * len(SAMPLE_SYSTEMS)
 
 
+def test_categories_tabs_draw_only_the_open_one_and_keep_a_closed_ones_choices():
+    """Categories' details are lazy tabs (issue 50: its first open within 1.5 x the Overview's warm time): a
+    run draws the open tab's widgets only, and a choice made in a tab (Systems x documents' score) is still
+    there after another tab was open."""
+    at = new_app()
+    at.button[0].click().run()
+    at.switch_page("pages/categories.py").run()
+    assert_clean(at, "categories")
+    assert [s.label for s in at.selectbox] == ["Category"]  # Per feature, the default tab
+    at.session_state["cat_tab"] = "Systems x documents"
+    at.run()
+    next(s for s in at.selectbox if s.label == "Score").set_value("pronoun").run()
+    at.session_state["cat_tab"] = "Entity strings"
+    at.run()
+    assert [s.label for s in at.selectbox] == ["System"]
+    at.session_state["cat_tab"] = "Systems x documents"
+    at.run()
+    assert_clean(at, "categories, back on Systems x documents")
+    assert next(s for s in at.selectbox if s.label == "Score").value == "pronoun"
+
+
 def test_the_categories_page_command_reproduces_its_tables():
     """The Categories page's command gives its per-category F1 and span counts, the per-feature table of
     each chosen system and the entity strings of the chosen system (document granularity, case kept)."""
