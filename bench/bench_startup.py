@@ -6,8 +6,8 @@ Prints
   warm     the whole process of `score --per-doc` on TED zh-en (13 systems and refB against ref) with every
            sentence cached (median of N), against `python -c "import numpy"` run between them (target: at
            most 2 x, issue 45);
-  wmt warm the whole process of `score --per-doc` on WMT22 zh-en (12 systems and refB against refA) with its
-           cache filled by the cold run below, against `python -c "import numpy"` (issue 45: warm as TED);
+  wmt warm the whole process of `score --per-doc`, and of `score`, on WMT22 zh-en (12 systems and refB
+           against refA) with its cache filled by the cold run below, against `python -c "import numpy"` (issue 45: warm as TED);
   correlate  cold `correlate --human` on WMT22 zh-en (12 systems and refB against refA, the real DA
            segment scores, its default metrics) against cold `score --per-doc` on the same files, each
            with an empty cache, in the same run (target: at most 1.5 x).
@@ -94,14 +94,18 @@ def main() -> None:
     print(f"WMT22 zh-en, cold (empty caches): score --per-doc {score:.1f} s, correlate --human {corr:.1f} s = "
           f"{corr / score:.2f} x (target <= 1.5 x)")
     wmt = [py, "-m", "blonde_core", "score", *files, "--per-doc", "--format", "json", "-o", str(tmp / "wmt.json")]
-    warm, numpy = [], []
+    plain = [py, "-m", "blonde_core", "score", *files, "--format", "json", "-o", str(tmp / "wmt-plain.json")]
+    warm, bare, numpy = [], [], []
     for _ in range(a.repeat):  # the cache the cold score filled
         warm.append(timed(wmt, tmp / "wmt-score"))
+        bare.append(timed(plain, tmp / "wmt-score"))
         numpy.append(timed([py, "-c", "import numpy"], tmp / "wmt-score"))
-    w, n = statistics.median(warm), statistics.median(numpy)
-    print(f"WMT22 zh-en score --per-doc, whole process: warm median {w:.3f} s (min {min(warm):.3f}, max "
-          f"{max(warm):.3f}); `python -c 'import numpy'` median {n:.3f} s: warm = {w / n:.2f} x import numpy "
-          "(issue 45: warm as TED)")
+    n = statistics.median(numpy)
+    for what, times in (("score --per-doc (6.9 MB of JSON)", warm), ("score", bare)):
+        w = statistics.median(times)
+        print(f"WMT22 zh-en {what}, whole process: warm median {w:.3f} s (min {min(times):.3f}, max "
+              f"{max(times):.3f}); `python -c 'import numpy'` median {n:.3f} s: warm = {w / n:.2f} x import numpy "
+              "(issue 45: warm as TED)")
 
 
 if __name__ == "__main__":
