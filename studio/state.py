@@ -333,19 +333,19 @@ def _sweep_forever() -> None:
         time.sleep(SWEEP_SECONDS)
         sweeps += 1
         rt = internals.runtime()
-        released, closed = 0, _PRESENCE.closed
+        closed = _PRESENCE.closed
         if again:  # Streamlit drops a closed session on its event loop, after the sweep that closed it
             _give_back_memory()
             again = False
         if rt is not None:
             try:
                 # a stored (disconnected) session is closed on Streamlit's event loop, so that it cannot resume
-                released = _PRESENCE.sweep(lambda sid: internals.session_is_live(rt, sid), server_engine(),
-                                           close=lambda sid: internals.close_session(rt, sid))
+                _PRESENCE.sweep(lambda sid: internals.session_is_live(rt, sid), server_engine(),
+                                close=lambda sid: internals.close_session(rt, sid))
             except Exception:  # noqa: BLE001 - a sweep that failed is tried again next time
                 pass
-        again = _PRESENCE.closed != closed
-        if not released and sweeps % THAW_SWEEPS == 0:  # cycles that died among the frozen objects
+        again = _PRESENCE.closed != closed  # this sweep closed sessions (and gave memory back already)
+        if not again and sweeps % THAW_SWEEPS == 0:  # cycles that died among the frozen objects
             _give_back_memory()
 
 

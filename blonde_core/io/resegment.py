@@ -62,11 +62,10 @@ def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, process
 
 def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> list[bytes]:
     """The disk-cache key of each document's cut: everything it depends on."""
-    import importlib.metadata
-
+    from blonde_core.annotation.pipeline import dist_version
     from blonde_core.annotation.store import cache_key
 
-    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{importlib.metadata.version('mweralign')}/{lang or ''}"
+    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{dist_version('mweralign')}/{lang or ''}"
     return [cache_key(what, False, json.dumps([list(r), list(h)], ensure_ascii=False)) for r, h in jobs]
 
 

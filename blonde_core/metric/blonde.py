@@ -68,7 +68,8 @@ class Result:
         return self.stats[name].sum(axis=0)
 
     def scores(self, name: str) -> dict:
-        return to_floats(score(self.total(name), self.config, self.layout, self.plus))
+        # to_dict's vectorised path with a leading axis of one: one way from score()'s arrays to plain numbers
+        return _entries(_as_lists(score(self.total(name)[None], self.config, self.layout, self.plus)), 1)[0]
 
     def doc_scores(self, name: str) -> dict:
         per = score(self.doc_stats(name), self.config, self.layout, self.plus)
@@ -117,16 +118,6 @@ def _take(res, k):
     if isinstance(res, dict):
         return {key: _take(v, k) for key, v in res.items()}
     return res[k]
-
-
-def to_floats(res: dict) -> dict:
-    """score()'s output for one unit as plain numbers (NaN as None)."""
-    return _entries(_as_lists(_one(res)), 1)[0]
-
-
-def _one(res):
-    """Every array of score()'s output for one unit as an array of one element."""
-    return {k: _one(v) for k, v in res.items()} if isinstance(res, dict) else np.reshape(res, 1)
 
 
 def _entries(res: dict, n: int) -> list[dict]:
@@ -180,6 +171,7 @@ def _stats_bytes(stats: list) -> bytes | None:
         arrays[f"s{k}"] = s.astype(dt)
     arrays["n_keyed"] = np.array([len(stats)], np.int64)
     return npz_bytes(arrays)
+
 
 class BlonDe:
     """Scores systems against references with a `ScoreConfig`.
