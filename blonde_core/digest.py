@@ -40,3 +40,23 @@ def _docs(h, docs) -> None:
     h.update(b"d%d\x00" % len(docs))
     h.update(array("q", map(len, docs)).tobytes())
     _update(h, [s for d in docs for s in d])
+
+
+def resegmented_digest(resegmented: dict) -> bytes | None:
+    """sha256 of a corpus's re-segmentation record ({system: {document index: {"original": [segments],
+    "omitted": [indices], "added": [indices]}}}) without JSON: names, indices and gaps as integer arrays, the
+    systems' own segments as texts_digest's documents.  None when a document's entry has other keys (the caller
+    then hashes it the generic way)."""
+    names = sorted(resegmented)
+    docs = [(di, v) for n in names for di, v in sorted(resegmented[n].items())]
+    if any(not isinstance(di, int) or v.keys() != {"original", "omitted", "added"} for di, v in docs):
+        return None
+    h = hashlib.sha256(b"reseg1\x00")
+    _update(h, names)
+    h.update(array("q", [len(resegmented[n]) for n in names]).tobytes())
+    h.update(array("q", [di for di, _ in docs]).tobytes())
+    for part in ("omitted", "added"):
+        h.update(array("q", [len(v[part]) for _, v in docs]).tobytes())
+        h.update(array("q", [i for _, v in docs for i in v[part]]).tobytes())
+    _docs(h, [v["original"] for _, v in docs])
+    return h.digest()

@@ -34,7 +34,7 @@ import threading
 from dataclasses import dataclass, field
 
 from .engine import Engine
-from .digest import texts_digest
+from .digest import resegmented_digest, texts_digest
 from .errors import InputError
 from .io.corpus import Corpus
 from .memo import Memo
@@ -114,8 +114,11 @@ class Study:
         self.__dict__["_text_digests"] = texts
         add(c.doc_ids)
         h.update(texts["references"] + texts["systems"] + texts["source"])
+        moved = resegmented_digest(c.resegmented)  # None: hashed below the generic way
+        h.update(b"-" if moved is None else moved)
         for part in (c.seg_ids, c.boundaries, c.files,
-                     c.docids_file, c.seg_method, c.resegmented, c.domain, c.system_docids, c.missing_documents,
+                     c.docids_file, c.seg_method, c.resegmented if moved is None else None, c.domain,
+                     c.system_docids, c.missing_documents,
                      self.annotation, self.ner, self.annotation_file, self.ner_file, self.human_file):
             add(part)
         add(self.domains)

@@ -302,3 +302,59 @@ def test_texts_digest_on_the_cases_a_plain_join_would_confuse():
     for a, b in pairs:
         assert texts_digest(a) != texts_digest(b), (a, b)
     assert texts_digest([["a", "b"], ["c"]]) == texts_digest([["a", "b"], ["c"]])
+
+
+_gap = st.lists(st.integers(0, 3), max_size=2)
+_reseg_doc = st.fixed_dictionaries({"original": _texts, "omitted": _gap, "added": _gap})
+_reseg = st.dictionaries(st.text(alphabet="xy\x00", max_size=2),
+                         st.dictionaries(st.integers(0, 3), _reseg_doc, max_size=3), max_size=3)
+
+
+@SETTINGS
+@given(_reseg, _reseg)
+def test_resegmented_digest_tells_apart_every_two_different_records(a, b):
+    """The study key's digest of what re-segmentation did (integer arrays and texts, no JSON) is equal exactly
+    when the records are; the order systems and documents were added in does not change it."""
+    import copy
+
+    from blonde_core.digest import resegmented_digest
+
+    assert (resegmented_digest(a) == resegmented_digest(b)) == (a == b)
+    flipped = {n: dict(reversed(list(docs.items()))) for n, docs in reversed(list(a.items()))}
+    assert resegmented_digest(flipped) == resegmented_digest(copy.deepcopy(a)) == resegmented_digest(a)
+
+
+def test_resegmented_digest_changes_with_each_part_of_a_record():
+    """A system's name, a document index, a segment of the system's own text, a segment moved to the next
+    document, or a gap moved from omitted to added: each gives another digest."""
+    from blonde_core.digest import resegmented_digest
+
+    def rec(name="S", di=1, original=("a b", "c"), omitted=(0,), added=()):
+        return {name: {di: {"original": list(original), "omitted": list(omitted), "added": list(added)}}}
+
+    base = resegmented_digest(rec())
+    variants = [rec(name="T"), rec(di=2), rec(original=("a b", "d")), rec(original=("a", "b c")),
+                rec(original=("a b c",)), rec(omitted=(), added=(0,)), rec(omitted=(1,)), rec(omitted=(0, 1)),
+                {"S": {1: rec()["S"][1], 2: rec()["S"][1]}}, {**rec(), **rec(name="T")}]
+    digests = [resegmented_digest(v) for v in variants]
+    assert base not in digests and len(set(digests)) == len(digests)
+
+
+def test_resegmented_digest_leaves_an_unknown_shape_to_the_generic_hash():
+    from blonde_core.digest import resegmented_digest
+
+    doc = {"original": ["a"], "omitted": [0], "added": []}
+    assert resegmented_digest({"S": {0: doc}}) is not None
+    assert resegmented_digest({"S": {0: {**doc, "note": "x"}}}) is None
+    assert resegmented_digest({"S": {"0": doc}}) is None
+
+
+@SETTINGS
+@given(st.text(alphabet="ab 中文\u3000\t\n\xa0\u2028x", max_size=12))
+def test_resegment_token_counts_are_words_and_non_space_characters(text):
+    """gaps() counts words (white-space split) and, for Chinese and Japanese, characters that are not white
+    space, as str.isspace defines it."""
+    from blonde_core.io.resegment import _tokens
+
+    assert _tokens(text, "zh") == _tokens(text, "ja") == sum(1 for c in text if not c.isspace())
+    assert _tokens(text, "en") == len(text.split())

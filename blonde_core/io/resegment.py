@@ -34,8 +34,10 @@ ADDED_FACTOR, ADDED_SLACK = 2.0, 10
 
 
 def _tokens(text: str, lang: str | None) -> int:
+    """Words split on white space; for Chinese and Japanese, the characters that are not white space (str.split
+    and str.isspace agree on what white space is)."""
     if lang in CJK:
-        return sum(1 for c in text if not c.isspace())
+        return len("".join(text.split()))
     return len(text.split())
 
 
@@ -65,8 +67,11 @@ def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> lis
     from blonde_core.annotation.pipeline import dist_version
     from blonde_core.annotation.store import cache_key
 
+    from blonde_core.digest import texts_digest
+
     what = f"reseg-{RESEGMENT_VERSION}/mweralign-{dist_version('mweralign')}/{lang or ''}"
-    return [cache_key(what, False, json.dumps([list(r), list(h)], ensure_ascii=False)) for r, h in jobs]
+    # the two documents' digest (digest.py: unambiguous, no JSON made of them)
+    return [cache_key(what, False, texts_digest([list(r), list(h)]).hex()) for r, h in jobs]
 
 
 def corpus_cache_keys(corpus, lang: str | None) -> list[bytes]:
@@ -112,11 +117,14 @@ def _resegment(jobs, lang, processes=None) -> list[list[str]]:
     return out
 
 
-def gaps(ref: list[str], cut: list[str], lang: str | None) -> dict:
-    """{"omitted": [segment indices], "added": [segment indices]} of one re-segmented document."""
+def gaps(ref: list[str], cut: list[str], lang: str | None, ref_tokens: list[int] | None = None) -> dict:
+    """{"omitted": [segment indices], "added": [segment indices]} of one re-segmented document.  ref_tokens:
+    the reference segments' token counts when the caller has them (one reference serves every system)."""
     omitted, added = [], []
-    for i, (r, h) in enumerate(zip(ref, cut)):
-        nr, nh = _tokens(r, lang), _tokens(h, lang)
+    if ref_tokens is None:
+        ref_tokens = [_tokens(r, lang) for r in ref]
+    for i, (nr, h) in enumerate(zip(ref_tokens, cut)):
+        nh = _tokens(h, lang)
         if nr >= OMITTED_MIN_TOKENS and nh < OMITTED_SHARE * nr or (nr and not nh):
             omitted.append(i)
         elif nh > ADDED_FACTOR * nr + ADDED_SLACK:
