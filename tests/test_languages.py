@@ -148,9 +148,11 @@ def _lines(lp: str, n: int) -> list[str]:
     return (WMT24 / "references" / f"{lp}.refA.txt").read_text(encoding="utf-8").splitlines()[1:n + 1]
 
 
-@pytest.mark.parametrize("code,lp", [("zh", "en-zh"), ("ru", "en-ru")])
+@pytest.mark.parametrize("code,lp", [("zh", "en-zh"), ("ru", "en-ru"), ("ja", "en-ja"), ("de", "en-de"),
+                                     ("cs", "en-cs")])
 def test_forked_processes_give_the_inline_records(code, lp):
-    """Records cross a process boundary (pymorphy3's own string types once did not pickle)."""
+    """Records cross a process boundary, marshalled, and come back equal, lists as lists and tuples as tuples
+    (pymorphy3's own string types once did not pickle)."""
     from blonde_core.annotation.analysers import load_analyser
     from blonde_core.annotation.backends import SMALL, Forked
     from blonde_core.lang import load_pack
@@ -161,6 +163,27 @@ def test_forked_processes_give_the_inline_records(code, lp):
     got = {}
     Forked(pack, n_process=2).run(lines, lambda batch, recs: got.update(zip(batch, recs)))
     assert [got[t] for t in lines] == want
+
+
+def test_forked_records_marshal_cannot_write_come_back_pickled(monkeypatch):
+    """A record holding a subclass of str (marshal refuses it) still crosses the process boundary, pickled, and
+    comes back as the analyser made it."""
+    from blonde_core.annotation import backends
+    from blonde_core.lang import load_pack
+
+    class Word(str):
+        pass
+
+    class Odd:
+        def records(self, texts):
+            return [{"w": [Word(t)], "i": [0]} for t in texts]
+
+    monkeypatch.setattr(backends, "load_analyser", lambda pack: Odd())
+    lines = [f"text {i}" for i in range(backends.SMALL + 40)]
+    got = {}
+    backends.Forked(load_pack("en"), n_process=2).run(lines, lambda batch, recs: got.update(zip(batch, recs)))
+    assert [got[t] for t in lines] == Odd().records(lines)
+    assert all(type(got[t]["w"][0]) is Word for t in lines)
 
 
 def test_the_servers_workers_run_a_non_spacy_analyser():

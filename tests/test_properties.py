@@ -358,3 +358,17 @@ def test_resegment_token_counts_are_words_and_non_space_characters(text):
 
     assert _tokens(text, "zh") == _tokens(text, "ja") == sum(1 for c in text if not c.isspace())
     assert _tokens(text, "en") == len(text.split())
+
+
+@SETTINGS
+@given(st.text(alphabet="abcЖжΩω日本語ひらがなカタカﾀ한국 1.,!\u0301", max_size=40))
+def test_script_counts_count_each_letter_once_in_first_seen_order(text):
+    """The language guess's script counts (each distinct character looked up once) are the letter-by-letter
+    counts, scripts in the order they first appear (identify() reports shares in that order on ties)."""
+    from collections import Counter
+
+    from blonde_core.lang.detect import _script, _script_counts
+
+    want = Counter(s for s in map(_script, text) if s)
+    got = _script_counts(text)
+    assert got == want and list(got) == list(want)

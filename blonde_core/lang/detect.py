@@ -95,9 +95,21 @@ def _script(ch: str) -> str | None:
     return first.capitalize()  # LATIN, CYRILLIC, ARABIC, DEVANAGARI, GREEK, THAI, HEBREW, ...
 
 
+_SCRIPT_OF: dict = {}  # character -> its script (or None), filled as characters are met: Unicode bounds it
+
+
 def _script_counts(text: str) -> Counter:
-    """{script: letters} of a text (identify() gives their shares as "scripts")."""
-    return Counter(s for s in map(_script, text) if s)
+    """{script: letters} of a text (identify() gives their shares as "scripts"), scripts in the order they first
+    appear: each distinct character looked up once (a Japanese paragraph repeats its characters)."""
+    out: Counter = Counter()
+    known = _SCRIPT_OF
+    for ch, n in Counter(text).items():  # distinct characters in the order they first appear
+        s = known.get(ch, 0)
+        if s == 0:
+            s = known[ch] = _script(ch)
+        if s:
+            out[s] += n
+    return out
 
 
 def _identifier():
@@ -119,7 +131,9 @@ def _langid(text: str, candidates: list[str]) -> tuple[str, float]:
 def identify(text: str) -> dict:
     """{"language": ISO 639-1 code or None (no letters), "name", "script", "scripts": {script: share},
     "confidence": 0-1, "method": "script" | "py3langid", "chars": letters read}."""
-    text = _NOT_LANGUAGE.sub(" ", text[:MAX_CHARS])
+    text = text[:MAX_CHARS]
+    if "://" in text or "www." in text or "@" in text or "#" in text:  # what every pattern of it needs
+        text = _NOT_LANGUAGE.sub(" ", text)
     counts = _script_counts(text)  # one pass over the letters
     n = sum(counts.values())
     sh = {k: v / n for k, v in counts.most_common()} if n else {}
