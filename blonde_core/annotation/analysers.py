@@ -2,7 +2,8 @@
 (pipeline.py) that the metric reads: words, their character offsets, a fine tag, entity spans,
 and, where the analyser has them, a coarse part of speech and morphology "Key=Value|...".
 
-    spacy       spaCy pipelines (en, fr, cs, es): doc_to_record
+    spacy       spaCy pipelines (en, fr, cs, es): doc_to_record; Spanish's finite verbs then checked against
+                verbecc's conjugation tables (lexicon.py)
     jieba       Chinese: jieba's HMM segmenter with its part-of-speech dictionary (ICTCLAS tags:
                 v verb, ul 了, ug 过, uz 着, nr person, ns place, nt organisation, nz other proper noun)
     mecab       Japanese: MeCab with IPAdic, the dictionary sacrebleu's ja-mecab tokenizer uses
@@ -28,11 +29,15 @@ _LOADED: dict[str, object] = {}
 
 
 class SpacyAnalyser:
-    def __init__(self, nlp):
+    """A spaCy pipeline; with a lexicon (lexicon.py), each record's finite verbs checked against it."""
+
+    def __init__(self, nlp, lexicon=None):
         self.nlp = nlp
+        self.lexicon = lexicon
 
     def records(self, texts):
-        return [doc_to_record(d) for d in self.nlp.pipe(texts, batch_size=64)]
+        recs = [doc_to_record(d) for d in self.nlp.pipe(texts, batch_size=64)]
+        return recs if self.lexicon is None else [self.lexicon.check(r) for r in recs]
 
 
 class _PerText:
@@ -280,7 +285,9 @@ def load_analyser(pack: LanguagePack):
     got = _LOADED.get(key)
     if got is None:
         if pack.analyser == "spacy":
-            got = SpacyAnalyser(load_pipeline(pack))
+            from .lexicon import load_lexicon
+
+            got = SpacyAnalyser(load_pipeline(pack), load_lexicon(pack.lexicon[0], pack.name) if pack.lexicon else None)
         elif pack.analyser == "jieba":
             got = JiebaAnalyser()
         elif pack.analyser == "mecab":

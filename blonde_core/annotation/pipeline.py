@@ -85,6 +85,11 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
         return found[0]
     for name in pack.spacy_pipelines:
         if importlib.util.find_spec(name) is not None:
+            if pack.lexicon and importlib.util.find_spec(pack.lexicon[1]) is None:
+                raise InputError(
+                    "language '%s' checks its tagger's verbs against the package %s, which is not installed; install "
+                    "it with `pip install --no-deps --require-hashes -r requirements-model.txt`" % (pack.name, pack.lexicon[1]),
+                    code=InputError.Codes.PIPELINE)
             return name, dist_version(name)
     raise InputError(
         "no spaCy pipeline for language '%s' is installed (tried %s); install it with "
@@ -101,6 +106,11 @@ def pipeline_id(pack: LanguagePack) -> str:
         spacy_version = dist_version("spacy")
     except ModuleNotFoundError:  # pragma: no cover (PackageNotFoundError is one)
         spacy_version = "?"
+    if pack.lexicon:  # a lexicon that checks the tagger's verbs changes the records
+        from .lexicon import LEXICON_VERSION
+
+        kind, package = pack.lexicon
+        return f"{name}-{version}/spacy-{spacy_version}+{package}-{dist_version(package)}/{kind}-lexicon-{LEXICON_VERSION}"
     return f"{name}-{version}/spacy-{spacy_version}"
 
 

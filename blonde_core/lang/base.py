@@ -51,6 +51,8 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     caveats                optional, sentences that travel with every number as warnings (JSON `warnings`):
                            a measured weakness of the analyser
     detect                 optional, frequent words of the language (not used to guess: lang/detect.py does)
+    lexicon                optional, spaCy packs: {"kind": "verbecc", "package": "verbecc"}, conjugation tables
+                           that check the tagger's mood and tense of each finite verb (annotation/lexicon.py)
 
 Adding a language is adding a folder: nothing outside it changes.  Nothing here
 imports spaCy.
@@ -112,6 +114,7 @@ class LanguagePack:
     dm_longest: bool = False
     notes: tuple = ()
     caveats: tuple = ()
+    lexicon: tuple = ()  # (kind, package) of a verb-form lexicon that checks a spaCy tagger's morphology
     lowercase: bool = True  # the default of "lowercase before annotation" for this language
 
     @property
@@ -336,6 +339,7 @@ def _build(data: dict, source: str) -> LanguagePack:
             notes=tuple(data.get("notes", ())),
             lowercase=bool(data.get("lowercase", True)),
             caveats=tuple(data.get("caveats", ())),
+            lexicon=(str(data["lexicon"]["kind"]), str(data["lexicon"]["package"])) if data.get("lexicon") else (),
             weights={p: {c: tuple(float(x) for x in w) for c, w in ws.items()}
                      for p, ws in data.get("weights", {}).items()},
             early=data.get("early"),
