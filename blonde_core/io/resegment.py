@@ -66,7 +66,6 @@ def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> lis
     """The disk-cache key of each document's cut: everything it depends on."""
     from blonde_core.annotation.pipeline import dist_version
     from blonde_core.annotation.store import cache_key
-
     from blonde_core.digest import texts_digest
 
     what = f"reseg-{RESEGMENT_VERSION}/mweralign-{dist_version('mweralign')}/{lang or ''}"
