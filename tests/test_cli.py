@@ -364,3 +364,21 @@ def test_entity_strings(capsys):
     assert f"names: entity strings, the ten most missed of {len(ents)}" in text
     assert "Tom Becker" in text and "matching key" in text
     assert "--format json" in fail(capsys, "score", "-r", REF, "-s", CONS, "--entity-strings", "--format", "csv")
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "-r", REF, "-s", REF, "--per-doc", "--metrics", "BLEU,chrF", "--ci", "10", "--format", "json"],
+    ["compare", "-r", REF, "-s", REF, REF, "--test", "ar", "--unit", "block:5"],
+    ["contrast", "-r", REF, "-s", REF, REF, "--pair", "a", "b"],
+    ["report", "-r", REF, "-s", REF, "-o", "x.html"],
+    ["correlate", "-r", REF, "-s", REF, "--human", "h.tsv", "--level", "document"],
+    ["human", "h.tsv", "--by", "system", "--format", "json"],
+    ["apt", "--source", "s", "-r", "r", "-s", "x", "--pair", "zh-en"],
+])
+def test_a_command_parses_the_same_with_only_its_own_parser(argv):
+    """The command line declares only the subcommand it runs (build_parser(command)): each command's
+    arguments, defaults included, are what the full parser reads."""
+    from blonde_core.cli import _COMMANDS, build_parser
+
+    assert set(_COMMANDS) == {"score", "compare", "contrast", "report", "correlate", "human", "apt"}
+    assert vars(build_parser(argv[0]).parse_args(argv)) == vars(build_parser().parse_args(argv))
