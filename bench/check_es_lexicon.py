@@ -30,7 +30,7 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=40, help="changes printed (a random sample of them)")
     a = ap.parse_args()
     pack = load_pack("es")
-    nlp, lexicon = load_pipeline(pack), load_lexicon(*pack.lexicon[:1], pack.name)
+    nlp, lexicon = load_pipeline(pack), load_lexicon(pack.lexicon[0], pack.name)
     lines = (SHARED / "data" / "wmt24" / "references" / "en-es.refA.txt").read_text(encoding="utf-8").splitlines()
     random.seed(a.seed)
     lines = random.sample(lines, min(a.n, len(lines)))

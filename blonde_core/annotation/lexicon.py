@@ -25,6 +25,8 @@ import importlib.util
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from blonde_core.lang.base import morph_features
+
 LEXICON_VERSION = 1  # part of the pipeline id (and so of every cache key and signature)
 
 # verbecc's (mood, tense) -> UD (Mood, Tense) as es_core_news_sm writes them; None: a cell not used (the
@@ -103,7 +105,7 @@ class VerbLexicon:
             cands = self.cells(w.lower())
             if not cands:
                 continue
-            feats = dict(f.split("=", 1) for f in morph[k].split("|") if "=" in f)
+            feats = morph_features(morph[k])
             if (feats.get("Mood"), feats.get("Tense")) in cands:
                 continue
             mood, tense = next(c for c in PREFERENCE if c in cands)

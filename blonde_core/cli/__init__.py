@@ -196,6 +196,7 @@ def _add_apt(sub) -> None:
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument("-o", "--output", metavar="FILE")
 
+
 _COMMANDS = {"score": _add_score, "compare": _add_compare, "contrast": _add_contrast, "report": _add_report,
              "correlate": _add_correlate, "human": _add_human, "apt": _add_apt}  # in the order --help lists them
 
@@ -211,7 +212,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from blonde_core import __version__
     p.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     return p
-
 
 
 def main(argv=None) -> int:

@@ -118,7 +118,7 @@ class Corpus:
         document was, and the reference segments it left out or to which it added material, are kept in
         `resegmented`.  Documents are matched by order (blank-line documents) or by id.  store: a disk table
         where each document's cut is kept (io/resegment.py), or None."""
-        from .resegment import RESEGMENT_VERSION, _tokens, gaps, resegment
+        from .resegment import RESEGMENT_VERSION, gaps, resegment, token_counts
 
         ref0 = next(iter(self.references.values()))
         jobs, where = [], []
@@ -141,7 +141,7 @@ class Corpus:
         for (name, di), (r, d), c in zip(where, jobs, cut):
             systems[name][di] = c
             if di not in ref_tokens:
-                ref_tokens[di] = [_tokens(s, lang) for s in r]
+                ref_tokens[di] = token_counts(r, lang)
             done.setdefault(name, {})[di] = {"original": list(d), **gaps(r, c, lang, ref_tokens[di])}
         return replace(self, systems=systems, files=dict(self.files), seg_method=f"mwer-{RESEGMENT_VERSION}",
                        resegmented=done)

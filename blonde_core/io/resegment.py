@@ -41,6 +41,11 @@ def _tokens(text: str, lang: str | None) -> int:
     return len(text.split())
 
 
+def token_counts(segments: list[str], lang: str | None) -> list[int]:
+    """Each segment's tokens as gaps() counts them: a reference document's, counted once for every system."""
+    return [_tokens(s, lang) for s in segments]
+
+
 def resegment(jobs: list[tuple[list[str], list[str]]], lang: str | None, processes: int | None = None,
               store=None) -> list[list[str]]:
     """For each (reference segments, system segments) of one document: the system's text cut into as many
@@ -118,10 +123,10 @@ def _resegment(jobs, lang, processes=None) -> list[list[str]]:
 
 def gaps(ref: list[str], cut: list[str], lang: str | None, ref_tokens: list[int] | None = None) -> dict:
     """{"omitted": [segment indices], "added": [segment indices]} of one re-segmented document.  ref_tokens:
-    the reference segments' token counts when the caller has them (one reference serves every system)."""
+    the reference segments' token_counts when the caller has them (one reference serves every system)."""
     omitted, added = [], []
     if ref_tokens is None:
-        ref_tokens = [_tokens(r, lang) for r in ref]
+        ref_tokens = token_counts(ref, lang)
     for i, (nr, h) in enumerate(zip(ref_tokens, cut)):
         nh = _tokens(h, lang)
         if nr >= OMITTED_MIN_TOKENS and nh < OMITTED_SHARE * nr or (nr and not nh):

@@ -150,7 +150,7 @@ class LanguagePack:
         for m in morph or ():
             f = parsed.get(m)
             if f is None:
-                f = dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {}
+                f = morph_features(m)
                 if len(parsed) < 100_000:
                     parsed[m] = f
             feats.append(f)
@@ -250,6 +250,11 @@ class LanguagePack:
         if category == "ngram":
             return f"{feature}-grams"
         return str(feature)
+
+
+def morph_features(m: str) -> dict:
+    """A morphology string ("Mood=Ind|Tense=Past|VerbForm=Fin") as {key: value} ({} for "")."""
+    return dict(kv.split("=", 1) for kv in m.split("|") if "=" in kv) if m else {}
 
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
