@@ -231,7 +231,14 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
              f"({esc(b['unit_reason'])}).</p>"]
     # leaderboard
     cols = lb.of("top", "category", "standard", "external")
-    header = ["rank", "system", "cluster"] + [SHORT.get(c.metric, c.metric) if c.kind == "category" else
+    tag = study.tagging_report(cfg).get("categories", {})
+    dag = {c: " †" if tag.get(c, {}).get("marked") else "" for c in ("tense", "pronoun", "entity", "dm")}
+    tag_note = ("<p class=note>† tagging below the bar in " + esc(cfg.lang) + " (precision 0.90, recall 0.80, "
+                "30 gold spans; docs/languages.md#tagging-accuracy): " + "; ".join(
+                    f"{esc(c)} {esc(v['note'].replace('tagging ', ''))}" for c, v in tag.items() if v["marked"])
+                + ".</p>") if any(dag.values()) else ""
+    header = ["rank", "system", "cluster"] + [SHORT.get(c.metric, c.metric) + dag.get(c.metric, "")
+                                              if c.kind == "category" else
                                               c.metric if c.kind != "external" or ext[c.metric]["unit"] else
                                               f"{c.metric} (system level)" for c in cols]
     if hum:
@@ -269,7 +276,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                     "metric's own cluster. " if ext else "")
                  + (f"Human: {esc(hum['name'])} ({esc(hum['direction'])}) at system level as the judgments define "
                     "it; rated: the segments with a human score. " if hum else "")
-                 + (f"{esc(b['warning'])}. " if b.get("warning") else "") + "</p>")
+                 + (f"{esc(b['warning'])}. " if b.get("warning") else "") + "</p>" + tag_note)
     parts.append(svg_bars(ranked, [100 * (ci["BlonDe"][s]["score"] or 0) if ci["BlonDe"][s]["score"] is not None
                                    else None for s in ranked],
                           [None if ci["BlonDe"][s]["ci"][0] is None else 100 * ci["BlonDe"][s]["ci"][0] for s in ranked],
@@ -292,9 +299,10 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                 row.append((f"{100 * v:.1f} ({sp.get('matched', '-')}/{sp.get('system', '-')})",
                             f"background:{_viridis(t)};color:{_text_on(t)}"))
         hrows.append(row)
-    parts.append("<h2>Categories</h2>" + html_table(["system"] + [LABELS.get(c, c) for c in allcats], hrows) +
+    parts.append("<h2>Categories</h2>" + html_table(["system"] + [LABELS.get(c, c) + dag.get(c, "") for c in allcats],
+                                                    hrows) +
                  "<p class=note>F1 in points per category (viridis: dark low, yellow high), in brackets the spans "
-                 "matched / in the system.</p>")
+                 "matched / in the system.</p>" + tag_note)
     # what re-segmented systems left out or added (issue 47)
     moved = study.resegmentation()
     if moved:

@@ -468,6 +468,57 @@ class Study:
         return load_pack(lang).lowercase if has_pack(lang) else True
 
     @staticmethod
+    def spans_of_lines(lines: list[str], cfg: ScoreConfig, engine: Engine | None = None,
+                       progress=None) -> list[dict]:
+        """Every tense, pronoun, entity and discourse-marker span the tool marks in each line under these
+        settings (what the Documents page highlights): {line, start, end, text, category, class}, offsets into
+        the line as given. The `spans` command, bench/check_tagging.py."""
+        from .analysis.tagging import line_spans
+        from .lang import load_pack
+
+        if not cfg.has_pack:
+            from .lang import no_pack_message
+
+            raise InputError(no_pack_message(cfg.lang), code=InputError.Codes.NO_PACK)
+        eng = engine or Engine(cache_mode="memory", pool="inline")
+        records = eng.annotator(cfg.lowercase, cfg.lang).annotate(lines, progress)
+        return line_spans(lines, records, load_pack(cfg.lang), cfg.lowercase)
+
+    @staticmethod
+    def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
+        """(file label, lines) of one reference or system of a WMT-layout folder or zip, line numbers as in
+        its file (the canary included)."""
+        from .io.wmt import wmt_text
+
+        return wmt_text(source, lp, name)
+
+    @staticmethod
+    def tagging(lang: str) -> dict:
+        """What the pack's tagging measured against its gold spans (lang/<code>/tagging.json: per category
+        precision, recall, class accuracy, gold spans; the command and date), {} when never measured."""
+        from .lang import has_pack, load_pack
+
+        return load_pack(lang).tagging if has_pack(lang) else {}
+
+    @staticmethod
+    def tagging_report(cfg: ScoreConfig) -> dict:
+        """The score's `tagging` block (analysis/tagging.py tagging_block): per discourse category scored, the
+        pack's measured precision, recall, class accuracy and gold spans, and whether it is marked (below
+        precision 0.90 or recall 0.80, or fewer than 30 gold spans: lang/GOLD.md); {} without a pack."""
+        from .analysis.tagging import tagging_block
+
+        return tagging_block(Study.tagging(cfg.lang), cfg.lang, cfg.categories, cfg.lowercase) if cfg.has_pack else {}
+
+    @staticmethod
+    def tagging_marks(cfg: ScoreConfig) -> dict:
+        """{category: sentence} of the discourse categories marked in this language (tagging_report): each is
+        marked wherever its number is shown, with the sentence."""
+        rep = Study.tagging_report(cfg)
+        bar = "below the bar" if rep.get("measured") else "the bar"
+        return {c: f"{cfg.lang} {c}: {v['note']} ({bar}: precision 0.90, recall 0.80, 30 gold spans; {rep['table']})"
+                for c, v in rep.get("categories", {}).items() if v["marked"]}
+
+    @staticmethod
     def pack_notes(cfg: ScoreConfig) -> dict:
         """{"notes": [...], "caveats": [...]} of the pack that scores (lang/<code>/pack.json): what a category
         counts in that language, a licence; caveats are measured weaknesses that travel with every number."""
@@ -1375,6 +1426,7 @@ TOOLS = {
     "shown_digits": ("report", "shown_digits"),
     "round_as_shown": ("report", "round_as_shown"),
     "reading_limits": ("io.readers", "reading_limits"),
+    "read_lines": ("io.readers", "read_lines"),
     "text_script": ("typed", "text_script"),
     "text_lines": ("typed", "lines_of"),
     "apt_of_links": ("analysis.apt", "apt_of_links"),

@@ -8,6 +8,7 @@ from blonde_core.render import category_label
 from blonde_core.study import CATALOG
 from studio.shared import (PATTERNS, clickable, clicked, downloads, keep_choices, label, md, number_columns,
                            open_documents, shown_f1, signature_box, start_page, system_column, system_order, unlabel)
+from studio.shared import TAG_MARK, tagging_marked, tagging_note
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = res.discourse_categories()
@@ -48,7 +49,9 @@ cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{
               + ("" if ref_in_axis else f"/{spans[n][c]['reference']:g}")
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
 custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["reference"]] for c in cats] for n in names]
-cat_x = [category_label(c) + (f"<br>ref {next(iter(ref_col[c])):g}" if ref_in_axis else "") for c in cats]
+marked = tagging_marked(cfg)  # tagging below the bar in this language: the header carries † (never colour alone)
+cat_x = [category_label(c) + (TAG_MARK if c in marked else "") + (f"<br>ref {next(iter(ref_col[c])):g}" if ref_in_axis
+                                                                   else "") for c in cats]
 fig = go.Figure(go.Heatmap(z=heat.values, x=cat_x, y=[label(n) for n in names],
                            colorscale="Viridis", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
                            textfont=dict(size=11), colorbar=dict(title=f"{part} x 100")))
@@ -74,12 +77,15 @@ def pick_category():  # once per click: the document heatmap below shows that ca
 st.plotly_chart(fig, width="stretch", on_select=pick_category, selection_mode="points", key="cat_heat")
 st.caption("Click a cell: the *Systems x documents* tab below opens on that category (the system marked); "
            "click a document cell there to open it.")
+tagging_note(cfg)
 heat_table = heat.rename(columns=category_label).reset_index(names="system")
 for c in cats:
     heat_table[f"{category_label(c)} ref spans"] = [spans[n][c]["reference"] for n in names]
     heat_table[f"{category_label(c)} sys spans"] = [spans[n][c]["system"] for n in names]
     heat_table[f"{category_label(c)} matched"] = [spans[n][c]["matched"] for n in names]
     heat_table[f"{category_label(c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
+    if c in marked:  # the measured tagging travels with the download
+        heat_table[f"{category_label(c)} tagging (below the bar)"] = marked[c]
 with st.expander("As a table", expanded=False):
     shown, formats = number_columns(heat_table)
     st.dataframe(shown, hide_index=True, placeholder="-", column_config={**formats, "system": system_column()})

@@ -11,6 +11,7 @@ from blonde_core.study import shown_digits as digits_of
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
                            first_clause, label, leader_sentence, md, note_line, open_documents, scoped,
                            signature_box, standard, start_page, styled, system_column, thin_evidence)
+from studio.shared import TAG_MARK, tagging_marked, tagging_note
 
 
 def texts_only_board(d, cfg) -> None:
@@ -74,6 +75,7 @@ with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics()
                      or d.standard_ready(cfg.granularity, "TER"), key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
                      "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
 tops = res.leaderboard_tops()
+marked = tagging_marked(cfg)  # categories whose tagging in this language is below the bar: headers carry †
 # intervals and clusters under the one significance policy (the Significance page's defaults), computed by
 # the core's leaderboard function that `score --ci` runs too
 with st.spinner("Bootstrapping confidence intervals and testing every pair of systems..."):
@@ -146,14 +148,16 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     if "omitted" in df:
         out["omitted"] = df["omitted"]
     for c in res.discourse_categories():
-        out[SHORT[c]] = df[f"{SHORT[c]} F1"]
+        out[SHORT[c] + (TAG_MARK if c in marked else "")] = df[f"{SHORT[c]} F1"]
     if "BLEU" in df:
         out["BLEU"] = df["BLEU"]
     return out
 
 
 def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
-    view = compact(df) if layout_kind == "compact" else df
+    view = compact(df) if layout_kind == "compact" else df.rename(columns={
+        col: SHORT[c] + TAG_MARK + col[len(SHORT[c]):] for col in df.columns for c in marked
+        if col.startswith(SHORT[c] + " ")})
     # the compact table whole at 1280 px (no sideways scrolling): numbers in 66 px, the system's name in 125
     small = 66 if layout_kind == "compact" else None
     fmt = {c: st.column_config.NumberColumn(format="%.2f", width=small) for c in view.columns
@@ -219,6 +223,7 @@ if moved:
                "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
                "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
+tagging_note(cfg)
 if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"), the whole text when opened
     _why = b["warning"] or b["note"]
     note_line("Clusters and intervals: " + md(first_clause(_why)), md(_why[0].upper() + _why[1:]) + ".")
@@ -302,7 +307,11 @@ with e3.popover("LaTeX", icon=":material/download:"):
                         digits=digits, cluster="cluster",
                         caption=f"Systems ranked by {rank_by}; best per column in bold; clusters (BlonDe's, "
                                 f"{b['cluster_rule']}) separated by rules; 95% bootstrap intervals over "
-                                f"{b['n_units']} units.")
+                                f"{b['n_units']} units."
+                                + (f" Tagging below the bar in {cfg.lang} (precision 0.90, recall 0.80, 30 gold "
+                                   "spans; docs/languages.md): " + "; ".join(
+                                       f"{c} {v.replace('tagging ', '')}" for c, v in marked.items()) + "."
+                                   if marked else ""))
     st.download_button("Download leaderboard.tex", tex.encode("ascii"), "leaderboard.tex", "text/x-tex",
                        key="tex_leaderboard", icon=":material/download:")
 e4.download_button("HTML report", lambda: d.report_html(cfg, n_boot).encode("utf-8"), "blonde-report.html",

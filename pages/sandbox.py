@@ -6,6 +6,7 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from studio.views import pronoun_threads_view, tense_timeline_view
+from studio.shared import TAG_MARK, tagging_marked
 from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, scroll_top,
                            shown_f1, spans_text, styled)
 
@@ -36,11 +37,13 @@ SANDBOX_CSS = """<style>
 </style>"""
 
 
-def score_table(table: pd.DataFrame) -> str:
+def score_table(table: pd.DataFrame, marked=()) -> str:
     """The scores as a compact HTML table (escaped): one column per score, a category's
-    span counts under its F1 (the downloads keep them in columns of their own)."""
+    span counts under its F1 (the downloads keep them in columns of their own); a category whose tagging is
+    below the bar in this language (marked) carries † in its header."""
     cols = [c for c in table.columns if not c.endswith(" spans")]
-    labels = [category_label(c[:-3]) + " F1" if c.endswith(" F1") else c for c in cols]
+    labels = [category_label(c[:-3]) + (TAG_MARK if c[:-3] in marked else "") + " F1" if c.endswith(" F1") else c
+              for c in cols]
     head = "".join(f'<th{"" if " " in x else " class=bl-nw"}>{esc(x)}</th>' for x in labels)  # BlonD-d whole
     body = []
     for row in table.to_dict("records"):
@@ -105,6 +108,7 @@ def sandbox() -> None:
     # a score cliff explained where it happens: a category that matched nothing (or has no span on one side)
     # enters the geometric mean as 0, floored at 1e-5, and pulls BlonDe down with it
     cliffs = cliff_notes(res, names)
+    marked = tagging_marked(res.config)
     cats = list(COLORS)
     columns = []
     # the reference marked for each candidate in turn (matched / missed against that candidate), beside it
@@ -119,8 +123,11 @@ def sandbox() -> None:
     # ten people editing at once on one machine, the browsers' redrawing was most of the work.
     st.html(
         (f'<p class="bl-note">{esc(note)}</p>' if note else "")
-        + score_table(table)
+        + score_table(table, marked)
         + "".join(f'<p class="bl-note">&#9888; {c}</p>' for c in cliffs)
+        + (f'<p class="bl-note">† tagging below the bar in {esc(res.config.lang)} (precision 0.90, recall 0.80, 30 '
+           "gold spans; docs/languages.md#tagging-accuracy): " + esc("; ".join(
+               f"{c} {v.replace('tagging ', '')}" for c, v in marked.items())) + "</p>" if marked else "")
         + '<p class="bl-note">Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. '
           "'-' means the category has no span on either side; 0 means nothing matched. Under each category's F1 "
           "its spans: matched / in the candidate / in the reference (° fewer than 5: thin evidence).</p>"

@@ -357,6 +357,11 @@ def sidebar_settings() -> ScoreConfig:
     said = Study.pack_notes(cfg)
     for c in said["caveats"]:
         sb.warning(md(c), icon=":material/report:")
+    marked = tagging_marked(cfg)
+    if marked:
+        sb.warning(f"†{md(cfg.lang)} tagging below the bar: " + "; ".join(
+            f"{md(c)} {md(v.replace('tagging ', ''))}" for c, v in marked.items()) + f" ({TAGGING_DOC})",
+            icon=":material/rule:")
     for n in said["notes"]:
         sb.caption(md(n))
     st.session_state["config"] = cfg
@@ -793,6 +798,32 @@ def thin_evidence(res, cfg, consequence: str) -> None:
               "Categories page shows every count; leaving the category out (sidebar Categories), the arithmetic "
               "mean or leaving absent categories out of the mean (More settings) avoids the collapse.",
               icon=":material/info:")
+
+
+TAG_MARK = " †"  # a category whose tagging in this language is below the bar (lang/GOLD.md): never colour alone
+TAGGING_DOC = "docs/languages.md#tagging-accuracy"
+
+
+def tagging_marked(cfg) -> dict:
+    """{category: its measured tagging in words} of the discourse categories marked in this language
+    (Study.tagging_report: precision < 0.90, recall < 0.80 or fewer than 30 gold spans, or never measured)."""
+    rep = Study.tagging_report(cfg)
+    return {c: v["note"] for c, v in rep.get("categories", {}).items() if v["marked"]}
+
+
+def tagging_note(cfg, where: str = "") -> None:
+    """One line under a table whose category headers carry †: which categories, their measured precision and
+    recall, opening to what the bar is and where the table is."""
+    marked = tagging_marked(cfg)
+    if not marked:
+        return
+    gist = "; ".join(f"**{md(c)}** {md(v.replace('tagging ', ''))}" for c, v in marked.items())
+    note_line(f"† Tagging below the bar in {md(cfg.lang)}{where}: " + gist,
+              "These categories' spans were measured against hand-labelled gold spans of this language "
+              "(the pack's gold.jsonl, labelled by reading) and fall below precision 0.90 or recall 0.80, or rest on "
+              "fewer than 30 gold spans: their numbers may reflect the tagger's errors as much as the systems'. "
+              f"The whole table, per class, with the command that measures it: {TAGGING_DOC}.",
+              icon=":material/rule:")
 
 
 # Bar fills besides colour, so that series stay apart in grey, in print and for colour-blind

@@ -13,6 +13,7 @@ from blonde_core.blas import one_blas_thread
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
 from blonde_core.study import DEFAULT_SEED, InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
+from .commands import run_spans  # noqa: E402
 from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, number  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
@@ -197,8 +198,24 @@ def _add_apt(sub) -> None:
     ap.add_argument("-o", "--output", metavar="FILE")
 
 
+def _add_spans(sub) -> None:
+    sp = sub.add_parser("spans", help="every tense, pronoun, entity and discourse-marker span the tool marks in a "
+                                      "text (what the Documents page highlights), one per line: line, start, end, "
+                                      "text, category, class")
+    sp.add_argument("-i", "--input", metavar="FILE", help="a text, one segment per line")
+    sp.add_argument("--wmt-dir", metavar="DIR", help="a WMT-layout folder or zip (instead of -i), with --text")
+    sp.add_argument("--lp", metavar="SRC-TGT", help="with --wmt-dir: the language pair (needed when it has several)")
+    sp.add_argument("--text", metavar="NAME", help="with --wmt-dir: the reference (e.g. refA) or system whose lines "
+                                                   "are read (line numbers as in its file, the canary included)")
+    add_config_args(sp)
+    sp.add_argument("--format", choices=("jsonl", "tsv"), default="jsonl",
+                    help="jsonl (default): one JSON object a span; tsv: a header and one row a span")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+
+
 _COMMANDS = {"score": _add_score, "compare": _add_compare, "contrast": _add_contrast, "report": _add_report,
-             "correlate": _add_correlate, "human": _add_human, "apt": _add_apt}  # in the order --help lists them
+             "correlate": _add_correlate, "human": _add_human, "apt": _add_apt,
+             "spans": _add_spans}  # in the order --help lists them
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -233,7 +250,7 @@ def _main(argv=None) -> int:
             parser.print_help()
             return 0
         runners = {"score": run_score, "compare": run_compare, "contrast": run_contrast, "correlate": run_correlate,
-                   "human": run_human, "apt": run_apt, "report": run_report}
+                   "human": run_human, "apt": run_apt, "report": run_report, "spans": run_spans}
         text = runners[a.command](a)
         if getattr(a, "output", None):
             try:

@@ -120,6 +120,12 @@ def resolve_config(a, study: Study):
     for c in said["caveats"]:
         a.warnings.append(f"{cfg.lang}: {c}")
         a.notes.append(f"warning: {cfg.lang}: {c}")
+    marks = Study.tagging_marks(cfg)
+    if marks:
+        a.warnings.extend(marks.values())
+        a.notes.append(f"warning: {cfg.lang} tagging below the bar (marked †): " + "; ".join(
+            f"{c} {v['note'].replace('tagging ', '')}" for c, v in Study.tagging_report(cfg)["categories"].items()
+            if v["marked"]) + " (docs/languages.md#tagging-accuracy)")
     note = study.language_note(cfg)
     if note:
         a.warnings.append(note)
@@ -167,6 +173,7 @@ def run_score(a) -> str:
         return score_without_pack(a, study, cfg, std_names, comp)
     res = study.analysis(cfg, progress=_progress(sys.stderr))
     data = res.to_dict(per_doc=a.per_doc)
+    data["tagging"] = Study.tagging_report(cfg)
     if a.warnings:
         data["warnings"] = list(a.warnings)
     if a.per_feature:
@@ -752,3 +759,44 @@ def run_human(a) -> str:
         lines.append(f"{s:<{nw}} {v:>10.3f} {hs.n_segments.get(s, 0):>9}")
     lines.append(f"({better} is better)")
     return "\n".join(lines) + "\n"
+
+
+def run_spans(a) -> str:
+    """The spans the tool marks in one text (-i FILE, or --wmt-dir with --text NAME): JSON Lines or TSV rows of
+    line (0-based), start, end (character offsets in that line), text, category, class."""
+    if bool(a.input) == bool(a.wmt_dir):
+        raise InputError("give either -i FILE or --wmt-dir DIR --text NAME", code=InputError.Codes.OPTIONS)
+    if a.wmt_dir:
+        if not a.text:
+            raise InputError("--wmt-dir needs --text NAME (a reference such as refA, or a system)",
+                             code=InputError.Codes.OPTIONS)
+        label, lines = Study.wmt_text(a.wmt_dir, a.lp, a.text)
+    else:
+        if a.lp or a.text:
+            raise InputError("--lp and --text go with --wmt-dir", code=InputError.Codes.OPTIONS)
+        label, lines = a.input, door.read_lines(a.input)
+    cfg = config_from_args(a)
+    a.notes = getattr(a, "notes", [])
+    if a.lang is None:
+        g = CATALOG.guess_language([x for x in lines if x.strip()][:2000])
+        if g["language"] is None:
+            raise InputError("has no letters to guess a language from; give --lang", file=label,
+                             code=InputError.Codes.NO_PACK)
+        cfg = cfg.with_(lang=g["language"])
+        a.notes.append(f"language guessed from the text: {g['language']} ({g['name']}; --lang to choose another)")
+    if a.lowercase is None and not a.case_sensitive and cfg.has_pack and not Study.pack_lowercase(cfg.lang):
+        cfg = cfg.with_(lowercase=False)
+    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
+                    pool="fork", scheduler=a.scheduler, results_mb=None)
+    rows = [r for r in Study.spans_of_lines(lines, cfg, engine, progress=_progress(sys.stderr))
+            if r["category"] in cfg.categories]
+    for why in Study.tagging_marks(cfg).values():
+        a.notes.append(f"warning: {why}")
+    if a.format == "tsv":
+        clean = lambda v: str(v).replace("\t", " ").replace("\n", " ")  # noqa: E731
+        out = ["line\tstart\tend\tcategory\tclass\ttext"]
+        out += ["\t".join(clean(r[k]) for k in ("line", "start", "end", "category", "class", "text")) for r in rows]
+        return "\n".join(out) + "\n"
+    import json
+
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)

@@ -60,6 +60,10 @@ def to_csv(data: dict) -> str:
         header += [f"{k}.R", f"{k}.P", f"{k}.F1"]
     for k in cats:
         header += [f"{k}.R", f"{k}.P", f"{k}.F1", f"{k}.ref_spans", f"{k}.sys_spans", f"{k}.matched", f"{k}.thin"]
+    tagged = (data.get("tagging") or {}).get("categories", {})
+    tag_cats = [k for k in cats if k in tagged]
+    for k in tag_cats:  # the pack's tagging measured against its gold, the same on every row
+        header += [f"{k}.tagging_P", f"{k}.tagging_R", f"{k}.tagging_gold_spans", f"{k}.tagging_marked"]
     header += extras
     lb = data.get("leaderboard")
     if lb:  # score --ci: on the system rows (document empty)
@@ -78,6 +82,11 @@ def to_csv(data: dict) -> str:
             sp = v.get("spans", {})
             row += ["" if sp.get(m) is None else repr(sp[m]) for m in ("reference", "system", "matched")]
             row.append("yes" if v.get("thin") else "no")
+        for k in tag_cats:
+            t = tagged[k]
+            row += ["" if t["precision"] is None else repr(t["precision"]),
+                    "" if t["recall"] is None else repr(t["recall"]), repr(t["gold_spans"]),
+                    "yes" if t["marked"] else "no"]
         row += ["" if e.get(k) is None else repr(e[k]) for k in extras]
         if lb:
             row.append("" if doc else lb["clusters"][name])
@@ -127,8 +136,10 @@ def to_text(data: dict) -> str:
     extras = _extras(first)
     nw = max([20] + [len(n) for n, _, _ in rows])  # whole names: two long ones must not look alike
     dw = max([12] + [len(d) for _, d, _ in rows])
+    tagged = (data.get("tagging") or {}).get("categories", {})
+    marked = [k for k in cats if tagged.get(k, {}).get("marked")]
     head = f"{'system':<{nw}} {'document':<{dw}} " + " ".join(f"{k + '.F1':>10}" for k in tops) + \
-        " " + " ".join(f"{k:>8}" for k in cats) + "".join(f" {k[:13]:>13}" for k in extras)
+        " " + " ".join(f"{k + ('†' if k in marked else ''):>8}" for k in cats) + "".join(f" {k[:13]:>13}" for k in extras)
     out.append(head)
     out.append("-" * len(head))
     for name, doc, e in rows:
@@ -140,6 +151,10 @@ def to_text(data: dict) -> str:
     out.append("")
     out.append("Scores are F1 x 100; categories show F1 per category; * = thin evidence (fewer than "
                f"{CATALOG.thin} reference spans; counts in --format json/csv).")
+    if marked:
+        lang = data["tagging"]["language"]
+        out.append(f"† = {lang} tagging below the bar (precision 0.90, recall 0.80, 30 gold spans): " + "; ".join(
+            f"{k} {tagged[k]['note'].replace('tagging ', '')}" for k in marked) + " (docs/languages.md#tagging-accuracy).")
     if extras:
         dirs = data.get("metric_directions", {})
         out.append("Other metrics on their own scales: " + ", ".join(

@@ -281,6 +281,21 @@ def _text_members(tree: _Tree, folder: str, prefix: str) -> dict:
     return out
 
 
+def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
+    """(file label, every line) of one text of a WMT-layout folder or zip: the reference NAME
+    (references/LP.NAME.txt) or the system NAME (system-outputs/LP/NAME.txt), or .jsonl; lines as in the file,
+    the canary included, so that line numbers are the file's."""
+    tree, lp = _rooted(_tree(source), lp)
+    refs = _text_members(tree, "references/", lp + ".")
+    systems = _text_members(tree, f"system-outputs/{lp}/", "")
+    rel = refs.get(name) or systems.get(name)
+    if rel is None:
+        raise InputError(f"has no text '{name}' for {lp} (references: {', '.join(sorted(refs)) or 'none'}; "
+                         f"systems: {', '.join(sorted(systems)) or 'none'})", file=tree.label,
+                         code=InputError.Codes.NAMES)
+    return tree.name(rel), _text_lines(tree, rel, 0)
+
+
 def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
              esa_common: bool = True) -> WmtFolder:
     """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder;

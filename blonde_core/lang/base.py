@@ -111,11 +111,26 @@ class LanguagePack:
     _lexical_rules: tuple = field(default=(), compare=False)
     _parsed: dict = field(default_factory=dict, compare=False, repr=False)  # memo: morphology string -> features
     _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: _rule_keys values -> rules left
+    _tagging: list = field(default_factory=list, compare=False, repr=False)  # memo: [tagging.json's content] once read
     dm_longest: bool = False
     notes: tuple = ()
     caveats: tuple = ()
     lexicon: tuple = ()  # (kind, package) of a verb-form lexicon that checks a spaCy tagger's morphology
     lowercase: bool = True  # the default of "lowercase before annotation" for this language
+
+    @property
+    def tagging(self) -> dict:
+        """What this pack's tagging measured against its gold spans: `tagging.json` beside pack.json, written
+        by bench/check_tagging.py --write (per category: precision, recall, class accuracy, gold spans; the
+        date, the command, the settings); {} when never measured."""
+        if not self._tagging:
+            f = Path(self.source).parent / "tagging.json" if self.source else None
+            try:
+                got = json.loads(f.read_text(encoding="utf-8")) if f is not None and f.is_file() else {}
+            except (OSError, ValueError):
+                got = {}
+            self._tagging.append(got if isinstance(got, dict) else {})
+        return self._tagging[0]
 
     @property
     def n_features(self) -> dict:
