@@ -147,7 +147,7 @@ def test_spans_command_on_a_wmt_folder(capsys):
     out = spans_cli(capsys, "--wmt-dir", str(WMT24), "--lp", "en-cs", "--text", "refA", "--lang", "cs")
     rows = [json.loads(x) for x in out.splitlines()]
     lines = (WMT24 / "references" / "en-cs.refA.txt").read_text(encoding="utf-8").split("\n")
-    assert len({r["line"] for r in rows}) > 900
+    assert len({r["line"] for r in rows}) > 800  # most paragraphs have a span; line 0 is the canary
     for r in rows[::50]:
         assert lines[r["line"]][r["start"]:r["end"]] == r["text"]
     assert main(["spans", "--wmt-dir", str(WMT24), "--lp", "en-cs", "--text", "nobody"]) == 2

@@ -31,10 +31,14 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
     pronoun.gendered       the classes a pronoun thread compares (e.g. masculine, feminine)
     pronoun.case_insensitive  optional, true: a word matches in any letter case ("Она" as "она")
     pronoun.impersonal     optional: token patterns (lowercase, one list each; "a|b" alternatives, "*" any
-                           token) that begin with a pronoun used without a referent: that pronoun is not
-                           counted (French "il y a", "il faut", "il est important de")
+                           token) around a pronoun used without a referent: that pronoun is not counted
+                           (French "il y a", "il faut", "il est important de"). The pronoun is the token
+                           marked "^" ("gibt|gab", "^es": German "gibt es"), else the pattern's first
     entity.features        entity groups; entity.labels {group: [pipeline labels]};
-                           entity.strip_suffixes (e.g. a possessive "’s")
+                           entity.strip_suffixes (e.g. a possessive "’s");
+                           optional rules on the recogniser's spans, each measured against the pack's gold:
+                           entity.require_pos, exclude_morph, initial_require_pos, from_morph (what each
+                           does: metric/features.py entities)
     dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]};
                            dm.longest: true counts only the longest marker where several overlap ("antes de
                            que", not also "antes"); without it every match counts (the blonde package)
@@ -98,7 +102,8 @@ class LanguagePack:
     rc: dict | None = None
     detect: tuple = ()
     source: str = ""
-    pronoun_impersonal: tuple = ()  # ((frozenset of alternatives | None for any, ...), ...): not counted
+    # ((offset of the pronoun in the pattern, (frozenset of alternatives | None for any, ...)), ...): not counted
+    pronoun_impersonal: tuple = ()
     # derived look-ups
     pronoun_of: dict = field(default_factory=dict, compare=False)
     group_of_label: dict = field(default_factory=dict, compare=False)
@@ -113,6 +118,9 @@ class LanguagePack:
     _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: _rule_keys values -> rules left
     _tagging: list = field(default_factory=list, compare=False, repr=False)  # memo: [tagging.json's content] once read
     dm_longest: bool = False
+    # the pack's rules on the recogniser's spans (metric/features.py entities): require_pos, exclude_morph,
+    # initial_require_pos as frozensets; from_morph as ((group index, frozenset of "Key=Value"), ...)
+    entity_rules: dict = field(default_factory=dict, compare=False)
     notes: tuple = ()
     caveats: tuple = ()
     lexicon: tuple = ()  # (kind, package) of a verb-form lexicon that checks a spaCy tagger's morphology
@@ -308,6 +316,26 @@ def _rule(rule: dict) -> tuple:
     return tuple(sorted((k, values(k, v)) for k, v in rule.items()))
 
 
+def _impersonal(pat: list) -> tuple:
+    """(offset of the pronoun, alternatives per token) of one impersonal pattern: the token marked "^" is the
+    pronoun (the first token when none is)."""
+    marked = [j for j, t in enumerate(pat) if t.startswith("^")]
+    if len(marked) > 1:
+        raise ValueError(f"impersonal pattern {pat} marks {len(marked)} pronouns with ^ (one at most)")
+    return (marked[0] if marked else 0,
+            tuple(None if t.lstrip("^") == "*" else frozenset(t.lstrip("^").lower().split("|")) for t in pat))
+
+
+def _entity_rules(ent: dict) -> dict:
+    """entity.require_pos, exclude_morph, initial_require_pos (lists) and from_morph ({group: [Key=Value]}) of a
+    pack, as metric/features.py entities reads them."""
+    out = {k: frozenset(ent[k]) for k in ("require_pos", "exclude_morph", "initial_require_pos") if ent.get(k)}
+    if ent.get("from_morph"):
+        groups = list(ent["features"])
+        out["from_morph"] = tuple((groups.index(g), frozenset(fs)) for g, fs in ent["from_morph"].items())
+    return out
+
+
 def _build(data: dict, source: str) -> LanguagePack:
     try:
         tense = data["tense"]
@@ -348,11 +376,11 @@ def _build(data: dict, source: str) -> LanguagePack:
             pronoun_classes=tuple(data["pronoun"]["features"]),
             pronoun_words=pron,
             gendered=tuple(data["pronoun"].get("gendered", ())),
-            pronoun_impersonal=tuple(tuple(None if t == "*" else frozenset(t.lower().split("|")) for t in pat)
-                                     for pat in data["pronoun"].get("impersonal", ())),
+            pronoun_impersonal=tuple(_impersonal(pat) for pat in data["pronoun"].get("impersonal", ())),
             entity_groups=tuple(data["entity"]["features"]),
             entity_labels=labels,
             entity_strip_suffixes=tuple(data["entity"].get("strip_suffixes", ())),
+            entity_rules=_entity_rules(data["entity"]),
             dm_types=tuple(data["dm"]["features"]),
             dm_markers=markers,
             dm_longest=bool(data["dm"].get("longest")),

@@ -76,9 +76,9 @@ def entity_key(text: str, pack: LanguagePack) -> str:
 
 
 def pronoun_tokens(words: list[str], pack: LanguagePack):
-    """Yield (token index, pronoun class indices) of every counted pronoun: a pronoun that begins one of the
-    pack's impersonal patterns (French "il y a", "il faut", "il est important de") has no referent and is not
-    counted."""
+    """Yield (token index, pronoun class indices) of every counted pronoun: a pronoun that stands where one of
+    the pack's impersonal patterns puts it (French "il y a", "il faut", German "gibt es") has no referent and is
+    not counted."""
     pron = pack.pronoun_of
     pats = pack.pronoun_impersonal
     low = None
@@ -89,8 +89,8 @@ def pronoun_tokens(words: list[str], pack: LanguagePack):
         if pats:
             if low is None:
                 low = [t.lower() for t in words]
-            if any(k + len(p) <= len(low) and all(a is None or low[k + j] in a for j, a in enumerate(p))
-                   for p in pats):
+            if any(0 <= k - at and k - at + len(p) <= len(low)
+                   and all(a is None or low[k - at + j] in a for j, a in enumerate(p)) for at, p in pats):
                 continue
         yield k, cls
 
@@ -142,13 +142,82 @@ def dm_occurrences(tokens: list[str], pack: LanguagePack):
             yield best
 
 
+def _handle(span: str) -> bool:
+    """A hashtag, @handle, cashtag or web address (never a name, in any language)."""
+    return span[:1] in "#@$" or "://" in span or span.startswith("www.")
+
+
+SENTENCE_END = frozenset('.!?:;…"“”„«»—–-')  # a token ending in one of these ends a sentence (or opens speech)
+
+
+def _starts_sentence(words: list[str], k: int) -> bool:
+    return k == 0 or words[k - 1][-1:] in SENTENCE_END
+
+
+def _has_feature(morph: str | None, wanted: frozenset) -> bool:
+    """Does a morphology string ("Case=Nom|NameType=Giv,Nat") hold one of the wanted "Key=Value" pairs (a value
+    of a multi-valued feature counts)?"""
+    if not morph or not wanted:
+        return False
+    for part in morph.split("|"):
+        k, _, vs = part.partition("=")
+        if any(f"{k}={v}" in wanted for v in vs.split(",")):
+            return True
+    return False
+
+
 def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, int, int]]:
-    """(group index, key text, start_char, end_char) of counted entities."""
+    """(group index, key text, start_char, end_char) of counted entities: the recogniser's spans of the pack's
+    labels, except a span without a letter and a hashtag, @handle or web address; and, as the pack says
+    (pack.entity_rules, each measured against its gold):
+      require_pos          a span none of whose tokens has one of these coarse POS is dropped (a span the
+                           recogniser draws over common words is no name)
+      exclude_morph        a span holding a token with one of these "Key=Value" features is dropped
+                           (NameType=Nat: nationalities are not names here)
+      initial_require_pos  a one-word span that opens a sentence is dropped unless its POS is one of these
+                           (a capitalised common word is no name)
+      from_morph           {group: ["Key=Value", ...]}: proper nouns (POS PROPN, capitalised) inside a sentence
+                           with one of these features and outside every recogniser span are names of that
+                           group (the morphologizer knows names the recogniser misses)"""
     out = []
+    rules = pack.entity_rules
+    pos, morph, words, offs = rec.get("p"), rec.get("m"), rec["w"], rec["i"]
+    need = rules.get("require_pos")
     for s, e, label in rec["e"]:
         g = pack.group_of_label.get(label)
-        if g is not None:
-            out.append((g, entity_key(text[s:e], pack), s, e))
+        if g is None:
+            continue
+        span = text[s:e]
+        if _handle(span) or not any(ch.isalpha() for ch in span):
+            continue
+        if rules and pos:
+            toks = [k for k, o in enumerate(offs) if s <= o < e]
+            if need and not any(pos[k] in need for k in toks):
+                continue
+            if morph and any(_has_feature(morph[k], rules.get("exclude_morph", frozenset())) for k in toks):
+                continue
+            first = rules.get("initial_require_pos")
+            if first and len(toks) == 1 and _starts_sentence(words, toks[0]) and pos[toks[0]] not in first:
+                continue
+        out.append((g, entity_key(span, pack), s, e))
+    extra = rules.get("from_morph")
+    if extra and pos and morph:
+        taken = [(s, e) for _, _, s, e in out]
+        k, n = 0, len(words)
+        while k < n:
+            grp = next((gi for gi, feats in extra if pos[k] == "PROPN" and words[k][:1].isupper()
+                        and _has_feature(morph[k], feats)), None)
+            if grp is None:
+                k += 1
+                continue
+            j = k + 1
+            while j < n and pos[j] == "PROPN" and words[j][:1].isupper():
+                j += 1
+            s, e = offs[k], offs[j - 1] + len(words[j - 1])
+            if not _starts_sentence(words, k) and not any(a < e and s < b for a, b in taken):
+                out.append((grp, entity_key(text[s:e], pack), s, e))
+            k = j
+        out.sort(key=lambda x: x[2])
     return out
 
 
