@@ -481,8 +481,8 @@ class Study:
 
             raise InputError(no_pack_message(cfg.lang), code=InputError.Codes.NO_PACK)
         eng = engine or Engine(cache_mode="memory", pool="inline")
-        records = eng.annotator(cfg.lowercase, cfg.lang).annotate(lines, progress)
-        return line_spans(lines, records, load_pack(cfg.lang), cfg.lowercase)
+        records = eng.annotator(cfg.tag_lowercase, cfg.lang).annotate(lines, progress)
+        return line_spans(lines, records, load_pack(cfg.lang), cfg.tag_lowercase, fold=cfg.fold_case)
 
     @staticmethod
     def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
@@ -507,7 +507,7 @@ class Study:
         precision 0.90 or recall 0.80, or fewer than 30 gold spans: lang/GOLD.md); {} without a pack."""
         from .analysis.tagging import tagging_block
 
-        return tagging_block(Study.tagging(cfg.lang), cfg.lang, cfg.categories, cfg.lowercase) if cfg.has_pack else {}
+        return tagging_block(Study.tagging(cfg.lang), cfg.lang, cfg.categories, cfg.tag_lowercase) if cfg.has_pack else {}
 
     @staticmethod
     def tagging_marks(cfg: ScoreConfig) -> dict:
@@ -603,8 +603,8 @@ class Study:
             self.corpus.check(cfg.granularity)
         except InputError:
             return None  # the pages say why; nothing to score yet
-        texts = sorted(self.distinct_texts(cfg.lowercase))
-        ann = engine.annotator(cfg.lowercase, cfg.lang, persist=self.origin != "sandbox")
+        texts = sorted(self.distinct_texts(cfg.tag_lowercase))
+        ann = engine.annotator(cfg.tag_lowercase, cfg.lang, persist=self.origin != "sandbox")
 
         class _Stopped(ProgressStop):
             pass
@@ -628,7 +628,7 @@ class Study:
         return t
 
     def n_distinct(self, cfg: ScoreConfig) -> int:
-        return len(self.distinct_texts(cfg.lowercase))
+        return len(self.distinct_texts(cfg.tag_lowercase))
 
     def signature(self, cfg: ScoreConfig) -> str:
         from .annotation.pipeline import pipeline_id
@@ -655,7 +655,7 @@ class Study:
         self.corpus.check(cfg.granularity)
 
         def count():
-            metric = BlonDe(cfg, annotator=engine.annotator(cfg.lowercase, cfg.lang,
+            metric = BlonDe(cfg, annotator=engine.annotator(cfg.tag_lowercase, cfg.lang,
                                                             persist=self.origin != "sandbox"))
             ann = metric.annotator
             old = ann.progress

@@ -151,12 +151,13 @@ def entity_strings():
         st.dataframe(ents[["group", "as written", "entity", "reference", "system", "matched", "missed", "extra",
                            "by the tagger", "documents"]].rename(columns={"entity": "matching key"}), hide_index=True,
                      placeholder="-")
-        if cfg.lowercase:
+        if cfg.tag_lowercase:
             st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
                        "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "
                        "exact scores): the analyser sees lowercased text, which makes it miss some names (e.g. 'galileo') and "
-                       "can change the ranking. Switch it off to annotate the text as written (the signature then "
-                       "says case:mixed).")
+                       "can change the ranking. *Tag the text as written, compare lowercased* (sidebar) keeps the "
+                       "lowercased matching and lets the analyser see capitals (tag:written in the signature); "
+                       "switching lowercasing off annotates and matches the text as written (case:mixed).")
         downloads(ents, f"entities_{who}", key="ent")
 
 

@@ -42,7 +42,7 @@ pc1, pc2 = st.columns([3, 1], vertical_alignment="bottom")
 cats = pc1.pills("Categories", list(COLORS), selection_mode="multi", format_func=LABELS.get, key="doc_cats") or []
 di = docs.index(doc)
 view = res.sentence_view(di, systems, ref)
-if cfg.lowercase and "entity" in cats and pc2.toggle(
+if cfg.tag_lowercase and "entity" in cats and pc2.toggle(
         "Also show the entities lowercasing hides", key="doc_lost",
         help="The score annotates lowercased text (sidebar: Lowercase before annotation), where the analyser misses many "
              "names. On: this document is annotated as written too (once, then cached) and the entities found only "

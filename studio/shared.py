@@ -326,6 +326,10 @@ def sidebar_settings() -> ScoreConfig:
     lc = sb.toggle(s.label, value=lc_default, key=f"lowercase_{lang}",
                    help=s.help + (" The default follows the language pack: " + ("on" if lc_default else "off, the "
                                   "analyser reads names and forms from the text as written") + "."))
+    s = _setting("tag_as_written")
+    tag_written = sb.toggle(s.label, value=False, key=f"tag_as_written_{lang}", disabled=not lc,
+                            help=s.help + ". Enters the signature (tag:written) and the command line "
+                                          "(--tag-as-written).") if lc else False
     with sb.expander("More settings"):
         s = _setting("average")
         avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
@@ -345,7 +349,8 @@ def sidebar_settings() -> ScoreConfig:
                 weights[c] = w
     try:
         cfg = ScoreConfig(preset=preset, categories=tuple(cats) or CATALOG.categories, weights=weights or None,
-                          aggregation=agg, granularity=gran, lowercase=lc, average=avg, smooth=smooth,
+                          aggregation=agg, granularity=gran, lowercase=lc, tag_as_written=tag_written,
+                          average=avg, smooth=smooth,
                           absent="skip" if skip else "keep", lang=lang,
                           entities="document" if whole_doc else "tagged")
     except InputError as exc:

@@ -225,3 +225,30 @@ def test_a_weak_pack_is_marked_and_a_strong_one_is_not(tmp_path):
                           docids=str(SAMPLE / "docids.txt"), engine=Engine(cache_mode="memory", pool="inline"))
     html = st.report_html(cfg, 50)
     assert "entity †" in html and "tense †" not in html and "P 0.40 R 0.90 on 60 gold spans" in html
+
+
+@pytest.mark.pipeline
+def test_tag_as_written_tags_capitals_and_matches_lowercased():
+    """--tag-as-written: the analyser reads the text as written (it finds 'Marie Curie', which lowercasing hides),
+    the matching stays lowercased (entity keys and n-grams: a lowercased system still matches every n-gram), the
+    signature says so; lowercasing off matches case too."""
+    from blonde_core.study import Engine, ScoreConfig, Study
+
+    eng = Engine(cache_mode="memory", pool="inline")
+    ref = "Albert Einstein visited Paris in 1921 and met Marie Curie there."
+    tagged = {cfg: {r["text"] for r in Study.spans_of_lines([ref], cfg, eng) if r["category"] == "entity"}
+              for cfg in (ScoreConfig(), ScoreConfig(tag_as_written=True))}
+    assert "Marie Curie" not in tagged[ScoreConfig()]
+    assert "Marie Curie" in tagged[ScoreConfig(tag_as_written=True)]
+    st = Study.from_texts([ref], {"A": ["albert einstein visited PARIS in 1921 and met marie curie there."]},
+                          engine=eng)
+    cased = st.analysis(ScoreConfig(tag_as_written=True))
+    keys = {r["entity"] for r in cased.entity_strings("A")}
+    assert {"albert einstein", "paris", "marie curie"} <= keys
+    assert all(cased.scores("A")["categories"][n]["F1"] == 1.0 for n in ("1", "2", "3", "4"))
+    assert "tag:written" in str(cased.signature) and "case:lc" in str(cased.signature)
+    assert "--tag-as-written" in ScoreConfig(tag_as_written=True).cli_args()
+    assert "--tag-as-written" not in ScoreConfig(tag_as_written=True, lowercase=False).cli_args()
+    mixed = st.analysis(ScoreConfig(lowercase=False))
+    assert mixed.scores("A")["categories"]["1"]["F1"] < 1.0
+    assert "tag:written" not in str(st.analysis(ScoreConfig()).signature)

@@ -47,7 +47,7 @@ def feature_breakdown(result, name: str, doc_index: int | None = None) -> list[d
 
 
 def _segment_texts(result, name):
-    lc = result.config.lowercase
+    lc = result.config.tag_lowercase
     docs = result.corpus.systems.get(name) or result.corpus.references[name]
     return [[prepare(s, lc) for s in d] for d in docs]
 
@@ -66,7 +66,7 @@ def entity_strings(result, name: str) -> list[dict]:
     ref_docs = [_segment_texts(result, r) for r in result.corpus.references]
     raw = {t: r.strip() for n in [name, *result.corpus.references]
            for d in (result.corpus.systems.get(n) or result.corpus.references[n]) for r in d
-           for t in [prepare(r, result.config.lowercase)]}
+           for t in [prepare(r, result.config.tag_lowercase)]}
     doc_level = result.config.granularity == "document"
     whole_doc = result.config.entities == "document"
     rows: dict = {}
@@ -76,7 +76,7 @@ def entity_strings(result, name: str) -> list[dict]:
     def ents(t):
         if t not in found:
             found[t] = [(pack.entity_groups[g], key, a, b) for g, key, a, b in
-                        entities(table.records[table.index[t]], t, pack)]
+                        entities(table.records[table.index[t]], t, pack, table.fold)]
         return found[t]
 
     def occurrences(key, texts):
@@ -209,7 +209,7 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
     with its spans (statuses against the reference) and count vectors."""
     table, pack = result.table, result.table.pack
     ref_name = reference or next(iter(result.corpus.references))
-    lc = result.config.lowercase
+    lc = result.config.tag_lowercase
 
     def rows_of(name):
         docs = result.corpus.systems.get(name) or result.corpus.references[name]
@@ -218,7 +218,7 @@ def sentence_view(result, doc_index: int, systems: list[str], reference: str | N
             t = prepare(raw, lc)
             rec = table.records[table.index[t]]
             shown = raw.strip()
-            sp = spans(rec, t, pack)
+            sp = spans(rec, t, pack, table.fold)
             if len(shown) != len(t):  # lowercasing changed the length: show what spaCy saw
                 shown = t
             for s in sp:
@@ -275,8 +275,8 @@ def lost_entities(result, annotator, doc_index: int, names: list[str]) -> dict:
     """Entities that lowercasing hides: {name: [[span, ...] per sentence]} of the entities spaCy finds in the
     text as written (annotator: one that keeps case) where the lowercased text the score annotates has no
     entity over them.  Each span is drawn as not counted (counted False, lost True).  Empty when the
-    settings keep case."""
-    if not result.config.lowercase:
+    settings keep case or tag the text as written."""
+    if not result.config.tag_lowercase:
         return {}
     table, pack = result.table, result.table.pack
     out = {}

@@ -27,7 +27,7 @@ def _back_map(stripped: str, lowered: str):
     return m
 
 
-def line_spans(lines, records: dict, pack, lowercase: bool, categories=DISCOURSE) -> list[dict]:
+def line_spans(lines, records: dict, pack, lowercase: bool, categories=DISCOURSE, fold: bool = False) -> list[dict]:
     """Every span of the given categories in each line: {line, start, end, text, category, class}, offsets
     into the line as given (0-based, end exclusive), sorted by line and position. records: prepared text ->
     annotation record (annotation.Annotator.annotate)."""
@@ -40,7 +40,7 @@ def line_spans(lines, records: dict, pack, lowercase: bool, categories=DISCOURSE
         lead = len(raw) - len(raw.lstrip())
         stripped = raw.strip()
         back = _back_map(stripped, t) if lowercase else None
-        for s in record_spans(rec, t, pack):
+        for s in record_spans(rec, t, pack, fold):
             if s["category"] not in categories:
                 continue
             a, b = (s["start"], s["end"]) if back is None else (back[s["start"]], back[s["end"]])

@@ -33,7 +33,7 @@ def _docs(result, name):
 
 
 def _sentences(result, name, doc_index):
-    table, lc = result.table, result.config.lowercase
+    table, lc = result.table, result.config.tag_lowercase
     out = []
     for raw in _docs(result, name)[doc_index]:
         t = prepare(raw, lc)
@@ -59,7 +59,7 @@ def similarity(a: str, b: str) -> float:
 
 
 def entity_threads(result, doc_index: int, system: str, reference: str | None = None) -> list[dict]:
-    pack = result.table.pack
+    pack, fold = result.table.pack, result.table.fold
     ref = reference or next(iter(result.corpus.references))
     rs = _sentences(result, ref, doc_index)
     ss = _sentences(result, system, doc_index)
@@ -69,16 +69,16 @@ def entity_threads(result, doc_index: int, system: str, reference: str | None = 
     shown: dict = {}  # (group, key) -> the entity as the system wrote it (its first occurrence)
     shown_at: dict = {}  # (sentence, (group, key)) -> as written in that sentence
     for k, (st_, srec) in enumerate(ss):
-        for g, key, s0, e0 in entities(srec, st_, pack):
+        for g, key, s0, e0 in entities(srec, st_, pack, fold):
             text = _shown(sw[k], st_, s0, e0)
             shown.setdefault((pack.entity_groups[g], key), text)
             shown_at.setdefault((k, (pack.entity_groups[g], key)), text)
     for i, (t, rec) in enumerate(rs):
-        ref_ents = [(pack.entity_groups[g], key, _shown(rw[i], t, s0, e0)) for g, key, s0, e0 in entities(rec, t, pack)]
+        ref_ents = [(pack.entity_groups[g], key, _shown(rw[i], t, s0, e0)) for g, key, s0, e0 in entities(rec, t, pack, fold)]
         if aligned:
-            pool = [(pack.entity_groups[g], key) for g, key, _, _ in entities(ss[i][1], ss[i][0], pack)]
+            pool = [(pack.entity_groups[g], key) for g, key, _, _ in entities(ss[i][1], ss[i][0], pack, fold)]
         else:
-            pool = [(pack.entity_groups[g], key) for st, srec in ss for g, key, _, _ in entities(srec, st, pack)]
+            pool = [(pack.entity_groups[g], key) for st, srec in ss for g, key, _, _ in entities(srec, st, pack, fold)]
         available = list(pool)
         for group, key, written in ref_ents:
             th = threads.setdefault((group, key), {"entity": key, "entity_shown": written, "group": group,

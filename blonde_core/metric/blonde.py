@@ -186,12 +186,12 @@ class BlonDe:
         self.config = config or ScoreConfig()
         self.pack = load_pack(self.config.lang)
         if annotator is not None:  # shared (e.g. by the dashboard's sessions)
-            if annotator.lowercase != self.config.lowercase or annotator.pack is not self.pack:
+            if annotator.lowercase != self.config.tag_lowercase or annotator.pack is not self.pack:
                 raise ValueError("the annotator's lowercase flag or language differs from the config")
             self.cache, self.annotator = annotator.cache, annotator
             return
         self.cache = AnnotationCache(cache_dir) if cache else None
-        self.annotator = Annotator(self.pack, self.config.lowercase, self.cache,
+        self.annotator = Annotator(self.pack, self.config.tag_lowercase, self.cache,
                                    n_process if n_process is not None else default_n_process(), progress)
 
     def evaluate(self, corpus: Corpus, annotation: list[str] | None = None,
@@ -199,7 +199,7 @@ class BlonDe:
                  ner_file: str = "ner", progress=None) -> Result:
         cfg = self.config
         corpus.check(cfg.granularity)
-        lc = cfg.lowercase
+        lc, fold = cfg.tag_lowercase, cfg.fold_case  # what the analyser reads; whether matching lowercases
         prep = {}  # role name -> docs of prepared texts
         for group in (corpus.references, corpus.systems):
             for name, docs in group.items():
@@ -209,9 +209,9 @@ class BlonDe:
         # the annotator sees each distinct prepared text once
         distinct = sorted({s for docs in prep.values() for d in docs for s in d})
         store = table_store(self.cache)
-        tkey = table_key(distinct, self.pack, self.annotator.pipeline_id, lc) if store is not None else None
+        tkey = table_key(distinct, self.pack, self.annotator.pipeline_id, lc, fold) if store is not None else None
         # the table's counts are read when matching needs them (not when the statistics are cached)
-        table = LazyTable(distinct, self.pack, lambda: self._table(distinct, None, tkey))
+        table = LazyTable(distinct, self.pack, lambda: self._table(distinct, None, tkey), fold)
         n_docs = len(corpus.doc_ids)
         ref0 = prep[ref_names[0]]
         if cfg.granularity == "sentence":
@@ -307,13 +307,14 @@ class BlonDe:
         if key is not None:
             arrays = store.get_many([key]).get(key)
             table = None if arrays is None else FeatureTable.from_arrays(
-                distinct, arrays, self.pack, lambda texts: self.annotator.annotate(texts))
+                distinct, arrays, self.pack, lambda texts: self.annotator.annotate(texts), self.config.fold_case)
             if table is not None:
                 self.annotator.count_cached(len(distinct))
                 if progress is not None:
                     progress(len(distinct), len(distinct))
                 return table
-        table = FeatureTable(distinct, self.annotator.annotate(distinct, progress=progress), self.pack)
+        table = FeatureTable(distinct, self.annotator.annotate(distinct, progress=progress), self.pack,
+                             self.config.fold_case)
         if key is not None:
             store.put_many([(key, table.to_bytes())])
         return table
@@ -330,7 +331,7 @@ class BlonDe:
         for doc in docs:
             keys: list[set] = [set() for _ in range(n_groups)]
             for s in doc:
-                for g, key, _, _ in tagged_entities(table.records[table.index[s]], s, pack):
+                for g, key, _, _ in tagged_entities(table.records[table.index[s]], s, pack, table.fold):
                     keys[g].add(key)
             for s in doc:
                 u = units[k]

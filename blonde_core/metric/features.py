@@ -142,9 +142,11 @@ def dm_occurrences(tokens: list[str], pack: LanguagePack):
             yield best
 
 
-def _handle(span: str) -> bool:
-    """A hashtag, @handle, cashtag or web address (never a name, in any language)."""
-    return span[:1] in "#@$" or "://" in span or span.startswith("www.")
+def _handle(span: str, before: str = "") -> bool:
+    """A hashtag, @handle, cashtag, web address or a #PLACEHOLDER# of anonymised data (never a name, in any
+    language); before: the character before the span (a tokenizer may leave the # outside it)."""
+    return (span[:1] in "#@$" or before in ("#", "@") or "#" in span or "://" in span
+            or span.startswith("www."))
 
 
 SENTENCE_END = frozenset('.!?:;…"“”„«»—–-')  # a token ending in one of these ends a sentence (or opens speech)
@@ -166,9 +168,9 @@ def _has_feature(morph: str | None, wanted: frozenset) -> bool:
     return False
 
 
-def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, int, int]]:
-    """(group index, key text, start_char, end_char) of counted entities: the recogniser's spans of the pack's
-    labels, except a span without a letter and a hashtag, @handle or web address; and, as the pack says
+def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[tuple[int, str, int, int]]:
+    """(group index, key text, start_char, end_char) of counted entities (fold: the key lowercased, for text
+    tagged as written and compared lowercased): the recogniser's spans of the pack's labels, except a span without a letter and a hashtag, @handle or web address; and, as the pack says
     (pack.entity_rules, each measured against its gold):
       require_pos          a span none of whose tokens has one of these coarse POS is dropped (a span the
                            recogniser draws over common words is no name)
@@ -188,7 +190,7 @@ def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, i
         if g is None:
             continue
         span = text[s:e]
-        if _handle(span) or not any(ch.isalpha() for ch in span):
+        if _handle(span, text[s - 1:s]) or not any(ch.isalpha() for ch in span):
             continue
         if rules and pos:
             toks = [k for k, o in enumerate(offs) if s <= o < e]
@@ -218,6 +220,8 @@ def entities(rec: dict, text: str, pack: LanguagePack) -> list[tuple[int, str, i
                 out.append((grp, entity_key(text[s:e], pack), s, e))
             k = j
         out.sort(key=lambda x: x[2])
+    if fold:
+        out = [(g, key.lower(), s, e) for g, key, s, e in out]
     return out
 
 
@@ -230,7 +234,7 @@ def entity_occurrences(key: str, text: str, pack: LanguagePack) -> int:
     return text.count(key) if pack.name in UNSPACED else count_phrase(key, text)
 
 
-def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
+def spans(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[dict]:
     """Every counted span of a sentence as plain records (for highlighting views)."""
     out = []
     words, offs = rec["w"], rec["i"]
@@ -242,7 +246,7 @@ def spans(rec: dict, text: str, pack: LanguagePack) -> list[dict]:
         for c in cls:
             out.append({"category": "pronoun", "feature": pack.pronoun_classes[c],
                         "start": o, "end": o + len(w), "text": w})
-    for g, key, s, e in entities(rec, text, pack):
+    for g, key, s, e in entities(rec, text, pack, fold):
         out.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
                     "text": text[s:e], "key": key})
     for ti, a, b in dm_occurrences(words, pack):
@@ -296,7 +300,8 @@ TABLE_VERSION = 1  # the binary form of a FeatureTable (to_bytes); part of its c
 _CODE = ("metric/features.py", "lang/base.py", "annotation/pipeline.py")  # what the counts are computed by
 
 
-def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase: bool) -> bytes | None:
+def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase: bool,
+              fold: bool = False) -> bytes | None:
     """The disk cache's key of the feature table of these (sorted, prepared) texts: everything the counts
     depend on - the texts, the records' pipeline and lowercasing, the language pack's file and the source of
     the code that counts (so an edited pack or counting rule never reads an old table).  None when the pack
@@ -310,6 +315,8 @@ def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase:
         return None
     h = hashlib.blake2b(digest_size=20)
     h.update(f"table{TABLE_VERSION}\x00{pipeline_id}\x00{int(bool(lowercase))}\x00".encode())
+    if fold:  # tagged as written, matched lowercased: other keys (the default's key stays as it was)
+        h.update(b"fold\x00")
     root = Path(__file__).resolve().parent.parent
     for part in (Path(pack.source), *(root / c for c in _CODE)):
         h.update(part.read_bytes())
@@ -349,8 +356,8 @@ class LazyTable:
 
     _memo_shared = ("pack", "_load")
 
-    def __init__(self, texts: list[str], pack: LanguagePack, load):
-        self.pack = pack
+    def __init__(self, texts: list[str], pack: LanguagePack, load, fold: bool = False):
+        self.pack, self.fold = pack, fold
         self.layout = make_layout(pack)
         self.texts = list(texts)
         self.index = {t: i for i, t in enumerate(self.texts)}
@@ -411,13 +418,14 @@ class FeatureTable:
         return npz_bytes(arrays)
 
     @classmethod
-    def from_arrays(cls, texts: list[str], arrays: dict, pack: LanguagePack, load_records) -> "FeatureTable | None":
+    def from_arrays(cls, texts: list[str], arrays: dict, pack: LanguagePack, load_records,
+                    fold: bool = False) -> "FeatureTable | None":
         """A table from its cached arrays (None when they do not fit these texts and this pack);
         load_records(texts) -> {text: record} gives the records when a view asks for them."""
         if "dense" not in arrays:
             return None
         self = cls.__new__(cls)
-        self.pack = pack
+        self.pack, self.fold = pack, fold
         self.layout = make_layout(pack)
         self.texts = list(texts)
         n = len(self.texts)
@@ -437,8 +445,9 @@ class FeatureTable:
                                   int(arrays[f"n{k}"][0])))
         return self
 
-    def __init__(self, texts: list[str], records: dict[str, dict], pack: LanguagePack):
-        self.pack = pack
+    def __init__(self, texts: list[str], records: dict[str, dict], pack: LanguagePack, fold: bool = False):
+        """fold: the texts were tagged as written and are matched lowercased (entity strings, n-grams)."""
+        self.pack, self.fold = pack, fold
         self.layout = make_layout(pack)
         self.texts = list(texts)
         self.index = {t: i for i, t in enumerate(self.texts)}
@@ -450,7 +459,7 @@ class FeatureTable:
         # entities, one Csr per group
         ent_rows, ent_groups, ent_keys = [], [], []
         for i, (t, r) in enumerate(zip(self.texts, recs)):
-            for g, key, _, _ in entities(r, t, pack):
+            for g, key, _, _ in entities(r, t, pack, fold):
                 ent_rows.append(i)
                 ent_groups.append(g)
                 ent_keys.append(key)
@@ -465,7 +474,8 @@ class FeatureTable:
         # n-grams over token ids
         tok_vocab: dict[str, int] = {}
         lens = np.fromiter((len(r["w"]) for r in recs), dtype=np.int64, count=n)
-        flat = np.fromiter((tok_vocab.setdefault(w, len(tok_vocab)) for r in recs for w in r["w"]),
+        flat = np.fromiter((tok_vocab.setdefault(w.lower() if fold else w, len(tok_vocab)) for r in recs
+                            for w in r["w"]),
                            dtype=np.int64, count=int(lens.sum()))
         sent_of = np.repeat(np.arange(n), lens)
         starts = np.concatenate(([0], np.cumsum(lens)[:-1])) if n else np.zeros(0, np.int64)
