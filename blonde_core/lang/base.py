@@ -41,7 +41,11 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
                            does: metric/features.py entities)
     dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]};
                            dm.longest: true counts only the longest marker where several overlap ("antes de
-                           que", not also "antes"); without it every match counts (the blonde package)
+                           que", not also "antes"); without it every match counts (the blonde package);
+                           dm.pos optional {marker: [tag prefixes]}: the marker counts only where its first
+                           token's tag begins with one of them (Japanese でも: 接続詞, not the particle).
+                           dm.comma_inside: true lets a comma stand inside a marker of several tokens
+                           ("після того, як"; off in English, which stays the package's)
     weights                {preset: {category: [per-feature weights]}}; a category not given weighs
                            each of its n features 1/n (the blonde package's scheme)
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
@@ -118,6 +122,8 @@ class LanguagePack:
     _verdicts: dict = field(default_factory=dict, compare=False, repr=False)  # memo: _rule_keys values -> rules left
     _tagging: list = field(default_factory=list, compare=False, repr=False)  # memo: [tagging.json's content] once read
     dm_longest: bool = False
+    dm_pos: dict = field(default_factory=dict, compare=False)  # marker -> tuple of tag prefixes its first token needs
+    dm_comma: bool = False  # a comma may stand inside a marker of several tokens
     # the pack's rules on the recogniser's spans (metric/features.py entities): require_pos, exclude_morph,
     # initial_require_pos as frozensets; from_morph as ((group index, frozenset of "Key=Value"), ...)
     entity_rules: dict = field(default_factory=dict, compare=False)
@@ -330,6 +336,8 @@ def _entity_rules(ent: dict) -> dict:
     """entity.require_pos, exclude_morph, initial_require_pos (lists) and from_morph ({group: [Key=Value]}) of a
     pack, as metric/features.py entities reads them."""
     out = {k: frozenset(ent[k]) for k in ("require_pos", "exclude_morph", "initial_require_pos") if ent.get(k)}
+    if ent.get("unknown_katakana"):
+        out["unknown_katakana"] = True
     if ent.get("from_morph"):
         groups = list(ent["features"])
         out["from_morph"] = tuple((groups.index(g), frozenset(fs)) for g, fs in ent["from_morph"].items())
@@ -384,6 +392,8 @@ def _build(data: dict, source: str) -> LanguagePack:
             dm_types=tuple(data["dm"]["features"]),
             dm_markers=markers,
             dm_longest=bool(data["dm"].get("longest")),
+            dm_pos={m.lower(): tuple(v) for m, v in data["dm"].get("pos", {}).items()},
+            dm_comma=bool(data["dm"].get("comma_inside")),
             notes=tuple(data.get("notes", ())),
             lowercase=bool(data.get("lowercase", True)),
             caveats=tuple(data.get("caveats", ())),

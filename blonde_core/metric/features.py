@@ -104,7 +104,7 @@ def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
     for _, cls in pronoun_tokens(rec["w"], pack):
         for c in cls:
             out[nt + c] += 1
-    for ti, start, end in dm_occurrences(rec["w"], pack):
+    for ti, start, end in dm_occurrences(rec["w"], pack, rec.get("t")):
         out[nt + npr + ti] += 1
     return out
 
@@ -119,24 +119,43 @@ def _dm_index(pack: LanguagePack) -> dict:
     return idx
 
 
-def dm_occurrences(tokens: list[str], pack: LanguagePack):
-    """Yield (type index, first token, last token + 1) for every marker occurrence."""
+def _marker_end(low: list[str], p: int, toks: tuple, comma: bool) -> int | None:
+    """Where a marker of several tokens that begins at p ends (last token + 1), with comma a comma inside it
+    allowed (Ukrainian "після того, як", Russian "несмотря на то, что"); None when it does not stand there."""
+    j = p
+    for t in toks:
+        while comma and j < len(low) and low[j] == "," and j > p:
+            j += 1
+        if j >= len(low) or low[j] != t:
+            return None
+        j += 1
+    return j
+
+
+def dm_occurrences(tokens: list[str], pack: LanguagePack, tags: list[str] | None = None):
+    """Yield (type index, first token, last token + 1) for every marker occurrence; a marker the pack gives
+    parts of speech (dm.pos: Japanese でも the conjunction, not the particle) counts only where its first token's
+    tag begins with one of them (when the record has tags)."""
     first = _dm_index(pack)
     low = [t.lower() for t in tokens]
     n = len(low)
     longest, covered = pack.dm_longest, 0
+    need = pack.dm_pos
     for p, tok in enumerate(low):
         cands = first.get(tok)
         if not cands or p < covered:
             continue
+        if need and tags and tok in need and not tags[p].startswith(need[tok]):
+            continue
         best = None
         for ti, toks in cands:
             k = len(toks)
-            if p + k <= n and (k == 1 or tuple(low[p:p + k]) == toks):
+            end = p + 1 if k == 1 else _marker_end(low, p, toks, pack.dm_comma)
+            if end is not None:
                 if not longest:
-                    yield ti, p, p + k
-                elif best is None or k > best[2] - best[1]:
-                    best = (ti, p, p + k)
+                    yield ti, p, end
+                elif best is None or end - p > best[2] - best[1]:
+                    best = (ti, p, end)
         if best is not None:
             covered = best[2]
             yield best
@@ -220,9 +239,51 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
                 out.append((grp, entity_key(text[s:e], pack), s, e))
             k = j
         out.sort(key=lambda x: x[2])
+    if rules.get("unknown_katakana") and morph:
+        out = _katakana_names(rec, text, pack, out)
     if fold:
         out = [(g, key.lower(), s, e) for g, key, s, e in out]
     return out
+
+
+_KATAKANA = frozenset(chr(c) for c in range(0x30A1, 0x30FB)) | {"ー", "・", "ヴ"}
+
+
+def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list:
+    """Japanese (entity.unknown_katakana): a word IPAdic does not know (no lemma), a common noun written in
+    katakana, is a foreign name the dictionary lacks (a character of a novel, a person in the news): with a
+    person suffix after it (さん, 氏, 様: 名詞-接尾-人名) a person, else a name of unknown kind; runs joined by
+    ・ and names beside it (アレクサンドル・ケレンスキー) are one name."""
+    words, offs, tags, morph = rec["w"], rec["i"], rec["t"], rec["m"]
+    person = pack.group_of_label.get("人名")
+    other = pack.group_of_label.get("一般")
+    n = len(words)
+
+    def unknown(k):
+        return (tags[k].startswith("名詞-一般") and "Lemma=" not in morph[k] and len(words[k]) > 1 and words[k][0] != "ー"
+                and all(ch in _KATAKANA for ch in words[k]))
+    spans = [(s, e, g) for g, _, s, e in out]
+    k = 0
+    while k < n:
+        if not unknown(k):
+            k += 1
+            continue
+        j = k + 1
+        while j + 1 < n and words[j] == "・" and (unknown(j + 1) or tags[j + 1].startswith("名詞-固有名詞")):
+            j += 2
+        s, e = offs[k], offs[j - 1] + len(words[j - 1])
+        g = person if j < n and tags[j].startswith("名詞-接尾-人名") else other
+        spans.append((s, e, g))
+        k = j
+    spans.sort()
+    merged: list = []
+    for s, e, g in spans:  # a known name joined by ・ to an unknown one (or overlapping it): one name
+        if merged and (s < merged[-1][1] or (text[merged[-1][1]:s] == "・")):
+            ps, pe, pg = merged[-1]
+            merged[-1] = (ps, max(pe, e), pg if pg != other else g)
+        else:
+            merged.append((s, e, g))
+    return [(g, entity_key(text[s:e], pack), s, e) for s, e, g in merged if g is not None]
 
 
 UNSPACED = ("zh", "ja")  # written without spaces between words: a name stands inside a longer string of characters
@@ -249,7 +310,7 @@ def spans(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[
     for g, key, s, e in entities(rec, text, pack, fold):
         out.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
                     "text": text[s:e], "key": key})
-    for ti, a, b in dm_occurrences(words, pack):
+    for ti, a, b in dm_occurrences(words, pack, rec.get("t")):
         s, e = offs[a], offs[b - 1] + len(words[b - 1])
         out.append({"category": "dm", "feature": pack.dm_types[ti], "start": s, "end": e, "text": text[s:e]})
     out.sort(key=lambda d: (d["start"], -d["end"]))
