@@ -90,6 +90,22 @@ def _cells(t: dict) -> dict:
     return cats
 
 
+def markdown(lang: str, t: dict, before: dict | None = None) -> str:
+    """One pack's table in Markdown (its README, docs/languages.md): per category gold spans, tool spans,
+    precision, recall, class accuracy and whether it is marked; before: an earlier table to show beside."""
+    rows = ["| category | gold spans | tool spans | precision | recall | class accuracy | marked |",
+            "|---|---|---|---|---|---|---|"]
+    for c in DISCOURSE:
+        r = t["categories"][c]
+        was = ""
+        if before is not None:
+            b = before["categories"][c]
+            was = f" (was {_f(b['precision'])} / {_f(b['recall'])})"
+        rows.append(f"| {c} | {r['gold']} | {r['tool']} | {_f(r['precision'])} | {_f(r['recall'])}{was} | "
+                    f"{_f(r['class_accuracy'])} | {'yes' if is_weak(r) else 'no'} |")
+    return "\n".join(rows)
+
+
 def tagging_json(lang: str, lc: dict, as_written: dict, command: str) -> dict:
     """What lang/<code>/tagging.json keeps: per lowercasing ("lc", "as-written") and category the counts and
     rates, classes included (analysis/tagging.py tagging_block reads it)."""
@@ -109,6 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--write", action="store_true",
                     help="write lang/<code>/tagging.json (measured lowercased and as written)")
     ap.add_argument("--json", metavar="FILE", help="write every table as JSON")
+    ap.add_argument("--markdown", action="store_true", help="also each pack's table in Markdown (its README)")
     a = ap.parse_args(argv)
     langs = a.lang or packs_with_gold()
     lc = False if a.as_written else True if a.lowercase else None
@@ -117,6 +134,10 @@ def main(argv=None) -> int:
     for lang in langs:
         results[lang] = measure(lang, lc, engine)
     print_table(results, a.verbose)
+    if a.markdown:
+        for lang, t in results.items():
+            print(f"\n{lang} ({'lowercased' if t['lowercase'] else 'as written'}, {t['paragraphs']} gold paragraphs)\n")
+            print(markdown(lang, t))
     print(f"\n{len(langs)} pack(s), {sum(t['paragraphs'] for t in results.values())} gold paragraphs, "
           f"{time.perf_counter() - t0:.1f} s")
     if a.json:

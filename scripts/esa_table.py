@@ -57,8 +57,12 @@ def main() -> int:
               f"`lang:{sysl['signature'].split('|lang:')[1].split('|version')[0]}`)\n")
         print("| metric | system: Pearson [95% CI] / Kendall | segment: Pearson [95% CI] / Kendall |")
         print("|---|---|---|")
+        from blonde_core.study import ScoreConfig, Study
+
+        marked = Study.tagging_marks(ScoreConfig(lang=lp.split("-")[1], lowercase=False))
         for name in METRICS:
-            print(f"| {name} | {cell(sysl['metrics'].get(name, {}))} | {cell(seg['metrics'].get(name, {}))} |")
+            shown = name + (" †" if name in marked else "")  # tagging below the bar in this language
+            print(f"| {shown} | {cell(sysl['metrics'].get(name, {}))} | {cell(seg['metrics'].get(name, {}))} |")
         print()
     return 0
 

@@ -202,6 +202,14 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     labels = page.locator(MAIN + ".js-plotly-plot .xtick text").evaluate_all("els => els.map(e => e.textContent)")
     assert "Online-W" in labels and "hostile" in labels
     page.get_by_text("|w:preset|").first.wait_for()  # untouched sidebar = the preset's weights
+    # English entities and markers are below the tagging bar (lang/en/tagging.json): the line under the
+    # leaderboard says so with the measured figures, the sidebar too (the headers carry †: the screenshot)
+    from blonde_core.study import ScoreConfig as _Cfg, Study as _Study
+
+    marked = _Study.tagging_marks(_Cfg())
+    assert "entity" in marked
+    page.get_by_text("† Tagging below the bar in en").first.wait_for()
+    page.locator('[data-testid="stSidebar"]').get_by_text("en tagging below the bar").first.wait_for()
     no_exception(page)
     shot(page, "2-overview")
 
@@ -255,6 +263,12 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert core.names == names
     goto(page, "Categories")
     page.locator(MAIN + ".js-plotly-plot").first.wait_for()
+    # the heatmap's column of a category below the tagging bar carries † (never colour alone)
+    ticks = page.locator(MAIN + ".js-plotly-plot").first.locator(".xtick text").evaluate_all(
+        "els => els.map(e => e.textContent)")
+    assert any(t.startswith("named entity †") for t in ticks), ticks
+    assert any(t.startswith("verb tense †") for t in ticks) == ("tense" in marked), ticks
+    page.get_by_text("† Tagging below the bar in en").first.wait_for()
     no_exception(page)
     shot(page, "3-categories")
     plots = page.locator(MAIN + ".js-plotly-plot")

@@ -380,5 +380,5 @@ def test_a_command_parses_the_same_with_only_its_own_parser(argv):
     arguments, defaults included, are what the full parser reads."""
     from blonde_core.cli import _COMMANDS, build_parser
 
-    assert set(_COMMANDS) == {"score", "compare", "contrast", "report", "correlate", "human", "apt"}
+    assert set(_COMMANDS) == {"score", "compare", "contrast", "report", "correlate", "human", "apt", "spans"}
     assert vars(build_parser(argv[0]).parse_args(argv)) == vars(build_parser().parse_args(argv))

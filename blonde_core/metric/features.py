@@ -195,8 +195,8 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
                            recogniser draws over common words is no name)
       exclude_morph        a span holding a token with one of these "Key=Value" features is dropped
                            (NameType=Nat: nationalities are not names here)
-      initial_require_pos  a one-word span that opens a sentence is dropped unless its POS is one of these
-                           (a capitalised common word is no name)
+      initial_require_pos  a capitalised one-word span that opens a sentence is dropped unless its POS is one
+                           of these (a capitalised common word is no name; lowercased text is left alone)
       from_morph           {group: ["Key=Value", ...]}: proper nouns (POS PROPN, capitalised) inside a sentence
                            with one of these features and outside every recogniser span are names of that
                            group (the morphologizer knows names the recogniser misses)"""
@@ -218,7 +218,8 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
             if morph and any(_has_feature(morph[k], rules.get("exclude_morph", frozenset())) for k in toks):
                 continue
             first = rules.get("initial_require_pos")
-            if first and len(toks) == 1 and _starts_sentence(words, toks[0]) and pos[toks[0]] not in first:
+            if (first and len(toks) == 1 and span[:1].isupper() and _starts_sentence(words, toks[0])
+                    and pos[toks[0]] not in first):
                 continue
         out.append((g, entity_key(span, pack), s, e))
     extra = rules.get("from_morph")
