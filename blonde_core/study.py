@@ -515,8 +515,16 @@ class Study:
         marked wherever its number is shown, with the sentence."""
         rep = Study.tagging_report(cfg)
         bar = "below the bar" if rep.get("measured") else "the bar"
-        return {c: f"{cfg.lang} {c}: {v['note']} ({bar}: precision 0.90, recall 0.80, 30 gold spans; {rep['table']})"
-                for c, v in rep.get("categories", {}).items() if v["marked"]}
+        # what lowercasing costs, where tagging the text as written measured better (English, French)
+        aw = Study.tagging_report(cfg.with_(tag_as_written=True)).get("categories", {}) if cfg.tag_lowercase else {}
+
+        def better(c, v):
+            w = aw.get(c) or {}
+            if w.get("recall") is None or v["recall"] is None or w["recall"] <= v["recall"] + 0.05:
+                return ""
+            return f"; tagged as written (--tag-as-written) {w['note'].replace('tagging ', '')}"
+        return {c: f"{cfg.lang} {c}: {v['note']}{better(c, v)} ({bar}: precision 0.90, recall 0.80, 30 gold spans; "
+                   f"{rep['table']})" for c, v in rep.get("categories", {}).items() if v["marked"]}
 
     @staticmethod
     def pack_notes(cfg: ScoreConfig) -> dict:

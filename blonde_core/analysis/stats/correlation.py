@@ -388,8 +388,10 @@ def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str
     n = int(ok.sum())
     if None not in (ra, rb, rab) and n > 3 and grouping == "none":
         t, p = williams_test(rb, ra, rab, n)
-        res["williams"] = {"t": None if math.isnan(t) else t, "p_b_better": None if math.isnan(p) else
-                           (p if rb >= ra else 1 - p), "n": n}
+        # p: as mt-metrics-eval's WilliamsSigDiff returns it (t.sf(|t|), the direction read off the sign of t);
+        # p_b_better: the same test read one-sided in the named direction (1 - p when b correlates less)
+        res["williams"] = {"t": None if math.isnan(t) else t, "p": None if math.isnan(p) else p,
+                           "p_b_better": None if math.isnan(p) else (p if rb >= ra else 1 - p), "n": n}
     else:
         res["williams"] = None
     if level == "system":
