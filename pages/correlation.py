@@ -238,7 +238,12 @@ if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 p
         best = tt[tt["average cluster"] == 1]["metric"].tolist()
         st.markdown(f"**{md(', '.join(best))}** {'is' if len(best) == 1 else 'are'} in the first cluster of "
                     f"{task}'s average on {md(lp or 'the loaded pair')} ({len(p['systems'])} systems; "
-                    f"{p['segments_rated']} segments rated, {p['segments_every_system']} for every system).")
+                    f"{p['segments_rated']} segments rated, {p['segments_every_system']} for every system; every "
+                    f"ranked metric evaluated on all {p['cells_rated']} rated cells).")
+        for m_, per_ in rk.get("left_out", {}).items():  # the gold defines the cells: a metric missing one is out
+            st.caption(f"**{md(m_)}** is not ranked: " + md("; ".join(v["why"] for v in per_.values()))
+                       + " (mt-metrics-eval evaluates every metric on every rated cell and refuses missing scores; "
+                         "the correlations above evaluate it on the cells it scores).")
         st.dataframe(styled(tt, precision=4), hide_index=True, placeholder="-")
         downloads(tt, f"task_{task}", latex=True, key="task")
         st.caption("cluster 1 = top; a new cluster starts at the first metric significantly below one of the "

@@ -164,19 +164,25 @@ def test_correlate_task_wmt24_on_the_release(capsys):
     code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
                         "--draws", "200", "--format", "json")
     data = json.loads(js)
-    assert data["metrics"] == ["BlonDe", "BlonD-d", "chrF", "BLEU"]
-    cs = data["pairs"]["en-cs"]
-    # 297 segments judged for every system; 281 of them scored by every metric (a segment where BlonDe has no
-    # span on either side has no BlonDe score, and the task leaves such a cell out for every metric alike)
-    assert cs["segments_every_system"] == 281 and len(cs["systems"]) == 15 and cs["human"] == "esa"
-    spa, acc = cs["statistics"]
-    # the values are the task's statistics, computed again here from the pair's own tables
+    # the gold alone defines the cells evaluated (issue 62): BlonD-d has no value on a paragraph without a
+    # discourse span, so it is left out of the ranking with the reason, and the other metrics keep every cell
     st = Study.from_wmt(WMT24, "en-cs")
     t = st.task_tables(ScoreConfig(lang="cs", lowercase=False))  # the Czech pack's default, as the command's
+    rated = ~np.isnan(t.human_seg)
+    unscored = int((rated & np.isnan(t.metric_seg["BlonD-d"])).sum())
+    assert unscored > 0 and not (rated & np.isnan(t.metric_seg["BlonDe"])).any()
+    assert data["metrics"] == ["BlonDe", "chrF", "BLEU"]
+    assert data["left_out"]["BlonD-d"]["en-cs"] == {"unscored": unscored, "rated": int(rated.sum()),
+                                                  "why": f"no value on {unscored} of {int(rated.sum())} rated cells"}
+    assert any(n.startswith("BlonD-d left out of the ranking") for n in data["notes"])
+    cs = data["pairs"]["en-cs"]
+    # 297 segments judged for every system: SPA's set, for every metric
+    assert cs["segments_every_system"] == 297 and len(cs["systems"]) == 15 and cs["human"] == "esa"
+    assert cs["cells_per_metric"] == {m: int(rated.sum()) for m in data["metrics"]}
+    spa, acc = cs["statistics"]
+    # the values are the task's statistics, computed again here from the pair's own tables
     assert (~np.isnan(t.human_seg).any(0)).sum() == 297
-    Hr = t.human_seg.copy()
-    for m in data["metrics"]:
-        Hr[np.isnan(t.metric_seg[m])] = np.nan
+    Hr = t.human_seg
     ok = ~np.isnan(Hr).any(0)
     H, C = Hr[:, ok], t.metric_seg["chrF"][:, ok]
     assert spa["values"]["chrF"] == pytest.approx(meta.soft_pairwise_accuracy(H, C, seed=4)["spa"], abs=1e-12)
@@ -193,6 +199,18 @@ def test_correlate_task_wmt24_on_the_release(capsys):
     code, js2, _ = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
                        "--draws", "200", "--format", "json")
     assert js2 == js
+    # a metric's value never depends on the metrics beside it: chrF's statistics and averages alike with and
+    # without BlonDe and BlonD-d in the ranking
+    code, js3, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--lp", "en-zh",
+                         "--draws", "200", "--metrics", "chrF,BLEU", "--format", "json")
+    assert code == 0, err
+    alone = json.loads(js3)
+    assert alone["left_out"] == {} and alone["metrics"] == ["chrF", "BLEU"]
+    for lp in ("en-cs", "en-zh"):
+        for a_, b_ in zip(data["pairs"][lp]["statistics"], alone["pairs"][lp]["statistics"]):
+            assert a_["values"]["chrF"] == b_["values"]["chrF"] and a_["values"]["BLEU"] == b_["values"]["BLEU"]
+        assert data["pairs"][lp]["average"]["values"]["chrF"] == alone["pairs"][lp]["average"]["values"]["chrF"]
+    assert data["overall"]["values"]["chrF"] == alone["overall"]["values"]["chrF"]
     code, tex, _ = run(capsys, "correlate", "--wmt-dir", WMT24, "--task", "wmt24", "--lp", "en-cs", "--draws", "0",
                        "--format", "latex")
     assert code == 0 and r"\begin{tabular}" in tex and r"\textbf{" in tex
@@ -365,7 +383,8 @@ def test_sacrebleus_metrics_segment_by_segment_are_its_sentence_scores():
     segs = st.standard_segments(ScoreConfig(lang="zh"), ("chrF", "BLEU", "TER"), ["GPT-4"])
     ref = [s for d in st.corpus.references["refA"] for s in d]
     hyp = [s for d in st.corpus.systems["GPT-4"] for s in d]
-    bleu, chrf, ter = BLEU(effective_order=True, trg_lang="zh"), CHRF(), TER(asian_support=True)
+    # TER into Chinese as sacrebleu recommends it: normalised, with Asian support (issue 62)
+    bleu, chrf, ter = BLEU(effective_order=True, trg_lang="zh"), CHRF(), TER(normalized=True, asian_support=True)
     for k in (0, 1, 57, 400):
         assert segs["BLEU"]["GPT-4"][k] == pytest.approx(bleu.sentence_score(hyp[k].strip(), [ref[k].strip()]).score,
                                                          abs=1e-9)
@@ -373,3 +392,54 @@ def test_sacrebleus_metrics_segment_by_segment_are_its_sentence_scores():
                                                          abs=1e-9)
         assert segs["-TER"]["GPT-4"][k] == pytest.approx(-ter.sentence_score(hyp[k].strip(), [ref[k].strip()]).score,
                                                          abs=1e-9)
+
+
+@pytest.mark.unit
+def test_task_evaluates_every_metric_on_the_gold_cells():
+    """Hand-made tables: a metric with a missing cell is left out with the count; the others' values are the
+    same as in a ranking without it (the cells come from the gold alone)."""
+    from blonde_core.analysis.stats.task import PairTables, run_task
+
+    rng = np.random.default_rng(7)
+    H = rng.normal(size=(5, 40))
+    H[0, :5] = np.nan  # cells the humans did not rate
+    good = {"a": H + rng.normal(scale=0.5, size=H.shape), "b": H + rng.normal(scale=1.0, size=H.shape)}
+    holey = H + rng.normal(scale=0.2, size=H.shape)
+    holey[1, 10:13] = np.nan  # three rated cells it cannot score
+    holey[0, :5] = np.nan  # unrated cells do not count against it
+    with_it = run_task([PairTables("xx-yy", list("ABCDE"), H, {**good, "c": holey})], "wmt24", k=100, permutations=50)
+    without = run_task([PairTables("xx-yy", list("ABCDE"), H, dict(good))], "wmt24", k=100, permutations=50)
+    assert with_it["metrics"] == ["a", "b"]
+    assert with_it["left_out"] == {"c": {"xx-yy": {"unscored": 3, "rated": 195, "why": "no value on 3 of 195 rated cells"}}}
+    assert with_it["pairs"]["xx-yy"]["cells_per_metric"] == {"a": 195, "b": 195}
+    for x, y in zip(with_it["pairs"]["xx-yy"]["statistics"], without["pairs"]["xx-yy"]["statistics"]):
+        assert x["values"] == y["values"] and x["ranks"] == y["ranks"]
+    assert with_it["overall"] == without["overall"]
+
+
+
+@pytest.mark.pipeline
+def test_ter_into_chinese_is_normalised_with_asian_support():
+    """sacrebleu applies asian_support only with normalized: the corpus TER of a good system into Chinese is
+    sacrebleu's with both options (said in the signature) and well below 100, where unnormalised TER counts an
+    unspaced paragraph as one word."""
+    from sacrebleu.metrics import TER
+
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Study
+
+    st = Study.from_wmt(WMT24, "en-zh")
+    ref = [s.strip() for d in st.corpus.references["refA"] for s in d][:100]
+    hyp = [s.strip() for d in st.corpus.systems["GPT-4"] for s in d][:100]
+    want = TER(normalized=True, asian_support=True).corpus_score(hyp, [ref]).score
+    plain = TER().corpus_score(hyp, [ref]).score
+    assert want < 60 < 100 < plain
+    from blonde_core.analysis.standard import _metric
+
+    ter = _metric("TER", "zh")
+    assert ter.corpus_score(hyp, [ref]).score == pytest.approx(want, abs=1e-9)
+    sig = ter.get_signature().format()
+    assert "norm:yes" in sig and "asian:yes" in sig
+    from blonde_core.analysis.standard import sacrebleu_options
+
+    assert sacrebleu_options("TER", "de") == {}  # other languages as before

@@ -33,12 +33,15 @@ CJK = ("zh", "ja", "ko")
 
 def sacrebleu_options(metric: str, lang: str | None) -> dict:
     """The keyword arguments of sacrebleu's metric class for a target language: BLEU's tokenizer is
-    sacrebleu's own choice for `trg_lang` (`zh`, `ja-mecab`, `ko-mecab`, else `13a`); TER splits Chinese,
-    Japanese and Korean characters (`asian_support`); chrF is the same for every language."""
+    sacrebleu's own choice for `trg_lang` (`zh`, `ja-mecab`, `ko-mecab`, else `13a`); TER into Chinese, Japanese
+    and Korean is normalised with Asian support, as sacrebleu recommends for them (its TER applies
+    `asian_support` only when `normalized` is on: without it an unspaced paragraph is one word and TER
+    meaningless, 475 on WMT24 en-zh); chrF is the same for every language. The options are in each metric's
+    sacrebleu signature (TER: `norm:yes|...|asian:yes`)."""
     if metric == "BLEU":
         return {"trg_lang": lang or ""}
-    if metric == "TER":
-        return {"asian_support": (lang or "") in CJK}
+    if metric == "TER" and (lang or "") in CJK:
+        return {"normalized": True, "asian_support": True}
     return {}
 
 

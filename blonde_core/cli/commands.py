@@ -644,7 +644,12 @@ def run_task(a) -> str:
                          code=InputError.Codes.JUDGMENTS)
     asked = metrics or sorted({m for t in tables for m in t.metric_seg})
     out = Study.rank_metrics(tables, a.task, a.draws, a.permutations, a.spa_seed, a.seed)
-    dropped = [m for m in asked if m not in out["metrics"]]
+    for m, per in out["left_out"].items():  # the gold defines the cells: a metric missing one is not ranked
+        notes.append(f"{m} left out of the ranking (every metric is evaluated on every rated cell, as mt-metrics-eval "
+                     "does): " + "; ".join(f"{lp}: {v['why']}" for lp, v in per.items())
+                     + (" (a segment without a discourse span has no BlonD-d; correlate --level segment evaluates "
+                        "it on the segments it scores)" if m.startswith("BlonD-d") else ""))
+    dropped = [m for m in asked if m not in out["metrics"] and m not in out["left_out"]]
     if dropped:
         notes.append(f"left out (not scored in every pair): {', '.join(dropped)}")
     for lp, v in pairs.items():

@@ -210,7 +210,8 @@ def _task_columns(out: dict) -> tuple[list, list]:
         cols = [(SHORT[st["statistic"]], {m: (v, st["ranks"][m]) for m, v in st["values"].items()})
                 for st in p["statistics"]]
         cols.append(("average", {m: (v, p["average"]["ranks"][m]) for m, v in p["average"]["values"].items()}))
-        tables.append((f"{lp}: {len(p['systems'])} systems; {p['segments_rated']} of {p['segments']} segments rated, "
+        tables.append((f"{lp}: {len(p['systems'])} systems; {p['segments_rated']} of {p['segments']} segments rated "
+                       f"({p['cells_rated']} cells, every ranked metric evaluated on all of them), "
                        f"{p['segments_every_system']} for every system (SPA: {p['spa_segments']}); human: "
                        f"{p.get('human', '-')}", cols))
     cols = []
@@ -251,6 +252,8 @@ def task_text(out: dict) -> str:
     for lp, p in out["pairs"].items():
         for w in p.get("warnings", []):
             lines.append(f"warning: {lp}: {w}")
+    for n in out.get("notes", []):
+        lines.append(f"note: {n}")
     lines.append(out["signature"])
     return "\n".join(lines) + "\n"
 

@@ -13,7 +13,9 @@ The statistics of each task
 SPA compares systems on the segments judged for every system (the task's rule; with sparse judgments such as
 WMT22's DA, where no segment is, every pair of systems over the segments rated for both); acc_eq and the
 segment Pearson take every rated cell, left out item by item as mt-metrics-eval filters missing gold scores.
-The counts are reported.
+The cells evaluated are the gold's alone: a metric without a value on a rated cell (BlonD-d on a paragraph
+without a discourse span) is left out of the ranking with the reason (``left_out``), never shrinking the
+other metrics' set, as mt-metrics-eval refuses a metric with missing scores. The counts are reported.
 
 Ranking, as mt-metrics-eval ranks (data.CompareMetrics*, AssignRanks, TaskSetResults.AverageCorrMatrix)
 * per task: metrics sorted by value (name breaking ties); for every two metrics a permutation test that the
@@ -313,16 +315,25 @@ def run_task(tables: list[PairTables], task: str = "wmt24", k: int = 1000, permu
     metrics = [m for m in tables[0].metric_seg if all(m in t.metric_seg for t in tables)]
     if task == "wmt23":
         metrics = [m for m in metrics if all(m in t.metric_sys for t in tables)]
+    # The evaluation set is the gold's: every cell the humans rated. A metric without a value on a rated cell is
+    # left out of the ranking, as mt-metrics-eval refuses a metric with missing scores (data.py, EvalSet's
+    # AddMetric); every other metric is evaluated on every rated cell, whichever metrics stand beside it.
+    left_out: dict = {}
+    for t in tables:
+        rated = ~np.isnan(t.human_seg)
+        for m in metrics:
+            n = int((rated & np.isnan(t.metric_seg[m])).sum())
+            if n:
+                left_out.setdefault(m, {})[t.lp] = {"unscored": n, "rated": int(rated.sum())}
+    metrics = [m for m in metrics if m not in left_out]
     if not metrics:
-        raise InputError("no metric has segment scores in every language pair", code=InputError.Codes.TOO_LITTLE)
+        raise InputError("no metric has a value on every rated segment of every language pair"
+                         + (f" (left out: {', '.join(left_out)})" if left_out else ""), code=InputError.Codes.TOO_LITTLE)
     stats: list[_Stat] = []
     pairs_out: dict = {}
     for t in tables:
         M0 = {m: t.metric_seg[m] for m in metrics}
-        # a cell a metric could not score is left out like an unrated one
-        Hr = t.human_seg.copy()
-        for v in M0.values():
-            Hr[np.isnan(v)] = np.nan
+        Hr = t.human_seg  # the gold alone defines the cells evaluated
         ok = ~np.isnan(Hr).any(0)
         if Hr.shape[0] < 3 or (~np.isnan(Hr)).sum() < 4:
             raise InputError(f"{t.lp}: {Hr.shape[0]} systems with {(~np.isnan(Hr)).sum()} rated segments; the task "
@@ -339,8 +350,11 @@ def run_task(tables: list[PairTables], task: str = "wmt24", k: int = 1000, permu
                                   spa_seed))
         mine.append(_acc_eq_stat(t.lp, Hr, M0))
         stats += mine
+        rated_cells = int((~np.isnan(Hr)).sum())
         pairs_out[t.lp] = {"systems": list(t.systems), "segments_rated": int((~np.isnan(Hr).all(0)).sum()),
                            "segments_every_system": int(ok.sum()),
+                           # per metric: the rated cells it is evaluated on (all of them: the gold's set)
+                           "cells_rated": rated_cells, "cells_per_metric": {m: rated_cells for m in metrics},
                            "spa_segments": "judged for every system" if ok.sum() >= 2 else
                            "per pair of systems, the segments rated for both",
                            "segments": int(t.human_seg.shape[1]), "notes": list(t.notes), "stats": mine}
@@ -361,6 +375,8 @@ def run_task(tables: list[PairTables], task: str = "wmt24", k: int = 1000, permu
                 "p": [{"a": a, "b": b, "p": v} for (a, b), v in r["p"].items()]}
 
     out = {"task": task, "metrics": metrics,
+           "left_out": {m: {lp: {**v, "why": f"no value on {v['unscored']} of {v['rated']} rated cells"}
+                            for lp, v in per.items()} for m, per in left_out.items()},
            "settings": {"draws": k, "block": BLOCK, "early_stop": [EARLY_MIN, EARLY_MAX], "p_value": P_VALUE,
                         "spa_permutations": permutations, "spa_seed": spa_seed, "seed": seed},
            "pairs": {}}
