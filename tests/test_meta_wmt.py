@@ -4,6 +4,7 @@ WMT layout, WMT24 as released) through the real pipelines."""
 import json
 import math
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -443,3 +444,61 @@ def test_ter_into_chinese_is_normalised_with_asian_support():
     from blonde_core.analysis.standard import sacrebleu_options
 
     assert sacrebleu_options("TER", "de") == {}  # other languages as before
+
+
+MME = json.loads((Path(__file__).parent / "fixtures" / "mme_wmt24.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.pipeline
+@pytest.mark.parametrize("lp", ["en-ja", "en-zh"])
+def test_task_equals_mt_metrics_eval_on_wmt24(lp):
+    """Differential test against numbers computed by mt-metrics-eval's own functions (tests/fixtures/mme_wmt24.json,
+    its commit inside): WMT24's SPA = WMT25's 1 - PCE (stats.PairwiseConfidenceError, seed 4, 1000 permutations) and
+    acc_eq with item grouping (stats.KendallWithTiesOpt, acc23, sample_rate 1.0), on our task tables; BlonD-d left
+    out with the same count of unscored rated cells; correlate --spa's segment SPA the same numbers."""
+    from blonde_core.analysis.stats.task import PairTables, run_task
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Study
+
+    want = MME[lp]
+    st = Study.from_wmt(WMT24, lp)
+    t = st.task_tables(ScoreConfig(lang=lp.split("-")[1], lowercase=False), ["chrF", "BLEU"], None)
+    assert t.systems == want["systems"]
+    rated = ~np.isnan(t.human_seg)
+    assert int(rated.sum()) == want["rated_cells"]
+    for task, name in (("wmt24", "spa"), ("wmt25", "pce")):
+        out = run_task([PairTables(lp, t.systems, t.human_seg, dict(t.metric_seg))], task, k=0, permutations=1000)
+        stats = {s["statistic"]: s["values"] for s in out["pairs"][lp]["statistics"]}
+        assert out["left_out"]["BlonD-d"][lp]["unscored"] == int((rated & np.isnan(t.metric_seg["BlonD-d"])).sum())
+        for m in ("BlonDe", "chrF", "BLEU"):
+            assert stats[name][m] == pytest.approx(want["pce"][m], abs=1e-9), (task, m)
+            assert stats["acc_eq"][m] == pytest.approx(want["acc_eq"][m], abs=1e-9), (task, m)
+    assert out["pairs"][lp]["segments_every_system"] == want["pce_columns"]
+
+
+@pytest.mark.unit
+def test_williams_equals_mt_metrics_eval():
+    """Williams' p as mt-metrics-eval's WilliamsSigDiff returns it (one-sided, t.sf(|t|)), from the fixture's
+    system-level correlations."""
+    from blonde_core.analysis.stats.correlation import williams_test
+
+    for lp in ("en-ja", "en-zh"):
+        for case in MME[lp]["williams"]["tests"]:
+            t, p = williams_test(case["r2"], case["r1"], case["r12_metric1_metric2"], case["n"])
+            assert p == pytest.approx(case["p_one_sided"], abs=1e-9), (lp, case["metric1"], case["metric2"])
+
+
+@pytest.mark.pipeline
+def test_correlate_spa_over_segments_equals_mt_metrics_eval(capsys):
+    """correlate --spa: SPA over segments draws its permutations over the segments judged for every system, as
+    mt-metrics-eval's PairwiseConfidenceError does (equal to its value on WMT24 en-ja)."""
+    esa = [WMT24 / "human" / "esa_generalMT2024_wave2.csv", WMT24 / "human" / "esa_generalMT2024_wave3.csv"]
+    code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--lp", "en-ja", "--human", *esa, "--level", "system",
+                        "--spa", "--metrics", "BlonDe,BlonD-d,chrF,BLEU", "--bootstrap", "0", "--format", "json")
+    assert code == 0, err
+    data = json.loads(js)
+    assert data["spa_segments_count"] == MME["en-ja"]["pce_columns"]
+    for m in ("BlonDe", "chrF", "BLEU"):
+        assert data["metrics"][m]["spa_segments"] == pytest.approx(MME["en-ja"]["pce"][m], abs=1e-9), m
+    # BlonD-d has no value on some rated segments: no SPA over segments, said
+    assert data["metrics"]["BlonD-d"]["spa_segments"] is None and data["metrics"]["BlonD-d"]["spa_segments_note"]

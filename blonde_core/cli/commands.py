@@ -45,6 +45,9 @@ def load_study(a, human=None, **human_kw) -> Study:
         study = Study.from_wmt(a.wmt_dir, lps[0] if lps else None, a.gold, a.metric_lower_is_better,
                                origin="command line", engine=engine,
                                esa_common=not getattr(a, "esa_every_judged", False))
+        # what of the test set is not scored (WMT24's canary line), said on stderr and in JSON (test_set_left_out)
+        a.test_set_left_out = list(study.messages.get("wmt", {}).get("left out", []))
+        a.notes = getattr(a, "notes", []) + [f"left out: {x}" for x in a.test_set_left_out]
     elif a.lp or a.gold:
         raise InputError("--lp and --gold go with --wmt-dir", code=InputError.Codes.OPTIONS)
     elif a.input:
@@ -174,6 +177,8 @@ def run_score(a) -> str:
     res = study.analysis(cfg, progress=_progress(sys.stderr))
     data = res.to_dict(per_doc=a.per_doc)
     data["tagging"] = Study.tagging_report(cfg)
+    if getattr(a, "test_set_left_out", None):
+        data["test_set_left_out"] = a.test_set_left_out
     if a.warnings:
         data["warnings"] = list(a.warnings)
     if a.per_feature:
@@ -290,6 +295,8 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     data: dict = {"blonde": None, "language": {k: g[k] for k in ("language", "name", "script", "confidence", "method",
                                                                 "pack", "packs")},
                   "warnings": warnings, "systems": {s: {} for s in names}}
+    if getattr(a, "test_set_left_out", None):
+        data["test_set_left_out"] = a.test_set_left_out
     if study.domain:
         data["domain"] = domain_block(study)
     std = study.standards(cfg.granularity, std_names)
@@ -638,6 +645,7 @@ def run_task(a) -> str:
             t.lp = lp or "texts"
         tables.append(t)
         pairs[t.lp] = {"signature": study.scores_or_texts(cfg).signature, "human": study.human.name,
+                       "test_set_left_out": list(getattr(a, "test_set_left_out", [])),
                        "language": study.guess_language()["language"], "warnings": list(a.warnings) + t.notes}
     if not tables:
         raise InputError("no language pair with human scores to rank metrics on", file=a.wmt_dir,

@@ -199,7 +199,7 @@ def _leaderboard_text(data: dict) -> list[str]:
     return out
 
 
-SHORT = {"spa": "SPA sys", "acc_eq": "acc_eq seg", "pearson_sys": "Pearson sys", "pearson_seg": "Pearson seg",
+SHORT = {"spa": "SPA sys", "pce": "1-PCE sys", "acc_eq": "acc_eq seg", "pearson_sys": "Pearson sys", "pearson_seg": "Pearson seg",
          "accuracy": "accuracy sys"}
 
 

@@ -289,6 +289,14 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     if level == "system" and spa and result.config.granularity == "sentence":
         _, _, _, _, seg_h, _, seg_m, _, _ = _segment_tables(result, human, [m for m in vals if m in fns], exclude,
                                                             extra_segments)
+    if seg_h is not None:
+        # SPA over segments draws its permutations over the segments judged for every system, as mt-metrics-eval's
+        # PairwiseConfidenceError (its gold-None filter, then one row per system); with sparse judgments (none
+        # judged for every system) every segment, each pair of systems over those rated for both
+        seg_cols = ~np.isnan(seg_h).any(0)
+        if seg_cols.sum() < 2:
+            seg_cols = np.ones(seg_h.shape[1], dtype=bool)
+        out["spa_segments_count"] = int(seg_cols.sum())
     resampled = None
     spa_cache: dict = {}
     seg_cache: dict = {}
@@ -315,8 +323,14 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
                                                  weights=spa_w, level=confidence)
                 r["spa"], r["spa_ci"] = sp["spa"], sp.get("spa_ci", [None, None])
             if seg_m is not None:
-                r["spa_segments"] = (meta.soft_pairwise_accuracy(seg_h, seg_m[m], k=permutations, seed=spa_seed,
-                                                                 cache=seg_cache)["spa"] if m in seg_m else None)
+                r["spa_segments"] = None
+                if m in seg_m:
+                    sm = seg_m[m][:, seg_cols]
+                    if np.isnan(sm[~np.isnan(seg_h[:, seg_cols])]).any():  # the gold's cells, or no value
+                        r["spa_segments_note"] = "no value on some rated segment: left out, as mt-metrics-eval does"
+                    else:
+                        r["spa_segments"] = meta.soft_pairwise_accuracy(seg_h[:, seg_cols], sm, k=permutations,
+                                                                        seed=spa_seed, cache=seg_cache)["spa"]
         else:
             for method in ("pearson", "spearman", "kendall"):
                 g = meta.grouped_correlation(hdoc, docs[m], grouping, method)

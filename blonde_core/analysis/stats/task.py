@@ -64,7 +64,7 @@ class PairTables:
 @dataclass
 class _Stat:
     """One task: a statistic on one pair (or across pairs), its values and its null differences."""
-    name: str  # "spa", "acc_eq", "pearson_sys", "pearson_seg", "accuracy"
+    name: str  # "spa" ("pce" in wmt25), "acc_eq", "pearson_sys", "pearson_seg", "accuracy"
     lp: str  # a pair, or "all" for WMT23's global accuracy
     weight: float
     lo: float  # the statistic's range, for the averages
@@ -78,6 +78,9 @@ class _Stat:
 
 
 LABELS = {"spa": "SPA (system, over segments)", "acc_eq": "acc_eq (segment, item grouping)",
+          # WMT25's name for the same statistic: mt-metrics-eval's stats.PairwiseConfidenceError returns 1 - PCE,
+          # pce.compute_one_minus_pce over pce.compute_pairwise_p_values - the soft pairwise accuracy above
+          "pce": "1 - PCE (system, pairwise confidence error over segments)",
           "pearson_sys": "Pearson (system)", "pearson_seg": "Pearson (segment, no grouping)",
           "accuracy": "pairwise accuracy (system, all pairs)"}
 
@@ -87,8 +90,11 @@ def _zscore(x: np.ndarray) -> np.ndarray:
     return (x - x.mean()) / sd if sd > 0 else x - x.mean()
 
 
-def _early_stop(step, k: int, rng) -> tuple[np.ndarray, float]:
-    """Draws in blocks of BLOCK: step(rng, n) -> (null differences (n,), observed); stop early as the Task does."""
+def _early_stop(step, k: int, rng, on_hit: bool = False) -> tuple[np.ndarray, float]:
+    """Draws in blocks of BLOCK: step(rng, n) -> (null differences (n,), observed); stop early as the Task does:
+    at a block boundary when the p-value so far is below EARLY_MIN or above EARLY_MAX. on_hit: the check is made
+    only when the boundary's own draw counted, as mt-metrics-eval's PairwisePermutationSigDiff (acc_eq) places it
+    inside its `if c2 - c1 >= delta` - so a pair that never counts (p = 0) runs all k draws there too."""
     out, hits = [], 0
     done = 0
     observed = None
@@ -96,9 +102,10 @@ def _early_stop(step, k: int, rng) -> tuple[np.ndarray, float]:
         n = min(BLOCK, k - done)
         d, observed = step(rng, n)
         out.append(d)
-        hits += int((d >= observed - 1e-12).sum())
+        counted = d >= observed - 1e-12
+        hits += int(counted.sum())
         done += n
-        if done % BLOCK == 0:
+        if done % BLOCK == 0 and (not on_hit or bool(counted[-1])):
             p = hits / done
             if p < EARLY_MIN or p > EARLY_MAX:
                 break
@@ -188,7 +195,7 @@ def _acc_eq_stat(lp: str, H: np.ndarray, M: dict) -> _Stat:
         def step(r, n):
             s = r.integers(0, 2, size=(n, len(v))) * 2.0 - 1.0
             return s @ v, delta
-        return _early_stop(step, k, rng)
+        return _early_stop(step, k, rng, on_hit=True)
     return _Stat("acc_eq", lp, 1.0, 0.0, 1.0, values, null)
 
 
@@ -348,6 +355,8 @@ def run_task(tables: list[PairTables], task: str = "wmt24", k: int = 1000, permu
         else:
             mine.append(_spa_stat(t.lp, Hr[:, spa_cols], {m: v[:, spa_cols] for m, v in M0.items()}, permutations,
                                   spa_seed))
+            if task == "wmt25":  # one statistic, WMT25's name for it
+                mine[-1].name = "pce"
         mine.append(_acc_eq_stat(t.lp, Hr, M0))
         stats += mine
         rated_cells = int((~np.isnan(Hr)).sum())
