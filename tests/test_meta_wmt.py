@@ -502,3 +502,25 @@ def test_correlate_spa_over_segments_equals_mt_metrics_eval(capsys):
         assert data["metrics"][m]["spa_segments"] == pytest.approx(MME["en-ja"]["pce"][m], abs=1e-9), m
     # BlonD-d has no value on some rated segments: no SPA over segments, said
     assert data["metrics"]["BlonD-d"]["spa_segments"] is None and data["metrics"]["BlonD-d"]["spa_segments_note"]
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_task_clusters_do_not_move_with_the_seed():
+    """WMT24 en-ja: the clusters of each statistic and of the average are the same under three seeds (acc_eq's
+    early stop placed as mt-metrics-eval's: a pair never reversed runs all 1,000 draws, so the average's null
+    distribution repeats no block)."""
+    from blonde_core.analysis.stats.task import PairTables, run_task
+    from blonde_core.metric.settings import ScoreConfig
+    from blonde_core.study import Study
+
+    t = Study.from_wmt(WMT24, "en-ja").task_tables(ScoreConfig(lang="ja", lowercase=False), ["chrF", "BLEU"], None)
+    runs = [run_task([PairTables("en-ja", t.systems, t.human_seg, dict(t.metric_seg))], "wmt24", k=1000, seed=s)
+            for s in (1, 2, 3)]
+    for r in runs[1:]:
+        assert r["overall"]["ranks"] == runs[0]["overall"]["ranks"]
+        for a, b in zip(r["pairs"]["en-ja"]["statistics"], runs[0]["pairs"]["en-ja"]["statistics"]):
+            assert a["ranks"] == b["ranks"]
+    acc = runs[0]["pairs"]["en-ja"]["statistics"][1]
+    assert acc["statistic"] == "acc_eq"
+    assert all(p["draws"] == 1000 for p in acc["p"] if p["p"] == 0.0)  # never stopped early at p = 0
