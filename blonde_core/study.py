@@ -1053,6 +1053,17 @@ class Study:
 
         return rater_agreement(self.human) if self.human is not None and self.human.rater_scores else []
 
+    def annotator_agreement(self) -> dict | None:
+        """Two human annotations of the same segments (ESA items judged by two raters; WMT25's human1 and human2):
+        character-level span F1 as WMT25 scores error spans (analysis/spanf1.py), per system and overall, and the
+        correlation of their scores; None when no segment has two."""
+        from .analysis.spanf1 import annotator_agreement
+
+        hs = self.human
+        if hs is None or not hs.rater_scores:
+            return None
+        return annotator_agreement(hs.rater_scores, hs.error_spans or {})
+
     def resegmented(self) -> "Study":
         """The same study with every system document that does not line up with the reference's segments
         re-segmented into them (Corpus.resegment; the texts' language guides the tokens: characters for

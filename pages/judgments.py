@@ -205,6 +205,25 @@ else:
                f"of {len(pairs)} pairs differ significantly on this slice.")
     downloads(pairs, "mqm_slice_pairs", key="mqmsig")
 
+two = d.annotator_agreement()
+if two:  # two annotations of the same segments: how far the humans agree is the ceiling any metric is read against
+    f1 = two["span_f1"]
+    st.subheader("Two annotations of the same segments")
+    st.markdown(f"On the **{two['items']:,}** segments two raters judged, their error spans agree at character-level "
+                f"**F1 {f1['f1']:.3f}** (precision {f1['precision']:.3f}, recall {f1['recall']:.3f}: the second rater's "
+                "spans against the first's, WMT25's scoring, half credit for a wrong severity) and their scores "
+                + (f"correlate at Pearson **{two['pearson']:.3f}** (Kendall {two['kendall']:.3f}); mean absolute "
+                   f"difference {two['mean_abs_difference']:.1f}." if two["pearson"] is not None else
+                   f"differ by {two['mean_abs_difference']:.1f} on average."))
+    per = pd.DataFrame([{"system": s_, "segments": v["items"], "span F1": v["f1"], "precision": v["precision"],
+                         "recall": v["recall"]} for s_, v in two["systems"].items()])
+    st.dataframe(styled(per, precision=3), hide_index=True, placeholder="-", column_config={"system": system_column()},
+                 height=min(420, 38 + 35 * len(per)))
+    st.caption("Rater A: the first of an item's raters by name, taken as gold (F1 is the same either way). A span "
+               "without a position and a severity 'undecided' are left out, as WMT25's script does. "
+               "`python -m blonde_core correlate ... --format json` gives the same under `annotator_agreement`.")
+    downloads(per, "annotator_agreement", key="iaa")
+
 agree = d.rater_agreement()
 with st.expander("Raters' agreement"):
     if agree:

@@ -524,3 +524,61 @@ def test_task_clusters_do_not_move_with_the_seed():
     acc = runs[0]["pairs"]["en-ja"]["statistics"][1]
     assert acc["statistic"] == "acc_eq"
     assert all(p["draws"] == 1000 for p in acc["p"] if p["p"] == 0.0)  # never stopped early at p = 0
+
+
+# WMT25's error-span scoring (wmt-conference/wmt25-mteval scripts/scoring/task2/scoring_esa.py at 74e123c): its
+# get_char_f1 run on this hand-made fixture gave precision 0.5, recall 0.4027777777777778, F1 0.4461538461538462
+# (the first segment alone: 0.5, 0.55, 0.5238095238095238; no error on either side: 1, 1, 1)
+SPAN_FIXTURE = {
+    "lens": [20, 15, 30, 10, 12],
+    "gold": [[(0, 5, "major"), (10, 15, "minor")], [(2, 8, "minor")],
+             [(0, 10, "major"), (5, 12, "major"), ("missing", "missing", "minor")], [], [(1, 4, "critical")]],
+    "pred": [[(0, 5, "minor"), (12, 18, "minor")], [], [(3, 10, "major"), (20, 25, "minor")], [(0, 2, "minor")],
+             [(1, 4, "undecided"), (2, 6, "major")]],
+}
+
+
+@pytest.mark.unit
+def test_span_f1_equals_the_wmt25_scoring_script():
+    from blonde_core.analysis.spanf1 import char_f1
+
+    def errs(xs):
+        return [{"start": a, "end": b, "severity": s} for a, b, s in xs]
+    segs = [(n, errs(g), errs(p)) for n, g, p in zip(SPAN_FIXTURE["lens"], SPAN_FIXTURE["gold"], SPAN_FIXTURE["pred"])]
+    got = char_f1(segs)
+    assert (got["precision"], got["recall"], got["f1"]) == pytest.approx((0.5, 0.4027777777777778, 0.4461538461538462),
+                                                                         abs=1e-12)
+    assert (got["matched"], got["gold_chars"], got["pred_chars"]) == (14.5, 36.0, 29.0)
+    one = char_f1(segs[:1])
+    assert (one["precision"], one["recall"], one["f1"]) == pytest.approx((0.5, 0.55, 0.5238095238095238), abs=1e-12)
+    assert char_f1([(5, [], [])])["f1"] == 1.0
+    # the gold and predicted sides swapped: precision and recall swap, F1 stays
+    back = char_f1([(n, p, g) for n, g, p in segs])
+    assert back["f1"] == pytest.approx(got["f1"]) and back["precision"] == pytest.approx(got["recall"])
+
+
+@pytest.mark.pipeline
+def test_two_raters_of_wmt24_esa_agree_as_measured(capsys):
+    """WMT24's ESA waves have segments judged by two raters: their agreement (span F1, score correlation) is in
+    correlate's JSON, recomputed here from the rows the reader kept."""
+    from blonde_core.analysis.spanf1 import char_f1
+
+    esa = [WMT24 / "human" / "esa_generalMT2024_wave2.csv", WMT24 / "human" / "esa_generalMT2024_wave3.csv"]
+    code, js, err = run(capsys, "correlate", "--wmt-dir", WMT24, "--lp", "en-cs", "--human", *esa, "--level", "system",
+                        "--metrics", "chrF", "--bootstrap", "0", "--format", "json")
+    assert code == 0, err
+    two = json.loads(js)["annotator_agreement"]
+    assert two["items"] > 100 and 0 < two["span_f1"]["f1"] < 1 and -1 <= two["pearson"] <= 1
+    assert "two raters on" in err
+    from blonde_core.study import Study
+
+    st = Study.from_wmt(WMT24, "en-cs").with_files(human=[str(p) for p in esa])
+    hs = st.human
+    keys = [k for k, by in hs.rater_scores.items() if len(by) >= 2]
+    assert len(keys) == two["items"]
+    segs = []
+    for k in keys:
+        a, b = sorted(hs.rater_scores[k])[:2]
+        segs.append(([e for e in hs.error_spans.get(k, []) if e["rater"] == a],
+                     [e for e in hs.error_spans.get(k, []) if e["rater"] == b]))
+    assert char_f1(segs)["f1"] == pytest.approx(two["span_f1"]["f1"], abs=1e-12)

@@ -554,6 +554,14 @@ def run_correlate(a) -> str:
     if human.mapping:
         out["human_mapping"] = human.mapping
         out["human_coverage"] = human.coverage
+    two = study.annotator_agreement()
+    if two:  # two raters of the same segments: WMT25's span F1 between them, and their scores' correlation
+        out["annotator_agreement"] = two
+        f1 = two["span_f1"]
+        a.notes = getattr(a, "notes", []) + [
+            f"two raters on {two['items']} segments: error-span F1 {f1['f1']:.3f} (P {f1['precision']:.3f}, R "
+            f"{f1['recall']:.3f}; WMT25's character-level scoring), scores Pearson "
+            + ("-" if two["pearson"] is None else f"{two['pearson']:.3f}") + " (JSON: annotator_agreement)"]
     if a.format == "json":
         return dump_json(out)
     system = a.level == "system"
