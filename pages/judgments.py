@@ -215,14 +215,14 @@ if two:  # two annotations of the same segments: how far the humans agree is the
                 + (f"correlate at Pearson **{two['pearson']:.3f}** (Kendall {two['kendall']:.3f}); mean absolute "
                    f"difference {two['mean_abs_difference']:.1f}." if two["pearson"] is not None else
                    f"differ by {two['mean_abs_difference']:.1f} on average."))
-    per = pd.DataFrame([{"system": s_, "segments": v["items"], "span F1": v["f1"], "precision": v["precision"],
+    iaa = pd.DataFrame([{"system": s_, "segments": v["items"], "span F1": v["f1"], "precision": v["precision"],
                          "recall": v["recall"]} for s_, v in two["systems"].items()])
-    st.dataframe(styled(per, precision=3), hide_index=True, placeholder="-", column_config={"system": system_column()},
-                 height=min(420, 38 + 35 * len(per)))
+    st.dataframe(styled(iaa, precision=3), hide_index=True, placeholder="-", column_config={"system": system_column()},
+                 height=min(420, 38 + 35 * len(iaa)))
     st.caption("Rater A: the first of an item's raters by name, taken as gold (F1 is the same either way). A span "
                "without a position and a severity 'undecided' are left out, as WMT25's script does. "
                "`python -m blonde_core correlate ... --format json` gives the same under `annotator_agreement`.")
-    downloads(per, "annotator_agreement", key="iaa")
+    downloads(iaa, "annotator_agreement", key="iaa")
 
 agree = d.rater_agreement()
 with st.expander("Raters' agreement"):

@@ -536,6 +536,8 @@ def sandbox_scores(at) -> pd.DataFrame:
     parser = _Table()
     parser.feed(blocks[0])
     head, *body = parser.rows
+    at.sandbox_marked = [h[:-len(" † F1")] for h in head if h.endswith(" † F1")]  # tagging below the bar
+    head = [h.replace(" †", "") for h in head]
     t = pd.DataFrame(body, columns=head).set_index("candidate")
     for c in t.columns:  # a category's spans under its F1: matched/system/reference
         if c.endswith(" F1") and not c[0].isdigit():
@@ -554,6 +556,13 @@ def test_sandbox_reacts_to_one_changed_word():
     at.run()
     same = sandbox_scores(at)
     assert same.loc["A", "pronoun F1"] == 100.0 and same.loc["A", "discourse marker F1"] == 100.0
+    # the English categories whose tagging is below the bar carry † in the header, with the figures under it
+    from blonde_core.render import category_label
+    from blonde_core.study import ScoreConfig, Study
+
+    marks = Study.tagging_marks(ScoreConfig())
+    assert sorted(at.sandbox_marked) == sorted(category_label(c) for c in marks)
+    assert ("tagging below the bar in en" in "".join(h.proto.body for h in at.html)) == bool(marks)
     at.text_area(key="sb_a_None").set_value(ref.replace("She saw", "He saw")).run()
     he = sandbox_scores(at)
     assert he.loc["A", "pronoun F1"] < 100.0 and he.loc["A", "BlonDe"] < same.loc["A", "BlonDe"]
