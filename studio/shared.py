@@ -326,10 +326,10 @@ def sidebar_settings() -> ScoreConfig:
     lc = sb.toggle(s.label, value=lc_default, key=f"lowercase_{lang}",
                    help=s.help + (" The default follows the language pack: " + ("on" if lc_default else "off, the "
                                   "analyser reads names and forms from the text as written") + "."))
-    s = _setting("tag_as_written")
-    tag_written = sb.toggle(s.label, value=False, key=f"tag_as_written_{lang}", disabled=not lc,
+    s = _setting("tag_as_written")  # only where an analyser tags lowercased text (a pack, lowercasing on)
+    tag_written = sb.toggle(s.label, value=False, key=f"tag_as_written_{lang}",
                             help=s.help + ". Enters the signature (tag:written) and the command line "
-                                          "(--tag-as-written).") if lc else False
+                                          "(--tag-as-written).") if lc and lang in packs else False
     with sb.expander("More settings"):
         s = _setting("average")
         avg = st.radio(s.label, list(s.choices), horizontal=True, key="average")
@@ -364,7 +364,7 @@ def sidebar_settings() -> ScoreConfig:
         sb.warning(md(c), icon=":material/report:")
     marked = tagging_marked(cfg)
     if marked:
-        sb.warning(f"†{md(cfg.lang)} tagging below the bar: " + "; ".join(
+        sb.warning(f"† {md(cfg.lang)} tagging below the bar: " + "; ".join(
             f"{md(c)} {md(v.replace('tagging ', ''))}" for c, v in marked.items()) + f" ({TAGGING_DOC})",
             icon=":material/rule:")
     for n in said["notes"]:

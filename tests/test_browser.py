@@ -210,6 +210,11 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     assert "entity" in marked
     page.get_by_text("† Tagging below the bar in en").first.wait_for()
     page.locator('[data-testid="stSidebar"]').get_by_text("en tagging below the bar").first.wait_for()
+    board = page.locator(MAIN + '[data-testid="stDataFrame"]').first
+    board.locator('[role="columnheader"]', has_text="entity").first.wait_for(state="attached")
+    heads = board.locator('[role="columnheader"]').all_text_contents()
+    assert any(h.startswith("entity †") for h in heads), heads
+    assert any(h.startswith("tense †") for h in heads) == ("tense" in marked), heads
     no_exception(page)
     shot(page, "2-overview")
 

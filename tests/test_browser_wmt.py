@@ -152,7 +152,7 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
     """WMT24 as released, loaded by path: Hindi has no pack, so the Data page says so right after loading, the
     Overview says it at the top and shows chrF and BLEU (with the human ESA column), and no BlonDe number
     (issue 44); Human correlation ranks the metrics as WMT24 does (issue 48). Screenshots at 1280 and 1600 px:
-    wmt24-hi-data, wmt24-hi-overview, wmt24-hi-correlation."""
+    wmt24-hi-data, wmt24-hi-overview, wmt24-hi-correlation, wmt24-hi-judgments-agreement."""
     with wmt24_tab(tmp_path_factory, "en-hi") as page:
         said = page.locator('[data-testid="stAlert"]', has_text="The target texts are in Hindi (hi)").first
         said.wait_for()
@@ -183,6 +183,16 @@ def test_wmt24_en_hi_no_blonde_number_in_the_browser(tmp_path_factory):
         answer.scroll_into_view_if_needed()
         no_exception(page)
         shot(page, "wmt24-hi-correlation")
+        # two raters judged 128 en-hi segments: their agreement (WMT25's span F1, the scores' correlation) on Human
+        # judgments, the figures the command line's JSON gives (issue 62)
+        goto(page, "Human judgments")
+        page.get_by_text("Two annotations of the same segments").first.wait_for()
+        line = page.get_by_text("segments two raters judged").first
+        line.wait_for()
+        assert "F1" in line.inner_text() and "Pearson" in line.inner_text()
+        line.scroll_into_view_if_needed()
+        no_exception(page)
+        shot(page, "wmt24-hi-judgments-agreement")
 
 
 def _peak_mb(pid: int) -> float:
