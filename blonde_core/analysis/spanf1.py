@@ -44,8 +44,8 @@ def _length(gold, pred) -> int:
 def char_f1(segments, partial_credit: float = 0.5) -> dict:
     """segments: (gold errors, predicted errors) or (length, gold errors, predicted errors) per segment, each
     error a dict with start, end (character offsets) and severity; with a length, a span is cut at it (as the
-    script's arrays of the hypothesis' length), without one the longest span's end is the segment's length. {"precision", "recall", "f1", "matched",
-    "gold_chars", "pred_chars", "segments"}."""
+    script's arrays of the hypothesis' length), without one the longest span's end is the segment's length.
+    {"precision", "recall", "f1", "matched", "gold_chars", "pred_chars", "segments"}."""
     tp = gold_n = pred_n = 0.0
     k = 0
     for seg in segments:

@@ -100,6 +100,17 @@ def load_study(a, human=None, **human_kw) -> Study:
     return study
 
 
+def pack_case(a, cfg):
+    """The settings with the pack's lowercasing when -lc was not given (as written for the packs whose analysers
+    read case), said in a note."""
+    if getattr(a, "lowercase", True) is None and not getattr(a, "case_sensitive", False) and cfg.has_pack:
+        if not Study.pack_lowercase(cfg.lang) and cfg.lowercase:
+            cfg = cfg.with_(lowercase=False)
+            a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: text annotated as written (the pack's default; "
+                                                 "-lc yes lowercases it, as the blonde package does)"]
+    return cfg
+
+
 def resolve_config(a, study: Study):
     """The run's settings: without --lang, the target language guessed from the reference (said on stderr
     when it is not English; a language without a pack included, then the BlonDe family is not computed),
@@ -113,11 +124,7 @@ def resolve_config(a, study: Study):
             cfg = cfg.with_(lang=g["language"])
             a.notes = getattr(a, "notes", []) + [f"target language guessed from the reference: {g['language']} "
                                                  f"({g['name']}; --lang to choose another)"]
-    if getattr(a, "lowercase", True) is None and not getattr(a, "case_sensitive", False) and cfg.has_pack:
-        if not Study.pack_lowercase(cfg.lang) and cfg.lowercase:
-            cfg = cfg.with_(lowercase=False)
-            a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: text annotated as written (the pack's default; "
-                                                 "-lc yes lowercases it, as the blonde package does)"]
+    cfg = pack_case(a, cfg)
     said = study.pack_notes(cfg)
     a.notes = getattr(a, "notes", []) + [f"{cfg.lang}: {n}" for n in said["notes"]]
     for c in said["caveats"]:
@@ -805,8 +812,7 @@ def run_spans(a) -> str:
                              code=InputError.Codes.NO_PACK)
         cfg = cfg.with_(lang=g["language"])
         a.notes.append(f"language guessed from the text: {g['language']} ({g['name']}; --lang to choose another)")
-    if a.lowercase is None and not a.case_sensitive and cfg.has_pack and not Study.pack_lowercase(cfg.lang):
-        cfg = cfg.with_(lowercase=False)
+    cfg = pack_case(a, cfg)
     engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
                     pool="fork", scheduler=a.scheduler, results_mb=None)
     rows = [r for r in Study.spans_of_lines(lines, cfg, engine, progress=_progress(sys.stderr))

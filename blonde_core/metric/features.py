@@ -189,8 +189,9 @@ def _has_feature(morph: str | None, wanted: frozenset) -> bool:
 
 def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[tuple[int, str, int, int]]:
     """(group index, key text, start_char, end_char) of counted entities (fold: the key lowercased, for text
-    tagged as written and compared lowercased): the recogniser's spans of the pack's labels, except a span without a letter and a hashtag, @handle or web address; and, as the pack says
-    (pack.entity_rules, each measured against its gold):
+    tagged as written and compared lowercased): the recogniser's spans of the pack's labels, except a span
+    without a letter and a hashtag, @handle or web address; and, as the pack says (pack.entity_rules, each
+    measured against its gold):
       require_pos          a span none of whose tokens has one of these coarse POS is dropped (a span the
                            recogniser draws over common words is no name)
       exclude_morph        a span holding a token with one of these "Key=Value" features is dropped
@@ -261,8 +262,9 @@ def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list
     n = len(words)
 
     def unknown(k):
-        return (tags[k].startswith("名詞-一般") and "Lemma=" not in morph[k] and len(words[k]) > 1 and words[k][0] != "ー"
-                and all(ch in _KATAKANA for ch in words[k]))
+        w = words[k]
+        return (tags[k].startswith("名詞-一般") and "Lemma=" not in morph[k] and len(w) > 1 and w[0] != "ー"
+                and all(ch in _KATAKANA for ch in w))
     spans = [(s, e, g) for g, _, s, e in out]
     k = 0
     while k < n:
