@@ -353,3 +353,32 @@ def test_a_system_that_copies_the_source_is_named_on_the_data_page_and_the_comma
     box = [e for e in at.expander if e.label == "Which segments, per system"][0]
     assert any(c.value.startswith("System 'copy'") and "of 60 segments checked" in c.value for c in box.caption)
     at.session_state["annotate_ahead_stop"].set()
+
+
+@pytest.mark.pipeline
+def test_esa_spans_without_a_position_are_whole_segment_errors(capsys):
+    """WMT24 en-zh wave 2 has ESA spans whose position Appraise did not record (start "missing"): on Documents
+    they are errors of the whole segment, marked so; `score --overlap` counts them and never fails (issue 63: the
+    document and system of the report)."""
+    from blonde_core.analysis.overlap import document_errors
+    from blonde_core.cli import main
+    from blonde_core.study import ScoreConfig, Study
+
+    doc = "test-en-news_scotsman.87445"
+    st = Study.from_wmt(WMT24, "en-zh").with_files(human=[str(p) for p in ESA])
+    res = st.analysis(ScoreConfig(lang="zh", lowercase=False))
+    di = list(res.corpus.doc_ids).index(doc)
+    errs = document_errors(res, st.human, di, "IKUN-C")
+    whole = [e for seg in errs for e in seg if e.get("whole_segment")]
+    assert whole, "the document has a span without a position"
+    texts = [t.strip() for t in res.corpus.systems["IKUN-C"][di]]
+    for seg, t in zip(errs, texts):
+        for e in seg:
+            assert 0 <= e["start"] < e["end"] <= len(t)
+            if e.get("whole_segment"):
+                assert (e["start"], e["end"]) == (0, len(t))
+    code = main(["score", "--wmt-dir", str(WMT24), "--lp", "en-zh", "--human", *map(str, ESA), "--overlap",
+                 "--overlap-documents", doc, "--format", "json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert json.loads(out.out)["overlap"]["segments_compared"] > 0
