@@ -373,8 +373,11 @@ def study_store() -> StudyStore:
     """The server's store (BLONDE_SESSION_HOURS, default 12; BLONDE_SESSIONS, default 64; BLONDE_UPLOADS=disk:
     also on disk, read back after a restart)."""
     global _STORE
+    if _STORE is not None:
+        return _STORE
+    disk = uploads_dir()  # before the lock: it asks server_engine(), which takes the same (non-reentrant) lock
     with _SERVER_LOCK:
         if _STORE is None:
             _STORE = StudyStore(ttl=3600 * float(os.environ.get("BLONDE_SESSION_HOURS", 12)),
-                                max_items=_env_int("BLONDE_SESSIONS", 64), disk_dir=uploads_dir())
+                                max_items=_env_int("BLONDE_SESSIONS", 64), disk_dir=disk)
         return _STORE

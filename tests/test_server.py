@@ -845,3 +845,17 @@ def test_a_server_killed_while_ter_runs_leaves_no_worker(how, tmp_path):
     proc.wait(timeout=30)
     for pid in [zygote, *workers]:
         assert _gone(pid, zombie_ok=True, timeout=10), pid
+
+
+def test_disk_uploads_store_through_the_servers_own_entry(tmp_path):
+    """BLONDE_UPLOADS=disk: studio.state.study_store(), the entry every page uses, returns a store on disk (it
+    hung: it held the server lock while uploads_dir() asked server_engine() for the same lock). In a fresh
+    process, with a time limit that turns a hang into a failure."""
+    from conftest import ROOT
+
+    env = dict(os.environ, BLONDE_UPLOADS="disk", BLONDE_CACHE_DIR=str(tmp_path))
+    code = ("from studio.state import study_store; s = study_store(); assert s is study_store(); "
+            "print(s.disk)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert str(tmp_path) in out.stdout
