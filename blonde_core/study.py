@@ -185,15 +185,16 @@ class Study:
 
     @classmethod
     def from_wmt(cls, source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
-                 origin: str | None = None, engine: Engine | None = None, esa_common: bool = True) -> "Study":
+                 origin: str | None = None, engine: Engine | None = None, esa_common: bool = True,
+                 roots=None) -> "Study":
         """A whole WMT evaluation folder (the mt-metrics-eval layout; a path to the folder or to a zip of it,
         or an uploaded zip as (name, bytes)): documents with their domains, source, references, systems, the
         human scores (`gold`, default the first of mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw) and every
-        metric's scores (io/wmt.py)."""
+        metric's scores (io/wmt.py). roots: the folders a server allows (every member checked, links followed)."""
         from .io.wmt import read_wmt
 
         f = _named(source)
-        w = read_wmt(f, lp, gold, tuple(lower_is_better), esa_common)
+        w = read_wmt(f, lp, gold, tuple(lower_is_better), esa_common, roots)
         study = cls(w.corpus, origin or f"WMT folder {f}", human=w.human, human_file=str(f), engine=engine,
                     external=w.metrics, domains=w.domains, wmt=(str(f), w.lp, w.gold))
         study.messages["wmt"] = w.understood()

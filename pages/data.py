@@ -218,7 +218,8 @@ def analyse_wmt() -> None:
         else:
             raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
         set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine(),
-                                                      esa_common=not ss.get("up_wmt_esa_all"))))
+                                                      esa_common=not ss.get("up_wmt_esa_all"),
+                                                      roots=None if z is not None else wmt_roots())))
     except InputError as exc:
         upload_errors.setdefault("wmt", []).append(exc.for_page())
 

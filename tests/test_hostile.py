@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -500,3 +501,27 @@ def test_a_worker_killed_while_the_overview_computes_leaves_its_numbers_equal_to
     for s in WMT_SUBSET_SYSTEMS:
         assert res.scores(s)["BlonDe"]["F1"] == pytest.approx(want[s]["BlonDe"]["F1"], abs=1e-12)
         assert res.scores(s)["BlonD-d"]["F1"] == pytest.approx(want[s]["BlonD-d"]["F1"], abs=1e-12)
+
+
+@pytest.mark.pipeline
+def test_a_link_inside_a_served_folder_that_leads_out_is_refused(tmp_path):
+    """A server reads a WMT folder only under its allowed roots, and every member too, links followed (issue 63):
+    a system file that is a symlink to a file outside the root refuses the folder, naming the member; the same
+    folder without the link loads; the command line (no roots) reads a user's own links."""
+    from conftest import wmt22_layout
+
+    from blonde_core.study import InputError, Study
+
+    served = tmp_path / "served"
+    w = wmt22_layout(served / "wmt", n=20)
+    root = Path(w["root"])
+    assert Study.from_wmt(root, roots=[served]).corpus.systems  # no link: loads
+    secret = tmp_path / "outside.txt"
+    secret.write_text("\n".join(f"secret {i}" for i in range(20)) + "\n", encoding="utf-8")
+    link = next((root / "system-outputs").rglob("*.txt"))
+    link.unlink()
+    link.symlink_to(secret)
+    with pytest.raises(InputError) as exc:
+        Study.from_wmt(root, roots=[served])
+    assert link.name in str(exc.value) and "outside the folders this server serves" in str(exc.value)
+    assert Study.from_wmt(root).corpus.systems  # the command line: the user's own files, links followed

@@ -65,10 +65,22 @@ class _Tree:
         return rel in self.names
 
 
-def _from_dir(root: Path) -> _Tree:
+def _from_dir(root: Path, roots=None) -> _Tree:
+    """A folder's files; roots (a server's allowed folders): every member, followed through any link, must lie
+    inside one of them, else the folder is refused naming the member (a link inside a served folder that
+    points elsewhere would let a web user read any file)."""
     if not root.is_dir():
         raise InputError("is not a folder", file=str(root), code=InputError.Codes.UNREADABLE)
-    names = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    files = [p for p in root.rglob("*") if p.is_file()]
+    if roots is not None:
+        allowed = [Path(r).resolve() for r in roots]
+        for p in files:
+            real = p.resolve()
+            if not any(real == r or r in real.parents for r in allowed):
+                raise InputError(f"has a member that leads outside the folders this server serves "
+                                 f"({p.relative_to(root).as_posix()}, a link); such a folder is not read",
+                                 file=str(root), code=InputError.Codes.UNREADABLE)
+    names = [p.relative_to(root).as_posix() for p in files]
     return _Tree(names, lambda rel: (root / rel).read_bytes(), str(root))
 
 
@@ -167,19 +179,19 @@ def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
     return sub, lp
 
 
-def wmt_pairs(source) -> list[str]:
+def wmt_pairs(source, roots=None) -> list[str]:
     """The language pairs of a WMT-layout folder or zip (its documents/LP.docs); no text is read."""
-    return _root(_tree(source))[1]
+    return _root(_tree(source, roots))[1]
 
 
-def _tree(source) -> _Tree:
+def _tree(source, roots=None) -> _Tree:
     if isinstance(source, NamedBytes):
         return _from_zip(source.data, source.name)
     p = Path(source)
     if p.is_file():
         return _from_zip(p.read_bytes(), str(p))
     if p.exists():
-        return _from_dir(p)
+        return _from_dir(p, roots)
     raise InputError("no such folder or zip file", file=str(p), code=InputError.Codes.UNREADABLE)
 
 
@@ -297,10 +309,11 @@ def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
 
 
 def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_better=(),
-             esa_common: bool = True) -> WmtFolder:
+             esa_common: bool = True, roots=None) -> WmtFolder:
     """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder;
-    esa_common: ESA systems compared only on the segments judged for every one of them (WMT24's way)."""
-    tree, lp = _rooted(_tree(source), lp)
+    esa_common: ESA systems compared only on the segments judged for every one of them (WMT24's way); roots: the
+    folders a server allows, every member of a folder checked to lie inside one (links followed)."""
+    tree, lp = _rooted(_tree(source, roots), lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
     if not doc_lines:
