@@ -279,6 +279,10 @@ def test_a_jsonl_folder_scores_exactly_as_the_txt_one(capsys, tmp_path):
                              "--format", "json")
         assert code == 0, err
         outs.append(json.loads(out))
+    # the canary is said for both, each naming its own folder's documents file; everything else is equal
+    for o, d in zip(outs, (txt, jl)):
+        left = o.pop("test_set_left_out")
+        assert len(left) == 1 and left[0].startswith(str(d)) and "the canary" in left[0]
     assert outs[0] == outs[1]
     from blonde_core.study import Study
 
