@@ -591,8 +591,24 @@ class Study:
 
     def default_standard_metrics(self) -> tuple:
         """sacrebleu's metrics computed unless asked otherwise: TER only up to TER_MAX_SEGMENTS system
-        segments (the Overview's switch and `correlate`'s default alike)."""
-        return ("BLEU", "chrF") + (("TER",) if self.n_segments() <= TER_MAX_SEGMENTS else ())
+        segments, and not into Chinese, Japanese or Korean (ter_left_out says why; the Overview's switch and
+        `correlate`'s default alike)."""
+        return ("BLEU", "chrF") + (() if self.ter_left_out() else ("TER",))
+
+    def ter_left_out(self) -> str | None:
+        """Why TER is not computed by default (None: it is): too many system segments, or a target written
+        without spaces, where TER is meaningful only normalised with Asian support (every character a token),
+        which costs about a second a paragraph."""
+        from .analysis.standard import CJK
+
+        if self.guess_language()["language"] in CJK:
+            return ("TER into Chinese, Japanese and Korean is computed only when asked (--metrics ...,TER; the "
+                    "Overview's switch): normalised with Asian support, as sacrebleu recommends, every character "
+                    "is a token and it takes about a second a paragraph")
+        if self.n_segments() > TER_MAX_SEGMENTS:
+            return (f"TER left out: {self.n_segments()} system segments (it takes minutes beyond "
+                    f"{TER_MAX_SEGMENTS}); --metrics ...,TER adds it")
+        return None
 
     def prefetch(self, cfg: ScoreConfig, keep_going) -> threading.Thread | None:
         """Start annotating this study's sentences in the background (the dashboard calls it

@@ -73,7 +73,8 @@ c1, c2, c3, c4 = st.columns([1.2, 1.3, 1, 1])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
 with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics()
                      or d.standard_ready(cfg.granularity, "TER"), key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
-                     "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it.")
+                     "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it."
+                     + (f" Off by default here: {d.ter_left_out()}." if d.ter_left_out() else ""))
 tops = res.leaderboard_tops()
 marked = tagging_marked(cfg)  # categories whose tagging in this language is below the bar: headers carry †
 # intervals and clusters under the one significance policy (the Significance page's defaults), computed by

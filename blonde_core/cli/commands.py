@@ -8,7 +8,7 @@ import copy
 import os
 import sys
 
-from blonde_core.study import CATALOG, TER_MAX_SEGMENTS, Engine, InputError, Study
+from blonde_core.study import CATALOG, Engine, InputError, Study
 from blonde_core import study as door  # its tools imported when first called
 
 from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
@@ -532,9 +532,7 @@ def run_correlate(a) -> str:
     metrics = [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else None
     std_names = [m for m in metrics if m in CATALOG.standard] if metrics else list(study.default_standard_metrics())
     if metrics is None and "TER" not in std_names:
-        a.notes = getattr(a, "notes", []) + [
-            f"TER left out: {study.n_segments()} system segments (it takes minutes beyond {TER_MAX_SEGMENTS}, "
-            "as on the dashboard); --metrics ...,TER adds it"]
+        a.notes = getattr(a, "notes", []) + [study.ter_left_out() or "TER left out"]
     comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
     blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions
                     and m.lstrip("-") not in study.external] if metrics else None
