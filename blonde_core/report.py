@@ -231,11 +231,13 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
              f"({esc(b['unit_reason'])}).</p>"]
     # leaderboard
     cols = lb.of("top", "category", "standard", "external")
-    tag = study.tagging_report(cfg).get("categories", {})
+    from blonde_core.analysis.tagging import marked_figures
+
+    rep = study.tagging_report(cfg)
+    tag = rep.get("categories", {})
     dag = {c: " †" if tag.get(c, {}).get("marked") else "" for c in ("tense", "pronoun", "entity", "dm")}
     tag_note = ("<p class=note>† tagging below the bar in " + esc(cfg.lang) + " (precision 0.90, recall 0.80, "
-                "30 gold spans; docs/languages.md#tagging-accuracy): " + "; ".join(
-                    f"{esc(c)} {esc(v['note'].replace('tagging ', ''))}" for c, v in tag.items() if v["marked"])
+                "30 gold spans; docs/languages.md#tagging-accuracy): " + esc(marked_figures(rep))
                 + ".</p>") if any(dag.values()) else ""
     header = ["rank", "system", "cluster"] + [SHORT.get(c.metric, c.metric) + dag.get(c.metric, "")
                                               if c.kind == "category" else

@@ -523,7 +523,7 @@ class Study:
             w = aw.get(c) or {}
             if w.get("recall") is None or v["recall"] is None or w["recall"] <= v["recall"] + 0.05:
                 return ""
-            return f"; tagged as written (--tag-as-written) {w['note'].replace('tagging ', '')}"
+            return f"; tagged as written (--tag-as-written) {w['figures']}"
         return {c: f"{cfg.lang} {c}: {v['note']}{better(c, v)} ({bar}: precision 0.90, recall 0.80, 30 gold spans; "
                    f"{rep['table']})" for c, v in rep.get("categories", {}).items() if v["marked"]}
 
@@ -1463,6 +1463,7 @@ TOOLS = {
     "round_as_shown": ("report", "round_as_shown"),
     "reading_limits": ("io.readers", "reading_limits"),
     "read_lines": ("io.readers", "read_lines"),
+    "marked_figures": ("analysis.tagging", "marked_figures"),
     "text_script": ("typed", "text_script"),
     "text_lines": ("typed", "lines_of"),
     "apt_of_links": ("analysis.apt", "apt_of_links"),

@@ -85,7 +85,7 @@ for c in cats:
     heat_table[f"{category_label(c)} matched"] = [spans[n][c]["matched"] for n in names]
     heat_table[f"{category_label(c)} thin"] = [bool(blocks[n][c]["thin"]) for n in names]
     if c in marked:  # the measured tagging travels with the download
-        heat_table[f"{category_label(c)} tagging (below the bar)"] = marked[c]
+        heat_table[f"{category_label(c)} tagging (below the bar)"] = "tagging " + marked[c]
 with st.expander("As a table", expanded=False):
     shown, formats = number_columns(heat_table)
     st.dataframe(shown, hide_index=True, placeholder="-", column_config={**formats, "system": system_column()})

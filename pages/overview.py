@@ -311,7 +311,7 @@ with e3.popover("LaTeX", icon=":material/download:"):
                                 f"{b['n_units']} units."
                                 + (f" Tagging below the bar in {cfg.lang} (precision 0.90, recall 0.80, 30 gold "
                                    "spans; docs/languages.md): " + "; ".join(
-                                       f"{c} {v.replace('tagging ', '')}" for c, v in marked.items()) + "."
+                                       f"{c} {v}" for c, v in marked.items()) + "."
                                    if marked else ""))
     st.download_button("Download leaderboard.tex", tex.encode("ascii"), "leaderboard.tex", "text/x-tex",
                        key="tex_leaderboard", icon=":material/download:")

@@ -127,7 +127,7 @@ def sandbox() -> None:
         + "".join(f'<p class="bl-note">&#9888; {c}</p>' for c in cliffs)
         + (f'<p class="bl-note">† tagging below the bar in {esc(res.config.lang)} (precision 0.90, recall 0.80, 30 '
            "gold spans; docs/languages.md#tagging-accuracy): " + esc("; ".join(
-               f"{c} {v.replace('tagging ', '')}" for c, v in marked.items())) + "</p>" if marked else "")
+               f"{c} {v}" for c, v in marked.items())) + "</p>" if marked else "")
         + '<p class="bl-note">Scores in points, 0-100 (100 = identical), as on every page; BLEU from sacrebleu. '
           "'-' means the category has no span on either side; 0 means nothing matched. Under each category's F1 "
           "its spans: matched / in the candidate / in the reference (° fewer than 5: thin evidence).</p>"

@@ -365,7 +365,7 @@ def sidebar_settings() -> ScoreConfig:
     marked = tagging_marked(cfg)
     if marked:
         sb.warning(f"† {md(cfg.lang)} tagging below the bar: " + "; ".join(
-            f"{md(c)} {md(v.replace('tagging ', ''))}" for c, v in marked.items()) + f" ({TAGGING_DOC})",
+            f"{md(c)} {md(v)}" for c, v in marked.items()) + f" ({TAGGING_DOC})",
             icon=":material/rule:")
     for n in said["notes"]:
         sb.caption(md(n))
@@ -813,7 +813,7 @@ def tagging_marked(cfg) -> dict:
     """{category: its measured tagging in words} of the discourse categories marked in this language
     (Study.tagging_report: precision < 0.90, recall < 0.80 or fewer than 30 gold spans, or never measured)."""
     rep = Study.tagging_report(cfg)
-    return {c: v["note"] for c, v in rep.get("categories", {}).items() if v["marked"]}
+    return {c: v["figures"] for c, v in rep.get("categories", {}).items() if v["marked"]}
 
 
 def tagging_note(cfg, where: str = "") -> None:
@@ -822,7 +822,7 @@ def tagging_note(cfg, where: str = "") -> None:
     marked = tagging_marked(cfg)
     if not marked:
         return
-    gist = "; ".join(f"**{md(c)}** {md(v.replace('tagging ', ''))}" for c, v in marked.items())
+    gist = "; ".join(f"**{md(c)}** {md(v)}" for c, v in marked.items())
     note_line(f"† Tagging below the bar in {md(cfg.lang)}{where}: " + gist,
               "These categories' spans were measured against hand-labelled gold spans of this language "
               "(the pack's gold.jsonl, labelled by reading) and fall below precision 0.90 or recall 0.80, or rest on "

@@ -3,8 +3,9 @@
 `line_spans` turns annotation records into the rows the `spans` command writes (character offsets in the
 input line as given, whatever stripping or lowercasing the annotation saw); `match` scores tool spans
 against a pack's gold (lang/gold.py, lang/GOLD.md) per category and class; `tagging_table` adds them up.
-What a pack measured is kept in `lang/<name>/tagging.json` and read back by `weak_cells`, which says which
-(category) numbers of a language are to be marked where they are shown.
+What a pack measured is kept in `lang/<name>/tagging.json`; `tagging_block` reads it back for one score's
+settings and says which categories are marked (`is_weak`) wherever their numbers are shown, with the figures
+(`marked_figures`: the one sentence every place prints).
 """
 from __future__ import annotations
 
@@ -49,13 +50,18 @@ def line_spans(lines, records: dict, pack, lowercase: bool, categories=DISCOURSE
     return out
 
 
+def _overlap(g, s: dict) -> int:
+    """Characters a gold span (GoldSpan) and a tool span (dict) share (<= 0: none)."""
+    return min(g.end, s["end"]) - max(g.start, s["start"])
+
+
 def match(gold: list, tool: list) -> list[tuple]:
     """One paragraph's (gold span, tool span) pairs of one category: each used once, pairs that overlap by at
     least one character, the largest overlaps first (ties: the same class first, then by position)."""
     cands = []
     for i, g in enumerate(gold):
         for j, s in enumerate(tool):
-            ov = min(g.end, s["end"]) - max(g.start, s["start"])
+            ov = _overlap(g, s)
             if ov > 0:
                 cands.append((-ov, g.label != s["class"], g.start, s["start"], i, j))
     cands.sort()
@@ -119,7 +125,7 @@ def tagging_table(items: list[dict], tool_spans: list[list[dict]], pack) -> dict
             traps = [s for s in it["traps"] if s.category == c]
             row["traps"] += len(traps)
             row["trap_hits"] += sum(1 for tr in traps
-                                    if any(min(tr.end, s["end"]) - max(tr.start, s["start"]) > 0 for s in t))
+                                    if any(_overlap(tr, s) > 0 for s in t))
     for c in DISCOURSE:
         for row in [cats[c], *classes[c].values()]:
             _rates(row)
@@ -150,13 +156,24 @@ def is_weak(cell: dict | None) -> bool:
     return g < MIN_GOLD or p is None or r is None or p < MIN_PRECISION or r < MIN_RECALL
 
 
-def describe(cell: dict | None) -> str:
-    """One cell's measured accuracy in words: 'P 0.72 R 0.68 on 41 gold spans'."""
+def figures(cell: dict | None) -> str:
+    """One cell's measured accuracy: 'P 0.72 R 0.68 on 41 gold spans' ('not measured against gold spans')."""
     if not cell:
-        return "tagging not measured against gold spans"
+        return "not measured against gold spans"
     p, r, g = cell.get("precision"), cell.get("recall"), cell.get("gold", 0)
     f = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
-    return f"tagging P {f(p)} R {f(r)} on {g} gold span{'s' if g != 1 else ''}"
+    return f"P {f(p)} R {f(r)} on {g} gold span{'s' if g != 1 else ''}"
+
+
+def describe(cell: dict | None) -> str:
+    """One cell's measured accuracy in words: 'tagging P 0.72 R 0.68 on 41 gold spans'."""
+    return "tagging " + figures(cell)
+
+
+def marked_figures(block: dict) -> str:
+    """'entity P 0.87 R 0.59 on 44 gold spans; dm ...': the marked categories of a tagging block with their
+    figures, the sentence every place that marks a number prints."""
+    return "; ".join(f"{c} {v['figures']}" for c, v in (block or {}).get("categories", {}).items() if v["marked"])
 
 
 def tagging_block(measured: dict, lang: str, categories, lowercase: bool) -> dict:
@@ -178,5 +195,5 @@ def tagging_block(measured: dict, lang: str, categories, lowercase: bool) -> dic
         out["categories"][c] = {"precision": (cell or {}).get("precision"), "recall": (cell or {}).get("recall"),
                                 "class_accuracy": (cell or {}).get("class_accuracy"),
                                 "gold_spans": (cell or {}).get("gold", 0), "marked": is_weak(cell),
-                                "note": describe(cell)}
+                                "note": describe(cell), "figures": figures(cell)}
     return out

@@ -133,9 +133,8 @@ def resolve_config(a, study: Study):
     marks = Study.tagging_marks(cfg)
     if marks:
         a.warnings.extend(marks.values())
-        a.notes.append(f"warning: {cfg.lang} tagging below the bar (marked †): " + "; ".join(
-            f"{c} {v['note'].replace('tagging ', '')}" for c, v in Study.tagging_report(cfg)["categories"].items()
-            if v["marked"]) + " (docs/languages.md#tagging-accuracy)")
+        a.notes.append(f"warning: {cfg.lang} tagging below the bar (marked †): "
+                       + door.marked_figures(Study.tagging_report(cfg)) + " (docs/languages.md#tagging-accuracy)")
     note = study.language_note(cfg)
     if note:
         a.warnings.append(note)

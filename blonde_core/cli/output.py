@@ -153,8 +153,8 @@ def to_text(data: dict) -> str:
                f"{CATALOG.thin} reference spans; counts in --format json/csv).")
     if marked:
         lang = data["tagging"]["language"]
-        out.append(f"† = {lang} tagging below the bar (precision 0.90, recall 0.80, 30 gold spans): " + "; ".join(
-            f"{k} {tagged[k]['note'].replace('tagging ', '')}" for k in marked) + " (docs/languages.md#tagging-accuracy).")
+        out.append(f"† = {lang} tagging below the bar (precision 0.90, recall 0.80, 30 gold spans): "
+                   + door.marked_figures(data["tagging"]) + " (docs/languages.md#tagging-accuracy).")
     if extras:
         dirs = data.get("metric_directions", {})
         out.append("Other metrics on their own scales: " + ", ".join(
