@@ -28,6 +28,9 @@ class Corpus:
     system_docids: dict = field(default_factory=dict)
     missing_documents: dict = field(default_factory=dict)
     domain: str | None = None  # the documents of one domain only (subset)
+    # rows with segment ids (io/readers.py): a text cut into another number of segments than the first
+    # reference in a document, by id {text: {document id: ([ids it lacks], [ids the reference lacks])}}
+    segment_gaps: dict = field(default_factory=dict)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -175,7 +178,17 @@ class Corpus:
                     if len(d) != len(r):
                         what = (f"{role} '{name}' has {len(d)} segments in document '{doc_id}' but reference "
                                 f"'{ref0_name}' has {len(r)}; sentence-level matching needs equal counts")
+                        lack, extra = self.segment_gaps.get(name, {}).get(doc_id, ([], []))
+                        if lack or extra:  # rows with segment ids: which ones, as paired by id
+                            what += "; by segment id it " + " and ".join(
+                                x for x in (f"lacks {_ids(lack)}" if lack else "",
+                                            f"has {_ids(extra)}, which the reference has not" if extra else "") if x)
                         raise InputError(
                             f"{what} (document-level matching is available: --granularity document)", file=where,
                             code=InputError.Codes.SENTENCE_COUNTS,
                             page=f"{what} (set *Matching* to *document* in the sidebar)")
+
+
+def _ids(ids: list) -> str:
+    """Segment ids for a message: the first five, and how many more."""
+    return ", ".join(f"'{x}'" for x in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")

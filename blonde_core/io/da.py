@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .corpus import Corpus
 from blonde_core.errors import InputError
-from .judgments import HumanScores, aggregate_segments
+from .judgments import HumanScores, aggregate_segments, check_scale, once, scale_of
 from .readers import decode_bytes, read_bytes, score_number, split_lines
 
 SCORE_COLUMNS = ("raw.scr", "z.scr", "score", "esa", "raw", "z")
@@ -80,6 +80,8 @@ def read_da(path, score_column: str | None = None) -> DaTable:
     else:
         ci_score = col(SCORE_COLUMNS, "score (RAW.SCR, Z.SCR, score, esa)")
     rows = []
+    seen: dict = {}  # (system as written, sid) -> the line that gave it
+    scale = scale_of(header[ci_score])
     for i, line in enumerate(lines[1:], start=2):
         f = _fields(line, sep)
         if not any(f):
@@ -92,7 +94,10 @@ def read_da(path, score_column: str | None = None) -> DaTable:
             sid = int(f[ci_sid])
         except ValueError:
             raise InputError(f"segment id '{f[ci_sid]}' is not a line number", file=name, line=i, code=InputError.Codes.MALFORMED) from None
-        v = score_number(f[ci_score], name, i, f"score in column '{header[ci_score]}'")
+        what = f"score in column '{header[ci_score]}'"
+        v = check_scale(score_number(f[ci_score], name, i, what), scale, name, i, what)
+        once(seen, (f[ci_sys], sid), i, name, f"system '{f[ci_sys]}', segment id {sid}",
+             " (a release gives one row per system and segment, its ratings averaged into it: N)")
         rows.append((f[ci_sys], sid, v, i))
     if not rows:
         raise InputError("has a header but no rows", file=name, code=InputError.Codes.EMPTY)
@@ -118,18 +123,23 @@ def guess_mapping(da_names, loaded: list[str], given: dict | None = None) -> dic
     return out
 
 
+def check_mapping(names: dict, file: str) -> None:
+    """Two names of a judgments file mapped to one loaded text would merge two systems' judgments: refused."""
+    seen: dict = {}
+    for raw, name in sorted(names.items()):
+        if name is not None and name in seen:
+            raise InputError(f"'{seen[name]}' and '{raw}' are both mapped to the loaded text '{name}'; map one of "
+                             "them to another text or leave it out", file=file, code=InputError.Codes.NAMES)
+        seen.setdefault(name, raw)
+
+
 def bind(table: DaTable, corpus: Corpus, mapping: dict | None = None, higher_is_better: bool = True):
     """HumanScores over the corpus: SID -> (document, segment id) by line number; names by
     guess_mapping (given pairs win).  ``.mapping`` and ``.coverage`` say what was done."""
 
     loaded = list(corpus.references) + list(corpus.systems)
     names = guess_mapping([r[0] for r in table.rows], loaded, mapping)
-    seen: dict = {}
-    for raw, name in sorted(names.items()):
-        if name is not None and name in seen:
-            raise InputError(f"'{seen[name]}' and '{raw}' are both mapped to the loaded text '{name}'; map one of "
-                             "them to another text or leave it out", file=table.path, code=InputError.Codes.NAMES)
-        seen.setdefault(name, raw)
+    check_mapping(names, table.path)
     where = corpus.segment_places()  # line number (1-based) - 1 -> (doc id, segment id, ...)
     hs = HumanScores(table.name, higher_is_better, kind=f"WMT DA / ESA segment scores (column {table.name})")
     vals = defaultdict(list)

@@ -8,7 +8,10 @@ What is kept, as the WMT24 task kept it (shared/data/wmt24/README.md):
 - rows of the raters' tutorial (segment_id >= 1,000,000) and quality-control rows
   (segment_type BAD, deliberately damaged translations) are dropped;
 - a rater who judged the same segment of the same system twice: the later judgment
-  (end_time) wins;
+  (end_time) wins; a row exported twice as it was (WMT24's waves carry 159) is one judgment;
+  two different judgments with the same end_time are refused, naming both lines (the readers'
+  one duplicate rule, io/judgments.py once, with these two cases of Appraise's); all counted;
+- `overall` outside 0-100 is refused, naming the file, line and value;
 - several raters of one segment: the mean of their scores (`rater_scores` keeps each);
 - `refA`, the human reference judged as a system, is matched to the loaded text of that
   name (a reference or a system) like every other system name (io/da.py guess_mapping);
@@ -24,13 +27,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
-from .judgments import HumanScores, aggregate_segments
+from .jsonsafe import loads
+from .judgments import HumanScores, aggregate_segments, check_scale, scale_of
 from .readers import decode_bytes, read_bytes, score_number
 
 COLUMNS = ("user_id", "system_id", "segment_id", "segment_type", "source_lang", "target_lang", "overall", "doc_id",
@@ -42,6 +45,7 @@ LANG3 = {"eng": "en", "ces": "cs", "zho": "zh", "jpn": "ja", "hin": "hi", "deu":
          "nld": "nl", "tur": "tr", "ben": "bn", "mar": "mr", "est": "et", "lit": "lt", "lav": "lv", "fin": "fi",
          "ron": "ro", "hrv": "hr", "srp": "sr", "slk": "sk", "slv": "sl", "swe": "sv", "dan": "da", "nob": "nb",
          "hun": "hu", "bul": "bg", "ell": "el", "heb": "he", "vie": "vi", "tha": "th", "ind": "id", "kaz": "kk"}
+SCALE = scale_of("esa")  # overall: 0-100 (a value outside is refused, naming the file, line and value)
 WEIGHTS = {"minor": 1.0, "major": 5.0}  # for slicing by severity (the ESA score itself is the rater's 0-100)
 
 
@@ -56,6 +60,7 @@ class EsaRow:
     spans: list  # [{"start", "end", "severity"}]; start/end None: no position ("missing")
     end_time: float
     where: tuple  # (file, line): for messages
+    fields: tuple = ()  # the row as written (an exact repeat of a row is the same judgment)
 
 
 @dataclass
@@ -82,11 +87,7 @@ def is_esa(path) -> bool:
 def _spans(raw: str, name: str, line: int) -> list:
     if not raw.strip():
         return []
-    try:
-        items = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"error_spans is not JSON ({exc.msg})", file=name, line=line,
-                         code=InputError.Codes.MALFORMED) from None
+    items = loads(raw, name, line, what="error_spans")
     if not isinstance(items, list):
         raise InputError("error_spans is not a list", file=name, line=line, code=InputError.Codes.MALFORMED)
     out = []
@@ -104,7 +105,8 @@ def _spans(raw: str, name: str, line: int) -> list:
 def read_esa(paths) -> EsaJudgments:
     """One or several ESA export files -> EsaJudgments under the task's rules (module doc)."""
     kept: dict = {}  # (rater, system, segment, pair) -> EsaRow (the later judgment)
-    dropped = {"tutorial rows": 0, "quality-control (BAD) rows": 0, "earlier judgments of the same rater": 0}
+    dropped = {"tutorial rows": 0, "quality-control (BAD) rows": 0, "earlier judgments of the same rater": 0,
+               "rows repeated as they were": 0}
     files = []
     for path in paths:
         name = str(path)
@@ -128,12 +130,23 @@ def read_esa(paths) -> EsaJudgments:
                 dropped["quality-control (BAD) rows"] += 1
                 continue
             src, tgt = LANG3.get(f[4], f[4]), LANG3.get(f[5], f[5])
-            row = EsaRow(f[0], f[1], seg, f"{src}-{tgt}", score_number(f[6], name, k, "overall score"), f[7],
-                         _spans(f[9], name, k), score_number(f[11] or "0", name, k, "end_time"), (name, k))
+            score = check_scale(score_number(f[6], name, k, "overall score"), SCALE, name, k, "overall score")
+            row = EsaRow(f[0], f[1], seg, f"{src}-{tgt}", score, f[7], _spans(f[9], name, k),
+                         score_number(f[11] or "0", name, k, "end_time"), (name, k), tuple(f))
             key = (row.rater, row.system, row.segment, row.pair)
-            if key in kept:
+            old = kept.get(key)
+            if old is not None:  # the one duplicate rule (judgments.once), with Appraise's two cases
+                if old.fields == row.fields:  # the same judgment exported twice (WMT24's waves carry 159)
+                    dropped["rows repeated as they were"] += 1
+                    continue
+                if old.end_time == row.end_time:  # two judgments, neither later: which one counts cannot be told
+                    first = f"line {old.where[1]}" + ("" if old.where[0] == name else f" of {old.where[0]}")
+                    raise InputError(f"rater '{row.rater}''s judgment of system '{row.system}', segment_id {seg} "
+                                     f"appears again (first on {first}) with the same end_time and another judgment; "
+                                     "one row each, never merged or averaged (a later end_time would replace it)",
+                                     file=name, line=k, code=InputError.Codes.MALFORMED)
                 dropped["earlier judgments of the same rater"] += 1
-                if row.end_time < kept[key].end_time:
+                if row.end_time < old.end_time:
                     continue
             kept[key] = row
     rows = list(kept.values())
@@ -151,7 +164,7 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     """HumanScores over the loaded corpus for one language pair (given, or the only one the files have):
     segment scores (the raters' mean), documents and systems as the mean of their rated segments (with
     common=True, of the segments judged for every matched system), raters' scores, error spans."""
-    from .da import guess_mapping
+    from .da import check_mapping, guess_mapping
 
     files = ", ".join(esa.files)
     if pair is None:
@@ -168,6 +181,7 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     rows = [r for r in esa.rows if r.pair == pair]
     loaded = list(corpus.references) + list(corpus.systems)
     names = guess_mapping({r.system for r in rows}, loaded, mapping)
+    check_mapping(names, files)
     where = corpus.segment_places()  # corpus line (0-based, after the lines left out) -> its place
     texts = {**corpus.references, **corpus.systems}
     raters: dict = defaultdict(dict)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .corpus import Corpus
 from blonde_core.errors import InputError
-from .judgments import HumanScores, mqm_weight
+from .jsonsafe import loads
+from .judgments import HumanScores, check_scale, mqm_weight, once, scale_of
 from .readers import NamedBytes, decode_bytes, read_bytes, score_number, split_lines
 
 MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
@@ -77,18 +77,16 @@ def _mqm_header(first_line: str) -> tuple[list[str], str | None]:
     return header, None
 
 
-def _metadata(fields: list[str], extra: list, names: list[str]) -> dict:
+def _metadata(fields: list[str], extra: list, names: list[str], file: str, line: int) -> dict:
     """One row's metadata: its further columns by name and, for a JSON object in a `metadata`
-    column, its fields holding a string, number or truth value (nested ones are left out).
+    column, its fields holding a string, number or truth value (nested ones are left out; a cell
+    that is not JSON is kept as text, hostile JSON refused as everywhere: io/jsonsafe.py).
     New field names are added to `names` in the order met."""
     out = {}
     for i, h in extra:
         v = fields[i].strip() if i < len(fields) else ""
         if h == "metadata" and v.startswith("{"):
-            try:
-                obj = json.loads(v)
-            except ValueError:
-                obj = None
+            obj = loads(v, file, line, what="the metadata", invalid=None)
             if isinstance(obj, dict):
                 for k, x in obj.items():
                     if isinstance(x, (str, int, float, bool)) and k not in FIELDS_OF_ROW:
@@ -157,7 +155,7 @@ def read_mqm(path) -> MqmFile:
         per_rater[(system, seg_num)][rater] += weight
         errors.append((system, doc, str(seg_num), rater, cat.strip(), sev.strip(), weight))
         if extra:
-            error_meta.append(_metadata(f, extra, meta_fields))
+            error_meta.append(_metadata(f, extra, meta_fields, str(path), i))
         target, t_spans = marked_spans(f[col["target"]])
         source, s_spans = marked_spans(f[col["source"]])
         targets.setdefault((system, seg_num), target)
@@ -280,20 +278,19 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     seg_vals = defaultdict(list)
     doc_vals = defaultdict(lambda: defaultdict(list))
     seen: dict = {}  # (system, doc, seg) -> the line that gave it
+    scale = scale_of(name, higher_is_better)
     for i, r in enumerate(rows[1:], start=2):
         if not any(x.strip() for x in r):
             continue
         if len(r) != len(header):
             raise InputError(f"has {len(r)} fields, expected {len(header)}", file=str(path), line=i, code=InputError.Codes.MALFORMED)
-        v = score_number(r[ci_score], str(path), i, f"score in column '{name}'")
+        v = check_scale(score_number(r[ci_score], str(path), i, f"score in column '{name}'"), scale, str(path), i,
+                        f"score in column '{name}'", direction=True)
         s, d = r[ci_sys].strip(), r[ci_doc].strip()
         key = (s, d, r[ci_seg].strip() if ci_seg is not None else None)
-        first = seen.setdefault(key, i)
-        if first != i:
-            what = f"system '{s}', document '{d}'" + (f", segment '{key[2]}'" if ci_seg is not None else "")
-            raise InputError(f"{what} appears again (first on line {first}); one row each, never merged"
-                             + ("" if ci_seg is not None else " (segment scores: add a seg_id column)"),
-                             file=str(path), line=i, code=InputError.Codes.MALFORMED)
+        once(seen, key, i, str(path), f"system '{s}', document '{d}'" + (f", segment '{key[2]}'" if ci_seg is not None
+                                                                        else ""),
+             "" if ci_seg is not None else " (segment scores: add a seg_id column)")
         if ci_seg is not None:
             seg_vals[(s, d, r[ci_seg].strip())].append(v)
         doc_vals[s][d].append(v)

@@ -3,8 +3,62 @@ table, WMT DA / ESA): per-segment, per-document and per-system scores, raters,
 MQM error spans and rows.  The readers (human.py, da.py) make them."""
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+
+from blonde_core.errors import InputError
+
+# The scales of the human scores the readers know, by the score's name (a table's column, a WMT layout's
+# human-scores NAME, ESA's overall): (lowest, highest, what it is).  Z-scores (z, z.scr, wmt-z) are
+# unbounded; a name not here (a table's own column) is taken as it is.  MQM's sign follows its direction
+# (mqm_scale): penalties >= 0 read lower-is-better, negated penalties <= 0 (mt-metrics-eval's layout, the
+# TED release's mqm_seg_scores.tsv) read higher-is-better.
+SCALES = {"esa": (0.0, 100.0, "ESA, 0-100"), "raw.scr": (0.0, 100.0, "WMT's raw direct assessment, 0-100"),
+          "raw": (0.0, 100.0, "WMT's raw direct assessment, 0-100"),
+          "wmt-raw": (0.0, 100.0, "WMT's raw direct assessment, 0-100")}
+
+
+def scale_of(name: str, higher_is_better: bool = True) -> tuple | None:
+    """(lowest, highest, what) of a human score by its name, or None when unbounded or unknown."""
+    low = name.strip().lower()
+    if low in SCALES:
+        return SCALES[low]
+    if low.startswith("esa-"):  # esa-human1, esa-human2: WMT24's two ESA annotations in mt-metrics-eval
+        return SCALES["esa"]
+    if low == "mqm" or low.startswith("mqm-"):
+        return ((-math.inf, 0.0, "MQM negated, higher is better (<= 0)") if higher_is_better else
+                (0.0, math.inf, "MQM penalties, lower is better (>= 0)"))
+    return None
+
+
+MQM_DIRECTION = ("MQM penalties (>= 0) are lower-is-better{0}, negated ones (<= 0) higher-is-better: one sign for "
+                 "the whole file, read in its direction")
+
+
+def check_scale(v: float, scale: tuple | None, file: str, line: int | None, what: str = "score",
+                direction: bool = False) -> float:
+    """v, or an InputError naming the file, line and value when it lies outside the scale (NaN: missing).
+    direction: the reader takes its direction from the user (a judgments table), so an MQM value of the
+    wrong sign says how to give it."""
+    if scale is None or math.isnan(v) or scale[0] <= v <= scale[1]:
+        return v
+    msg = f"{what} {v:g} is outside the scale of {scale[2]}; refused, not read as a judgment"
+    page = None
+    if direction and scale[2].startswith("MQM"):
+        page = msg + " (" + MQM_DIRECTION.format(": tick *In the judgments table, lower scores are better*") + ")"
+        msg += " (" + MQM_DIRECTION.format(" (--lower-is-better)") + ")"
+    raise InputError(msg, file=file, line=line, code=InputError.Codes.JUDGMENTS, page=page)
+
+
+def once(seen: dict, key, line: int, file: str, what: str, hint: str = "") -> None:
+    """The one duplicate rule of the readers of judgments: a judgment (a system's score of a segment, or of a
+    document, by a rater where the file names raters) is given once; a second row of it is refused naming
+    both lines, never averaged or merged.  `seen` maps each key to the line that gave it."""
+    first = seen.setdefault(key, line)
+    if first != line:
+        raise InputError(f"{what} appears again (first on line {first}); one row each, never merged or averaged"
+                         + hint, file=file, line=line, code=InputError.Codes.MALFORMED)
 
 
 

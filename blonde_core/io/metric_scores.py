@@ -39,6 +39,7 @@ import numpy as np
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
+from .jsonsafe import loads
 from .readers import decode_bytes, file_stem, read_bytes, score_number, split_lines
 
 LEVELS = ("sys", "domain", "doc", "seg")
@@ -186,9 +187,10 @@ def parse_score_name(path) -> tuple[str, str]:
     return m.group("name"), m.group("level")
 
 
-def read_score_lines(path, level: str, corpus: Corpus, domains: list[str] | None = None) -> dict:
+def read_score_lines(path, level: str, corpus: Corpus, domains: list[str] | None = None, check=None) -> dict:
     """A WMT-layout score file: {system: values} in the level's order (seg: test-set lines, doc:
-    documents, sys: one value), each checked against the corpus (NaN: None in the file)."""
+    documents, sys: one value), each checked against the corpus (NaN: None in the file); check(value, file,
+    line), when given, sees every value as read (a human score's scale: io/judgments.py check_scale)."""
     name = str(path)
     lines = split_lines(decode_bytes(read_bytes(path), name))
     per: dict = {}
@@ -205,13 +207,20 @@ def read_score_lines(path, level: str, corpus: Corpus, domains: list[str] | None
             if domains is not None and dom not in domains:
                 raise InputError(f"names domain '{dom}', not among the documents' domains ({', '.join(domains)})",
                                  file=name, line=k, code=InputError.Codes.NAMES)
+            if dom in per.get(s, {}):
+                raise InputError(f"system '{s}', domain '{dom}' appears again; one row each, never merged",
+                                 file=name, line=k, code=InputError.Codes.MALFORMED)
             per.setdefault(s, {})[dom] = _float(v, name, k)
+            if check is not None:
+                check(per[s][dom], name, k)
             continue
         if len(parts) != 2:
             raise InputError(f"expected 'SYSTEM SCORE', found {len(parts)} fields", file=name, line=k,
                              code=InputError.Codes.MALFORMED)
         per.setdefault(parts[0], []).append(_float(parts[1], name, k))
         where.setdefault(parts[0], k)
+        if check is not None:
+            check(per[parts[0]][-1], name, k)
     if not per:
         raise InputError("has no scores", file=name, code=InputError.Codes.EMPTY)
     n_seg, doc_of = _layout(corpus)
@@ -376,11 +385,7 @@ def read_comet_json(path, corpus: Corpus, lower_is_better=()) -> dict:
                              code=InputError.Codes.MALFORMED)
         return score_number(repr(v), name, None, where)
 
-    try:
-        data = json.loads(decode_bytes(read_bytes(path), name), parse_constant=constant)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"is not valid JSON ({exc.msg})", file=name, line=exc.lineno,
-                         code=InputError.Codes.MALFORMED) from None
+    data = loads(decode_bytes(read_bytes(path), name), name, constant=constant)
     n_seg, doc_of = _layout(corpus)
     per: dict = {}  # metric -> system -> values
     if isinstance(data, dict) and isinstance(data.get("translations"), list):

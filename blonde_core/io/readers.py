@@ -408,17 +408,55 @@ def _records_to_corpus(records, path: str, reference_systems, stem: str) -> Corp
             out.append([store[(d, sg)] for sg in segs])
         return out
 
-    refs_docs = {n: docs_of(n, st, "reference") for n, st in refs.items()}
-    sys_docs = {n: docs_of(n, st, "system") for n, st in texts.items()}
     if refs:
         first = next(iter(refs.values()))
         ref_segs = {d: [sg for sg in seg_order[d] if (d, sg) in first] for d in docs_order}
     else:
         ref_segs = seg_order
+    gaps = _check_segment_ids(refs, texts, ref_segs, first_row, path) \
+        if refs and any(r.get("ids_given") for _, r in records) else {}
+    refs_docs = {n: docs_of(n, st, "reference") for n, st in refs.items()}
+    sys_docs = {n: docs_of(n, st, "system") for n, st in texts.items()}
     source = [[src.get((d, sg), "") for sg in ref_segs[d]] for d in docs_order] if src else None
     return Corpus(doc_ids=docs_order, references=refs_docs, systems=sys_docs, source=source,
                   seg_ids=[list(map(str, ref_segs[d])) for d in docs_order], boundaries="structured",
-                  files={n: path for n in list(refs_docs) + list(sys_docs)})
+                  files={n: path for n in list(refs_docs) + list(sys_docs)}, segment_gaps=gaps)
+
+
+def _check_segment_ids(refs: dict, texts: dict, ref_segs: dict, first_row: dict, path: str) -> dict:
+    """Rows that carry segment ids are paired with the first reference's by id, never by position.  A text
+    whose document has as many segments as the reference's but other ids (1, 2, 3, 5 against 1-4) would be
+    paired by position: refused, naming the row of the first id the reference lacks.  A text with another
+    number of segments in a document is its own cut (merged or split sentences: document-level matching and
+    re-segmentation score it); its missing and extra ids are returned, {text: {document: (missing, extra)}},
+    for sentence-level matching to name (Corpus.check)."""
+    ref_name = next(iter(refs))
+    gaps: dict = {}
+    for role, group in (("reference", refs), ("system", texts)):
+        for name, store in group.items():
+            if name == ref_name:
+                continue
+            own: dict = {}
+            for (d, sg) in store:
+                own.setdefault(d, []).append(sg)
+            for d, have in own.items():
+                want = ref_segs.get(d, [])
+                want_set, have_set = set(want), set(have)
+                if want_set == have_set or not want:
+                    continue
+                extra = [x for x in have if x not in want_set]
+                lack = [x for x in want if x not in have_set]
+                if len(have) != len(want):
+                    gaps.setdefault(name, {})[d] = (lack, extra)
+                    continue
+                shown = ", ".join(map(str, want[:6])) + (", ..." if len(want) > 6 else "")
+                raise InputError(f"{role} '{name}' has segment '{extra[0]}' of document '{d}', which reference "
+                                 f"'{ref_name}' has not (its segments: {shown}), and lacks its segment '{lack[0]}'"
+                                 + (f" ({len(extra)} ids differ)" if len(extra) > 1 else "")
+                                 + f": segments are paired by id, never by position; give '{name}' the reference's "
+                                 "segment ids", file=path, line=first_row.get((name, d, extra[0])),
+                                 code=InputError.Codes.COUNTS)
+    return gaps
 
 
 def _table_records(header: list[str], rows, path: str):
@@ -454,7 +492,7 @@ def _table_records(header: list[str], rows, path: str):
             k = (sysname, doc)
             counters[k] = counters.get(k, 0) + 1
             seg = str(counters[k])
-        rec = {"doc": doc, "seg": seg, "system": sysname,
+        rec = {"doc": doc, "seg": seg, "system": sysname, "ids_given": ci_seg is not None,
                "text": None if ci_text is None else _cell(fields[ci_text]),
                "refs": {header[i].strip(): _cell(fields[i]) for i in ref_cols},
                "src": None if ci_src is None else _cell(fields[ci_src])}
@@ -495,7 +533,7 @@ def read_table(path, reference_systems=()) -> Corpus:
 
 
 def read_jsonl(path, reference_systems=()) -> Corpus:
-    import json
+    from .jsonsafe import loads
 
     name = str(path)
     lines = split_lines(decode_bytes(read_bytes(path), name))
@@ -504,10 +542,7 @@ def read_jsonl(path, reference_systems=()) -> Corpus:
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            o = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, line=i, code=InputError.Codes.MALFORMED) from None
+        o = loads(line, name, i)
         if not isinstance(o, dict):
             raise InputError("expected a JSON object per line", file=name, line=i, code=InputError.Codes.MALFORMED)
         for k in o:
@@ -527,6 +562,37 @@ def read_jsonl(path, reference_systems=()) -> Corpus:
         rows.append((i, vals))
     return _records_to_corpus(list(_table_records(keys, rows, name)), name, list(reference_systems),
                               file_stem(path))
+
+
+class _Found(Exception):
+    pass
+
+
+def _xml_line(text: str, root, elem) -> int | None:
+    """The line of a <seg> element of `text` (ElementTree keeps none): its place among the tree's <seg>
+    elements, found again by a flat expat parse that counts their start tags; only when a message needs it."""
+    import xml.parsers.expat
+
+    k = next((i for i, e in enumerate(root.iter("seg")) if e is elem), None)
+    if k is None:
+        return None
+    p = xml.parsers.expat.ParserCreate()
+    seen = [0]
+
+    def start(tag, _attrs):
+        if tag == "seg":
+            if seen[0] == k:
+                raise _Found(p.CurrentLineNumber)
+            seen[0] += 1
+
+    p.StartElementHandler = start
+    try:
+        p.Parse(text.encode("utf-8"), True)
+    except _Found as found:
+        return found.args[0]
+    except xml.parsers.expat.ExpatError:
+        return None
+    return None
 
 
 def read_wmt_xml(path, reference_systems=()) -> Corpus:
@@ -549,6 +615,28 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
     def segs(block):
         return [("".join(s.itertext())) for s in block.iter("seg")]
 
+    def paired(block, role: str, who: str, did: str, want: list | None, base: str) -> list:
+        """The block's segments in the order of `want` (the source's, else the first reference's segment ids):
+        paired by id, never by position.  As many segments with other ids (1, 2, 3, 5 against 1-4, or one id
+        twice) are refused, naming the line of the first; the same ids in another order are put in the
+        reference's.  Another number of segments is left to the count checks."""
+        elems = list(block.iter("seg"))
+        ids = [e.get("id") for e in elems]
+        texts = ["".join(e.itertext()) for e in elems]
+        if want is None or None in ids or ids == want or len(ids) != len(want):
+            return texts
+        known, met = set(want), set()
+        for k, x in enumerate(ids):
+            if x not in known or x in met:
+                what = "twice" if x in met else f"where the {base} has not (its ids: {', '.join(want[:6])}" + \
+                    (", ...)" if len(want) > 6 else ")")
+                raise InputError(f"{role} '{who}' has segment id '{x}' in document '{did}' {what}: segments are "
+                                 "paired by id, never by position", file=name, line=_xml_line(text, root, elems[k]),
+                                 code=InputError.Codes.COUNTS)
+            met.add(x)
+        at = {x: k for k, x in enumerate(ids)}  # the same ids in another order
+        return [texts[at[x]] for x in want]
+
     doc_ids, src_docs = [], []
     ref_docs: dict[str, list] = {}
     hyp_docs: dict[str, list] = {}
@@ -565,12 +653,17 @@ def read_wmt_xml(path, reference_systems=()) -> Corpus:
         src_segs = segs(src) if src is not None else None
         src_docs.append(src_segs or [])
         n_segs = len(src_segs) if src_segs is not None else None
+        # the ids every block is paired by: the source's, else the first reference's (when all its segs have one)
+        first = src if src is not None else d.find("ref")
+        want = None if first is None else [e.get("id") for e in first.iter("seg")]
+        want = None if want is None or None in want or len(set(want)) != len(want) else want
+        base = "source" if src is not None else "first reference"
         seen_r = {}
         for r in d.findall("ref"):
-            seen_r[r.get("translator") or "ref"] = segs(r)
+            seen_r[r.get("translator") or "ref"] = paired(r, "reference", r.get("translator") or "ref", did, want, base)
         seen_h = {}
         for h in d.findall("hyp"):
-            seen_h[h.get("system") or "hyp"] = segs(h)
+            seen_h[h.get("system") or "hyp"] = paired(h, "system", h.get("system") or "hyp", did, want, base)
         for role, seen, everyone, store in (("reference", seen_r, all_refs, ref_docs),
                                             ("system", seen_h, all_hyps, hyp_docs)):
             for who in sorted(everyone):

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
-from .judgments import HumanScores
+from .judgments import HumanScores, check_scale, scale_of
 from .metric_scores import LEVELS, metric_from_score_files, parse_score_name, read_score_lines
 from .readers import NamedBytes, decode_bytes, reading_limit, split_lines
 
@@ -237,18 +237,14 @@ def _lines(tree: _Tree, rel: str) -> list[str]:
 def _jsonl(tree: _Tree, rel: str, skip: int = 0) -> list[dict]:
     """One JSON object per line (the first `skip` lines, a canary, taken as they are); an error names the member
     and line."""
-    import json
+    from .jsonsafe import loads
 
     rows = []
     for k, line in enumerate(_lines(tree, rel), 1):
         if k <= skip:
             rows.append({})
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"is not a JSON object ({exc.msg})", file=tree.name(rel), line=k,
-                             code=InputError.Codes.MALFORMED) from None
+        row = loads(line, tree.name(rel), k)
         if not isinstance(row, dict):
             raise InputError("is not a JSON object", file=tree.name(rel), line=k, code=InputError.Codes.MALFORMED)
         rows.append(row)
@@ -478,7 +474,12 @@ def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
     hs = HumanScores(name, True, kind=f"WMT layout human scores '{name}' ({', '.join(sorted(files))} level)")
     loaded = [*corpus.references, *corpus.systems]
     where = corpus.segment_places()
-    seg = read_score_lines(files["seg"], "seg", corpus) if "seg" in files else {}
+    scale = scale_of(name)  # esa 0-100, wmt-raw 0-100, mqm <= 0 (stored negated); z-scores unbounded
+
+    def check(v, file, line):
+        check_scale(v, scale, file, line, f"human score '{name}'")
+
+    seg = read_score_lines(files["seg"], "seg", corpus, check=check) if "seg" in files else {}
     for s, vals in seg.items():
         if s not in loaded:
             continue  # a system the layout rated but did not ship: nothing to compare it with
@@ -493,11 +494,11 @@ def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
             hs.system_scores[s] = sum(allv) / len(allv)
             hs.n_segments[s] = len(allv)
     if "doc" in files:
-        for s, vals in read_score_lines(files["doc"], "doc", corpus).items():
+        for s, vals in read_score_lines(files["doc"], "doc", corpus, check=check).items():
             if s in loaded:
                 hs.doc_scores[s] = {d: v for d, v in zip(corpus.doc_ids, vals) if not math.isnan(v)}
     if "sys" in files:
-        for s, vals in read_score_lines(files["sys"], "sys", corpus).items():
+        for s, vals in read_score_lines(files["sys"], "sys", corpus, check=check).items():
             if s in loaded and not math.isnan(vals[0]):
                 hs.system_scores[s] = vals[0]
                 hs.n_segments.setdefault(s, 0)
