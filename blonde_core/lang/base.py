@@ -46,6 +46,15 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
                            token's tag begins with one of them (Japanese でも: 接続詞, not the particle).
                            dm.comma_inside: true lets a comma stand inside a marker of several tokens
                            ("після того, як"; off in English, which stays the package's)
+                           dm.not optional {marker: [rules]}: where one of a marker's rules holds it is no marker
+                           (Spanish "si ." is yes, "como si" as if); a rule holds when each of its keys does -
+                           PREV / NEXT the word before the marker / after it (lowercase), PREV_BEGINS the word
+                           before begins with one of these (a verb's stem), PREV_TAG / NEXT_TAG the tag equals
+                           one or begins with it and "-" (IPAdic's levels: 名詞 is 名詞-一般), PREV_POS / NEXT_POS
+                           the coarse POS, NEXT_MARKER true: a marker of the list begins right after it (Ukrainian
+                           "а також": також carries the sense), QUESTION true: its sentence ends in "?"; "a|b"
+                           either, "!a|b" anything else; at the text's edge a neighbour is "" ("!。|": neither 。
+                           nor the start); SKIP: words stepped over to find the neighbours (Japanese 、)
     weights                {preset: {category: [per-feature weights]}}; a category not given weighs
                            each of its n features 1/n (the blonde package's scheme)
     early                  optional: the early BlonD's tuned weights {"tense": {feature: w},
@@ -124,6 +133,7 @@ class LanguagePack:
     dm_longest: bool = False
     dm_pos: dict = field(default_factory=dict, compare=False)  # marker -> tuple of tag prefixes its first token needs
     dm_comma: bool = False  # a comma may stand inside a marker of several tokens
+    dm_not: dict = field(default_factory=dict, compare=False)  # marker -> its rules, each ((key, test), ...): no marker
     # the pack's rules on the recogniser's spans (metric/features.py entities): require_pos, exclude_morph,
     # initial_require_pos as frozensets; from_morph as ((group index, frozenset of "Key=Value"), ...)
     entity_rules: dict = field(default_factory=dict, compare=False)
@@ -332,6 +342,61 @@ def _impersonal(pat: list) -> tuple:
             tuple(None if t.lstrip("^") == "*" else frozenset(t.lstrip("^").lower().split("|")) for t in pat))
 
 
+class _Levels(frozenset):
+    """Tags ("名詞|記号-句点"): `x in` it is true for a tag that equals one or begins with it and "-" (IPAdic's
+    levels); "" stands for no token (the text's edge) and matches only ""."""
+
+    def __contains__(self, x):
+        return any(x == v or (v and x.startswith(v + "-")) for v in self)
+
+
+class _NotLevels(_Levels):
+    def __contains__(self, x):
+        return not _Levels.__contains__(self, x)
+
+
+class _Begins(tuple):
+    """Word beginnings ("pregunt|averigu"): `x in` it is true for a word that begins with one of them."""
+
+    def __contains__(self, x):
+        return bool(x) and x.startswith(tuple(self))
+
+
+DM_NOT_KEYS = ("PREV", "NEXT", "PREV_BEGINS", "PREV_TAG", "NEXT_TAG", "PREV_POS", "NEXT_POS", "NEXT_MARKER",
+               "QUESTION", "SKIP")
+
+
+def _dm_not(rules: dict) -> dict:
+    """dm.not as {marker (lowercase): (rule, ...)}, each rule ((key, test), ...) (metric/features.py
+    dm_occurrences reads them; base.py's docstring says what each key means)."""
+    out = {}
+    for marker, rs in rules.items():
+        got = []
+        for r in rs:
+            rule = []
+            for k, v in r.items():
+                if k not in DM_NOT_KEYS:
+                    raise ValueError(f"dm.not of {marker!r}: {k!r} is not one of {', '.join(DM_NOT_KEYS)}")
+                if k in ("NEXT_MARKER", "QUESTION"):
+                    rule.append((k, bool(v)))
+                    continue
+                neg = isinstance(v, str) and v.startswith("!")
+                alts = str(v)[1:] if neg else str(v)
+                alts = alts.split("|")
+                if k in ("PREV_TAG", "NEXT_TAG"):
+                    rule.append((k, (_NotLevels if neg else _Levels)(alts)))
+                elif k == "PREV_BEGINS":
+                    rule.append((k, _Begins(a.lower() for a in alts if a)))
+                elif k == "SKIP":
+                    rule.append((k, frozenset(alts)))
+                else:
+                    low = (a.lower() for a in alts) if k in ("PREV", "NEXT") else alts
+                    rule.append((k, _Not(low) if neg else frozenset(low)))
+            got.append(tuple(rule))
+        out[" ".join(marker.lower().split())] = tuple(got)
+    return out
+
+
 def _entity_rules(ent: dict) -> dict:
     """entity.require_pos, exclude_morph, initial_require_pos (lists) and from_morph ({group: [Key=Value]}) of a
     pack, as metric/features.py entities reads them."""
@@ -394,6 +459,7 @@ def _build(data: dict, source: str) -> LanguagePack:
             dm_longest=bool(data["dm"].get("longest")),
             dm_pos={m.lower(): tuple(v) for m, v in data["dm"].get("pos", {}).items()},
             dm_comma=bool(data["dm"].get("comma_inside")),
+            dm_not=_dm_not(data["dm"].get("not", {})),
             notes=tuple(data.get("notes", ())),
             lowercase=bool(data.get("lowercase", True)),
             caveats=tuple(data.get("caveats", ())),
@@ -440,6 +506,11 @@ def _build(data: dict, source: str) -> LanguagePack:
         for fi, r in pack.tense_rules))
     object.__setattr__(pack, "dm_patterns", tuple(
         (ti, tuple(m.split(" "))) for ti, t in enumerate(pack.dm_types) for m in pack.dm_markers.get(t, ())))
+    listed = {" ".join(toks).lower() for _, toks in pack.dm_patterns}
+    for m in pack.dm_not:
+        if m not in listed:
+            raise InputError(f"dm.not names {m!r}, which is no marker of dm.markers", file=source,
+                             code=InputError.Codes.LANGUAGE)
     return pack
 
 

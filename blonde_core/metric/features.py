@@ -104,7 +104,7 @@ def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
     for _, cls in pronoun_tokens(rec["w"], pack):
         for c in cls:
             out[nt + c] += 1
-    for ti, start, end in dm_occurrences(rec["w"], pack, rec.get("t")):
+    for ti, start, end in dm_occurrences(rec["w"], pack, rec.get("t"), rec.get("p")):
         out[nt + npr + ti] += 1
     return out
 
@@ -132,15 +132,57 @@ def _marker_end(low: list[str], p: int, toks: tuple, comma: bool) -> int | None:
     return j
 
 
-def dm_occurrences(tokens: list[str], pack: LanguagePack, tags: list[str] | None = None):
+def _dm_refused(rules: tuple, low: list[str], a: int, b: int, tags, pos, first: dict, comma: bool) -> bool:
+    """Does one of a marker's dm.not rules hold for its occurrence low[a:b] (lang/base.py says what each key
+    means)? A neighbour beyond the text's edge is "" (word, tag and POS)."""
+    n = len(low)
+    for rule in rules:
+        skip = next((v for k, v in rule if k == "SKIP"), ())
+        i, j = a - 1, b
+        while i >= 0 and low[i] in skip:
+            i -= 1
+        while j < n and low[j] in skip:
+            j += 1
+        ok = True
+        for k, v in rule:
+            if k == "SKIP":
+                continue
+            if k == "NEXT_MARKER":
+                got = j < n and any(
+                    (j + 1 if len(toks) == 1 else _marker_end(low, j, toks, comma)) is not None
+                    for _, toks in first.get(low[j], ()))
+                ok = got == v
+            elif k == "QUESTION":
+                end = next((w for w in low[b:] if w[-1:] in ".!?…。！？"), "")
+                ok = ("?" in end or "？" in end) == v
+            else:
+                at = i if k.startswith("PREV") else j
+                if k.endswith("_TAG"):
+                    x = tags[at] if tags and 0 <= at < n else ""
+                elif k.endswith("_POS"):
+                    x = pos[at] if pos and 0 <= at < n else ""
+                else:  # PREV, NEXT, PREV_BEGINS: the word
+                    x = low[at] if 0 <= at < n else ""
+                ok = x in v
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+def dm_occurrences(tokens: list[str], pack: LanguagePack, tags: list[str] | None = None,
+                   pos: list[str] | None = None):
     """Yield (type index, first token, last token + 1) for every marker occurrence; a marker the pack gives
     parts of speech (dm.pos: Japanese でも the conjunction, not the particle) counts only where its first token's
-    tag begins with one of them (when the record has tags)."""
+    tag begins with one of them (when the record has tags); where one of a marker's dm.not rules holds (Spanish
+    "si" before a full stop is an unaccented yes; Chinese 最后 before a noun is the adjective "final") it is no
+    marker, and a shorter one there may count."""
     first = _dm_index(pack)
     low = [t.lower() for t in tokens]
     n = len(low)
     longest, covered = pack.dm_longest, 0
-    need = pack.dm_pos
+    need, refuse = pack.dm_pos, pack.dm_not
     for p, tok in enumerate(low):
         cands = first.get(tok)
         if not cands or p < covered:
@@ -151,6 +193,10 @@ def dm_occurrences(tokens: list[str], pack: LanguagePack, tags: list[str] | None
         for ti, toks in cands:
             k = len(toks)
             end = p + 1 if k == 1 else _marker_end(low, p, toks, pack.dm_comma)
+            if end is not None and refuse:
+                rules = refuse.get(" ".join(toks))
+                if rules and _dm_refused(rules, low, p, end, tags, pos, first, pack.dm_comma):
+                    end = None
             if end is not None:
                 if not longest:
                     yield ti, p, end
@@ -313,7 +359,7 @@ def spans(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[
     for g, key, s, e in entities(rec, text, pack, fold):
         out.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
                     "text": text[s:e], "key": key})
-    for ti, a, b in dm_occurrences(words, pack, rec.get("t")):
+    for ti, a, b in dm_occurrences(words, pack, rec.get("t"), rec.get("p")):
         s, e = offs[a], offs[b - 1] + len(words[b - 1])
         out.append({"category": "dm", "feature": pack.dm_types[ti], "start": s, "end": e, "text": text[s:e]})
     out.sort(key=lambda d: (d["start"], -d["end"]))
