@@ -1,21 +1,74 @@
-"""Phenomenon gallery: short worked examples, one per phenomenon, ready for a classroom."""
+"""Phenomenon gallery: short worked examples, each a tiny document where one discourse phenomenon goes wrong, chosen
+by phenomenon and by language (the choice kept in the address, so a link opens the same selection)."""
 import pandas as pd
 import streamlit as st
 
-from blonde_core.render import CSS, legend, render_text
-from blonde_core.study import Study
+from blonde_core.render import CSS, LABELS, legend, render_text
+from blonde_core.study import CATALOG, Study
 from studio.shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
                            text_apt, text_companions)
 
+# what each card teaches (its "category"): BlonDe's four discourse categories, then the companions and BlonD+
+KINDS = {**LABELS, "ambiguity": "lexical ambiguity (BlonD+)", "otem_utem": "over-/under-translation (Otem/Utem)",
+         "apt": "pronoun translation (APT)", "resegment": "merged and dropped sentences"}
+
 st.title("Phenomenon gallery")
 st.caption("Each example is a tiny document where one discourse phenomenon goes wrong. What do BlonDe and BLEU "
-           "say? Open any example in the Sandbox to edit it live.")
+           "say? Choose a phenomenon or a language, or open any example in the Sandbox to edit it live.")
+examples = gallery()
+kinds = [k for k in KINDS if any(ex["category"] == k for ex in examples)]
+langs = sorted({ex["lang"] for ex in examples})
+
+# --- the choice: read from the address when the page first shows in a session (a shared link), else what this
+# session chose last (Streamlit drops the values of widgets not drawn, and clears the address on a page change);
+# written to the address only when it changes, so Back and Forward step through choices, not reruns
+QP = st.query_params
+FILTERS = {"gallery_kind": ("kind", kinds), "gallery_lang": ("lang", langs)}
+saved = st.session_state.get("gallery_saved", {})
+unknown = []
+for key, (param, options) in FILTERS.items():
+    if key in st.session_state:
+        continue
+    if param in QP:
+        asked = [v for v in QP.get(param, "").split(",") if v]
+        unknown += [v for v in asked if v not in options]
+        st.session_state[key] = [v for v in options if v in asked]
+    else:
+        st.session_state[key] = [v for v in saved.get(key, []) if v in options]
+if unknown:
+    st.warning(f"The address asks for {md(', '.join(unknown))}, which no card has: left out of the choice.")
+c1, c2 = st.columns([3, 2])
+chosen_kinds = c1.pills("Phenomenon", kinds, selection_mode="multi", key="gallery_kind", format_func=KINDS.get,
+                        help="The cards that teach these phenomena; none chosen: every phenomenon")
+chosen_langs = c2.pills("Language", langs, selection_mode="multi", key="gallery_lang",
+                        format_func=CATALOG.language_name,
+                        help="The cards whose texts are in these languages (each scored with its own language "
+                             "pack); none chosen: every language")
+st.session_state["gallery_saved"] = {"gallery_kind": chosen_kinds, "gallery_lang": chosen_langs}
+for param, values in (("kind", chosen_kinds), ("lang", chosen_langs)):
+    want = ",".join(values)
+    if QP.get(param, "") != want:
+        if want:
+            QP[param] = want
+        else:
+            QP.pop(param, None)
+
+shown = [ex for ex in examples if (not chosen_kinds or ex["category"] in chosen_kinds)
+         and (not chosen_langs or ex["lang"] in chosen_langs)]
+what = (", ".join(KINDS[k] for k in chosen_kinds) or "any phenomenon") + " in " + (
+    ", ".join(CATALOG.language_name(c) for c in chosen_langs) or f"any of {len(langs)} languages")
+if not shown:
+    st.info(f"No card teaches {md(what)}: choose another phenomenon or language, or clear a choice.",
+            icon=":material/filter_alt_off:")
+    st.stop()
+st.caption(f"{len(shown)} of {len(examples)} cards: {md(what)}.")
 st.html(CSS + "<style>.bl-doc{font-size:1.2rem;}</style>" + legend())
 cfg = config()
 
-for ex in gallery():
+for ex in shown:
     with st.container(border=True):
         st.subheader(f"{ex['phenomenon']}: {ex['title']}")
+        st.caption(f"{CATALOG.language_name(ex['lang'])} · {KINDS[ex['category']]}")
         st.markdown(esc(ex["explanation"]))
         ann = ex.get("annotation")
         res, note, bleu = evaluate_texts(ex["reference"], ex["candidates"], ann.split("\n") if ann else None, cfg,
@@ -67,7 +120,7 @@ for ex in gallery():
                              "BlonD-d": 100 * s["BlonD-d"]["F1"],
                              **{c: 100 * shown_f1(s["categories"][c]) for c in ("entity", "tense", "pronoun", "dm")
                                 if s["categories"][c]["R"] is not None}})
-        if ex["id"] == "over-under":  # the scores this example is about
+        if ex["category"] == "otem_utem":  # the scores this example is about
             comp = text_companions(ex["reference"], ex["candidates"], res.config)  # the settings that scored it
             for row in rows:
                 row["Otem ↓"] = comp[row["candidate"]]["Otem"]
@@ -79,10 +132,12 @@ for ex in gallery():
                 row["APT ↑"] = None if v is None else 100 * v
         st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True, placeholder="-")
         st.caption("Scores in points; spans: matched / in the candidate / in the reference (° fewer than 5)."
-                   + (" Otem and Utem: lower is better." if ex["id"] == "over-under" else "")
+                   + (" Otem and Utem: lower is better." if ex["category"] == "otem_utem" else "")
                    + (f" APT: source pronouns translated as in the reference ({ex['pair']}, the example's word "
                       "alignments)."
                       if ex.get("pair") else ""))
+        if ex.get("caveat"):  # why the scores do not single out the candidate with the error, in the card's words
+            st.warning(md(ex["caveat"]), icon=":material/info:")
         for c in cliff_notes(res, res.names):  # a floored category explained under the numbers it moved
             st.html(f'<p style="font-size:.85rem;margin:0">&#9888; {c}</p>')
         if note:
