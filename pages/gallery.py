@@ -19,44 +19,22 @@ examples = gallery()
 kinds = [k for k in KINDS if any(ex["category"] == k for ex in examples)]
 langs = sorted({ex["lang"] for ex in examples})
 
-# --- the choice: read from the address when the page first shows in a session (a shared link), else what this
-# session chose last (Streamlit drops the values of widgets not drawn, and clears the address on a page change);
-# written to the address only when it changes, so Back and Forward step through choices, not reruns
-QP = st.query_params
-FILTERS = {"gallery_kind": ("kind", kinds), "gallery_lang": ("lang", langs)}
-saved = st.session_state.get("gallery_saved", {})
-unknown = []
-for key, (param, options) in FILTERS.items():
-    if key in st.session_state:
-        continue
-    if param in QP:
-        asked = [v for v in QP.get(param, "").split(",") if v]
-        unknown += [v for v in asked if v not in options]
-        st.session_state[key] = [v for v in options if v in asked]
-    else:
-        st.session_state[key] = [v for v in saved.get(key, []) if v in options]
-if unknown:
-    st.warning(f"The address asks for {md(', '.join(unknown))}, which no card has: left out of the choice.")
+# --- the choice, bound to the address (?phenomenon=pronoun&language=fr&language=zh): a link opens the same cards,
+# the choice stays when the user comes back from another page, and Streamlit rewrites the address in place only
+# when a pill changes (no history entry per rerun; values no card has are dropped from a hand-edited link)
 c1, c2 = st.columns([3, 2])
-chosen_kinds = c1.pills("Phenomenon", kinds, selection_mode="multi", key="gallery_kind", format_func=KINDS.get,
+chosen_kinds = c1.pills("Phenomenon", kinds, selection_mode="multi", key="phenomenon", format_func=KINDS.get,
+                        bind="query-params",
                         help="The cards that teach these phenomena; none chosen: every phenomenon")
-chosen_langs = c2.pills("Language", langs, selection_mode="multi", key="gallery_lang",
-                        format_func=CATALOG.language_name,
+chosen_langs = c2.pills("Language", langs, selection_mode="multi", key="language",
+                        format_func=CATALOG.language_name, bind="query-params",
                         help="The cards whose texts are in these languages (each scored with its own language "
                              "pack); none chosen: every language")
-st.session_state["gallery_saved"] = {"gallery_kind": chosen_kinds, "gallery_lang": chosen_langs}
-for param, values in (("kind", chosen_kinds), ("lang", chosen_langs)):
-    want = ",".join(values)
-    if QP.get(param, "") != want:
-        if want:
-            QP[param] = want
-        else:
-            QP.pop(param, None)
 
 shown = [ex for ex in examples if (not chosen_kinds or ex["category"] in chosen_kinds)
          and (not chosen_langs or ex["lang"] in chosen_langs)]
-what = (", ".join(KINDS[k] for k in chosen_kinds) or "any phenomenon") + " in " + (
-    ", ".join(CATALOG.language_name(c) for c in chosen_langs) or f"any of {len(langs)} languages")
+what = (", ".join(KINDS[k] for k in kinds if k in chosen_kinds) or "any phenomenon") + " in " + (
+    ", ".join(CATALOG.language_name(c) for c in langs if c in chosen_langs) or f"any of {len(langs)} languages")
 if not shown:
     st.info(f"No card teaches {md(what)}: choose another phenomenon or language, or clear a choice.",
             icon=":material/filter_alt_off:")

@@ -133,47 +133,60 @@ def card_titles(at) -> list[str]:
 
 
 def test_the_page_chooses_cards_by_phenomenon_and_language():
-    """A link with a choice opens that choice; the pills change it, the count and the address follow; a choice no
-    card fits says so; clearing both shows every card again; nothing raises."""
+    """A link with a choice (the pills' words, as Streamlit's binding writes them) opens that choice; the pills
+    change it and the cards and their count follow (the browser rewrites the address, which AppTest does not
+    run); a choice no card fits says so; clearing both shows every card again; nothing raises."""
     from test_app import assert_clean
 
     want = [ex for ex in CARDS if ex["category"] == "pronoun" and ex["lang"] in ("fr", "zh")]
-    at = gallery_page({"kind": "pronoun", "lang": "zh,fr"})
+    at = gallery_page({"phenomenon": "pronoun", "language": ["Chinese", "French"]})  # as the pills say them
     assert_clean(at, "gallery from a link")
-    assert at.button_group(key="gallery_kind").value == ["pronoun"]
-    assert at.button_group(key="gallery_lang").value == ["fr", "zh"]
+    assert at.button_group(key="phenomenon").value == ["pronoun"]
+    assert sorted(at.button_group(key="language").value) == ["fr", "zh"]
     assert card_titles(at) == [f"{ex['phenomenon']}: {ex['title']}" for ex in want] and len(at.dataframe) == 2
     assert any(c.value.startswith(f"2 of {len(CARDS)} cards: pronoun in French, Chinese") for c in at.caption)
     # the pills: Japanese only, then discourse markers as well
-    at.button_group(key="gallery_lang").set_value(["ja"]).run()
+    at.button_group(key="language").set_value(["ja"]).run()
     assert_clean(at, "gallery, Japanese pronouns")
     assert card_titles(at) == ["Gendered pronoun (Japanese): 彼女 が 彼 に"]
-    assert at.query_params["lang"] == "ja" and at.query_params["kind"] == "pronoun"
-    at.button_group(key="gallery_kind").select("dm").run()
+    at.button_group(key="phenomenon").select("dm").run()
     ja = [ex for ex in CARDS if ex["lang"] == "ja" and ex["category"] in ("pronoun", "dm")]
-    assert len(at.dataframe) == len(ja) == 2 and at.query_params["kind"] == "pronoun,dm"
+    assert len(at.dataframe) == len(ja) == 2
     # a table per card, its figures the core's: the Japanese pronoun card's pronoun F1 for its two candidates
     table = at.dataframe[[ex["category"] for ex in ja].index("pronoun")].value.set_index("candidate")
     res, _ = score(next(ex for ex in ja if ex["category"] == "pronoun"))
     for n in res.names:
         assert table.loc[n, "pronoun"] == pytest.approx(100 * res.scores(n)["categories"]["pronoun"]["F1"])
     # a choice no card fits
-    at.button_group(key="gallery_kind").set_value(["ambiguity"]).run()
+    at.button_group(key="phenomenon").set_value(["ambiguity"]).run()
     assert_clean(at, "gallery, nothing chosen fits")
     assert not at.dataframe and any("No card teaches lexical ambiguity (BlonD+) in Japanese" in i.value
                                     for i in at.info)
     # both cleared: every card, and the address holds no choice
-    at.button_group(key="gallery_kind").set_value([]).run()
-    at.button_group(key="gallery_lang").set_value([]).run()
+    at.button_group(key="phenomenon").set_value([]).run()
+    at.button_group(key="language").set_value([]).run()
     assert_clean(at, "gallery, everything")
-    assert len(at.dataframe) == len(CARDS) and "kind" not in at.query_params and "lang" not in at.query_params
+    assert len(at.dataframe) == len(CARDS)
     assert any(c.value.startswith(f"{len(CARDS)} of {len(CARDS)} cards") for c in at.caption)
 
 
-def test_a_link_naming_what_no_card_has_says_so_and_a_caveat_shows_on_its_card(tmp_path, monkeypatch):
-    """A hand-edited link: the values no card has are named and left out. A card with a caveat shows it under
-    its scores (the gallery file is the data here: a copy whose German tense card carries one, read in place of
-    the real one)."""
+def test_the_choice_outlives_a_visit_to_another_page():
+    """Chosen on the page (no link), then Home and back: the same cards, and the choice now in the address."""
+    from test_app import assert_clean
+
+    at = gallery_page()
+    at.button_group(key="language").set_value(["ja"]).run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/gallery.py").run()
+    assert_clean(at, "gallery, back from Home")
+    assert at.button_group(key="language").value == ["ja"] and at.query_params == {"language": "Japanese"}
+    assert len(at.dataframe) == sum(ex["lang"] == "ja" for ex in CARDS)
+
+
+def test_a_link_naming_what_no_card_has_is_mended_and_a_caveat_shows_on_its_card(tmp_path, monkeypatch):
+    """A hand-edited link: the values no card has are left out of the choice and of the address. A card with a
+    caveat shows it under its scores (the gallery file is the data here: a copy whose German tense card carries
+    one, read in place of the real one)."""
     import studio.shared
     from test_app import assert_clean
 
@@ -185,11 +198,11 @@ def test_a_link_naming_what_no_card_has_says_so_and_a_caveat_shows_on_its_card(t
     monkeypatch.setattr(studio.shared, "GALLERY_FILE", path)
     studio.shared.gallery.clear()  # the page keeps the file it read (st.cache_data): read this one
     try:
-        at = gallery_page({"kind": "tense,mood", "lang": "de,xx"})
+        at = gallery_page({"phenomenon": ["verb tense", "mood"], "language": ["German", "xx"]})
     finally:
         studio.shared.gallery.clear()  # and the real file again after
     assert_clean(at, "gallery, edited link")
-    assert any("mood, xx" in w.value for w in at.warning)
-    assert at.button_group(key="gallery_kind").value == ["tense"]
+    assert at.button_group(key="phenomenon").value == ["tense"] and at.button_group(key="language").value == ["de"]
+    assert at.query_params == {"phenomenon": "verb tense", "language": "German"}
     assert card_titles(at) == [f"{card['phenomenon']}: {card['title']}"]
     assert any(w.value == "A caveat written for this test." for w in at.warning)
