@@ -1,4 +1,4 @@
-"""Benchmark: hostile uploads (issue 49).
+"""Benchmark: hostile uploads (issue 49) and hostile input, second pass (issue 63 points 1, 2 and 4).
 
 Prints, measured in one run on this machine:
   bomb     `score --wmt-dir BOMB.zip` on a WMT-layout zip of ~60 KB whose system file inflates to 60 MB of
@@ -6,12 +6,22 @@ Prints, measured in one run on this machine:
            at most 400 MB; before the change it peaked at 1.58 GB);
   baseline `python -c "import blonde_core.cli"` peak memory, for scale;
   jsonl    a 1,000,000-line JSON Lines file read under a server's limits (500,000 segments): seconds until it
-           is refused (before: 47-54 s and ~2 GB), in this process.
+           is refused (before: 47-54 s and ~2 GB), in this process;
+  cases    issue 63: every hostile file of points 1 (human scores outside their scale, duplicate judgments),
+           2 (segment ids that differ from the reference's) and 4 (hostile JSON wherever JSON is read), made in
+           a temporary folder and given to the command line (`python -m blonde_core ...`, one process each):
+           a table of case -> exit status -> the first line of stderr.  No case may exit 3 (an internal
+           error); the cases marked "ok" must exit 0 (the same data, read right).
 
-    .venv/bin/python bench/bench_hostile.py
+    .venv/bin/python bench/bench_hostile.py            # all
+    .venv/bin/python bench/bench_hostile.py --cases    # the issue-63 table only
+
+The case builders (`issue63_cases`) are the ones tests/test_hostile.py runs through the command line's main().
 """
 from __future__ import annotations
 
+import argparse
+import csv
 import io
 import json
 import resource
@@ -20,6 +30,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,8 +66,193 @@ def million_lines() -> bytes:
                    for i in range(1_000_000)).encode()
 
 
+def layout_zip(member: bytes, extra=(), system: str = "sys") -> bytes:
+    """A WMT-layout zip (en-de, two segments of one document) whose one system output is `member`, with
+    `extra` members (name, data) beside it."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("wmt/documents/en-de.docs", "news d1\nnews d1\n")
+        z.writestr("wmt/references/en-de.refA.txt", "One line.\nTwo lines.\n")
+        z.writestr(f"wmt/system-outputs/en-de/{system}.txt", member)
+        for name, data in extra:
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+SAMPLE = ROOT / "sample_data"
+SAMPLE_ARGS = ["-r", str(SAMPLE / "reference.txt"), "-s", str(SAMPLE / "consistent.txt"), str(SAMPLE / "names.txt"),
+               "--docids", str(SAMPLE / "docids.txt")]
+BIG_INT = "1" + "0" * 4999  # 5,000 digits: past Python's int-to-string limit (4,300)
+DEEP = "[" * 50_000 + "]" * 50_000  # json's parser recursed into RecursionError
+LONE = "\\ud800"  # a lone surrogate, as JSON writes it
+NUL = "\\u0000"
+
+
+@dataclass
+class Case:
+    name: str
+    point: int  # of issue 63
+    argv: list  # the command line after `python -m blonde_core`
+    expect: str  # a phrase stderr must hold
+    code: int = 2  # 2: refused with a message; 0: read (an "ok" case)
+
+
+def _esa_row(system: str, seg: int, overall: str, doc: str, spans: str = "[]", rater: str = "r1",
+             end: str = "2.0") -> list:
+    return [rater, system, str(seg), "TGT", "eng", "deu", overall, doc, "False", spans, "1.0", end]
+
+
+def _csv(rows: list) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def _rows(ids_of: dict, sysname: str = "A") -> list:
+    """--input rows: the reference 'ref' with segments 1-4 of document d1, and `sysname` with the ids given."""
+    ref = ["The cat sat on the mat.", "It was very happy that day.", "Then it slept for a long time.",
+           "In the evening it ate fish."]
+    rows = [{"doc_id": "d1", "seg_id": i, "system": "ref", "text": t} for i, t in enumerate(ref, 1)]
+    rows += [{"doc_id": "d1", "seg_id": i, "system": sysname, "text": ref[i - 1] if i <= 4 else "An extra line."}
+             for i in ids_of[sysname]]
+    return rows
+
+
+def _xml(hyp_ids: list) -> str:
+    ref = ["The cat sat.", "It was happy.", "Then it slept.", "It ate fish."]
+    seg = "".join(f'<seg id="{i}">{t}</seg>' for i, t in enumerate(ref, 1))
+    hyp = "".join(f'<seg id="{i}">{ref[i - 1] if i <= 4 else "More."}</seg>' for i in hyp_ids)
+    return (f'<?xml version="1.0"?>\n<dataset>\n<collection>\n<doc id="d1">\n<src lang="de"><p>{seg}</p></src>\n'
+            f'<ref lang="en" translator="A"><p>{seg}</p></ref>\n<hyp system="S"><p>\n{hyp}\n</p></hyp>\n</doc>\n'
+            '</collection>\n</dataset>\n')
+
+
+def issue63_cases(d: Path) -> list:
+    """Every hostile case of issue 63 points 1, 2 and 4 (and the ok cases beside them), its files written in
+    `d`: [Case]."""
+    d.mkdir(parents=True, exist_ok=True)
+    docs = (SAMPLE / "docids.txt").read_text(encoding="utf-8").split()
+    cases = []
+
+    def write(name: str, text: str) -> str:
+        (d / name).write_text(text, encoding="utf-8")
+        return str(d / name)
+
+    # point 4: hostile JSON wherever JSON is read
+    comet = '{"translations": [{"name": "consistent.txt", "scores": [%s]}]}'
+    for what, body, expect in (("integer of 5,000 digits", comet % BIG_INT, "5,000 digits"),
+                               ("50,000 levels", comet % DEEP, "levels deep"),
+                               ("lone surrogate", comet % ('"x' + LONE + '"'), "lone surrogate")):
+        f = write(f"comet-{len(cases)}.json", body)
+        cases.append(Case(f"COMET JSON scores: {what}", 4, ["score", *SAMPLE_ARGS, "--metric-scores", f,
+                                                            "--metrics", "chrF"], expect))
+    row = '{"doc_id": "d1", "seg_id": %s, "system": "%s", "text": "%s"}'
+    for what, lines, expect in (
+            ("integer of 5,000 digits", [row % (BIG_INT, "ref", "a")], "5,000 digits"),
+            ("50,000 levels", ['{"doc_id": "d1", "system": "ref", "text": "a", "x": %s}' % DEEP], "levels deep"),
+            ("lone surrogate in a text", [row % (1, "ref", "a" + LONE)], "lone surrogate"),
+            ("NUL in a text", [row % (1, "ref", "a"), row % (1, "A", "b" + NUL)], "NUL")):
+        f = write(f"rows-{len(cases)}.jsonl", "\n".join(lines) + "\n")
+        cases.append(Case(f"--input JSON Lines: {what}", 4, ["score", "--input", f, "--reference-systems", "ref",
+                                                             "--metrics", "chrF", "--no-cache"], expect))
+    for what, spans, expect in (("integer of 5,000 digits", '[{"start_i": %s, "end_i": 1}]' % BIG_INT, "digits"),
+                                ("50,000 levels", DEEP, "levels deep"),
+                                ("lone surrogate", '[{"severity": "x%s"}]' % LONE, "lone surrogate")):
+        f = write(f"esa-{len(cases)}.csv", _csv([_esa_row("consistent", 0, "80", docs[0], spans)]))
+        cases.append(Case(f"ESA error_spans: {what}", 4, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                          expect))
+    meta = '{"domain": "news", "docid": "d1%s"}\n{"domain": "news", "docid": "d1"}\n' % NUL
+    z = d / "wmt-meta.zip"
+    z.write_bytes(layout_zip(b"Eins.\nZwei.\n", [("wmt/metadata/en-de.jsonl", meta)]))
+    cases.append(Case("WMT folder metadata .jsonl: NUL", 4, ["score", "--wmt-dir", str(z), "--metrics", "chrF"], "NUL"))
+    head = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
+    f = write("mqm-meta.tsv", head + "A\td1\t1\t1\trater1\tsrc\ttgt\tNo-error\tNo-error\t{\"x\": %s}\n" % DEEP)
+    cases.append(Case("MQM metadata column: 50,000 levels", 4, ["human", "--mqm", f], "levels deep"))
+
+    # point 1: human scores in their scale, one duplicate rule
+    for v in ("-1000", "5000", "1e11"):
+        f = write(f"esa-overall{v}.csv", _csv([_esa_row("consistent", 0, v, docs[0])]))
+        cases.append(Case(f"ESA overall {v}", 1, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                          "outside the scale of ESA"))
+    da = "SYS SID RAW.SCR Z.SCR N\n" + "".join(f"consistent.1 {i} {70 + i} 0.1 1\nnames.2 {i} {60 + i} -0.1 1\n"
+                                               for i in range(1, 11))
+    f = write("da-minus300.csv", da.replace("consistent.1 3 73", "consistent.1 3 -300"))
+    cases.append(Case("DA RAW.SCR -300", 1, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                      "outside the scale of WMT's raw direct assessment"))
+    f = write("da-twice.csv", da + "consistent.1 3 10 -1.5 1\n")
+    cases.append(Case("DA table: a row twice", 1, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                      "appears again (first on line 6)"))
+    f = write("da.csv", da)
+    cases.append(Case("DA table as released (ok)", 1, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                      "", 0))
+    mqm = "system\tdoc_id\tseg_id\tmqm\n" + "".join(f"{s}\t{docs[i]}\t{i + 1}\t{p}\n" for i in range(10)
+                                                  for s, p in (("consistent", 1.0), ("names", 5.0)))
+    f = write("mqm-penalties.tsv", mqm)
+    cases.append(Case("MQM penalties (>= 0) read higher-is-better", 1,
+                      ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"], "outside the scale of MQM"))
+    cases.append(Case("MQM penalties with --lower-is-better (ok)", 1,
+                      ["correlate", *SAMPLE_ARGS, "--human", f, "--lower-is-better", "--metrics", "chrF"], "", 0))
+    z = d / "wmt-esa.zip"
+    z.write_bytes(layout_zip(b"Eins.\nZwei.\n", [("wmt/human-scores/en-de.esa.seg.score", "sys 5000\nsys 50\n")]))
+    cases.append(Case("WMT layout human-scores esa 5000", 1, ["score", "--wmt-dir", str(z), "--metrics", "chrF"],
+                      "outside the scale of ESA"))
+    two = [_esa_row("consistent", 0, "80", docs[0]), _esa_row("consistent", 0, "20", docs[0])]
+    f = write("esa-same-time.csv", _csv(two))
+    cases.append(Case("ESA: two judgments, one end_time", 1, ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics",
+                                                               "chrF"], "appears again (first on line 1)"))
+    rows = [_esa_row(s, k, str(50 + k + (10 if s == "consistent" else 0)), docs[k]) for s in ("consistent", "names")
+            for k in range(10)]
+    f = write("esa-repeated.csv", _csv(rows + rows[:3]))
+    cases.append(Case("ESA: rows exported twice as they were (ok)", 1,
+                      ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"], "", 0))
+
+    # point 2: segment ids respected
+    for what, ids, gran, expect, code in (
+            ("1,2,3,5 against 1-4", [1, 2, 3, 5], "sentence", "paired by id, never by position", 2),
+            ("1,2,4 against 1-4, sentence level", [1, 2, 4], "sentence", "by segment id it lacks '3'", 2),
+            ("1,2,4 against 1-4, document level (ok)", [1, 2, 4], "document", "", 0),
+            ("4,3,2,1 against 1-4 (ok)", [4, 3, 2, 1], "sentence", "", 0)):
+        f = write(f"ids-{len(cases)}.jsonl", "".join(json.dumps(r) + "\n" for r in _rows({"A": ids})))
+        cases.append(Case(f"--input rows: ids {what}", 2, ["score", "--input", f, "--reference-systems", "ref",
+                                                           "--granularity", gran, "--metrics", "chrF", "--no-cache"],
+                          expect, code))
+    tsv = "doc_id\tseg_id\tsystem\ttext\n" + "".join(f"{r['doc_id']}\t{r['seg_id']}\t{r['system']}\t{r['text']}\n"
+                                                     for r in _rows({"A": [1, 2, 3, 5]}))
+    f = write("ids.tsv", tsv)
+    cases.append(Case("--input TSV: ids 1,2,3,5 against 1-4", 2, ["score", "--input", f, "--reference-systems", "ref",
+                                                                   "--metrics", "chrF", "--no-cache"],
+                      "paired by id, never by position"))
+    for what, ids, expect, code in (("1,2,3,5 against 1-4", [1, 2, 3, 5], "paired by id, never by position", 2),
+                                    ("4,3,2,1 against 1-4 (ok)", [4, 3, 2, 1], "", 0)):
+        f = write(f"ids-{len(cases)}.xml", _xml(ids))
+        cases.append(Case(f"WMT XML: seg ids {what}", 2, ["score", "--input", f, "--metrics", "chrF", "--no-cache"],
+                          expect, code))
+    return cases
+
+
+def run_cases(d: Path) -> int:
+    """Each case through the command line in its own process: the table; the number of cases that went wrong
+    (exit 3, another status than expected, or stderr without its phrase)."""
+    wrong = 0
+    rows = []
+    for c in issue63_cases(d):
+        p = subprocess.run([sys.executable, "-m", "blonde_core", *c.argv], capture_output=True, text=True, cwd=ROOT)
+        first = next((x for x in p.stderr.splitlines() if x.strip()), "")
+        ok = p.returncode == c.code and p.returncode != 3 and c.expect in p.stderr
+        wrong += not ok
+        rows.append((c.point, c.name, p.returncode, "" if ok else "  <- WRONG", first))
+    for point, name, code, flag, first in rows:
+        print(f"{point}  {name:<52} exit {code}{flag}  {first[:160]}")
+    return wrong
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", action="store_true", help="the issue-63 table only")
+    args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
+    if args.cases:
+        sys.exit(1 if run_cases(tmp / "cases") else 0)
     bomb = tmp / "bomb.zip"
     bomb.write_bytes(bomb_zip())
     code, secs, peak, msg = peak_of([sys.executable, "-m", "blonde_core", "score", "--wmt-dir", str(bomb),
@@ -77,6 +273,10 @@ def main() -> None:
         print("jsonl     read (not refused!)")
     except InputError as exc:
         print(f"jsonl     1,000,000 lines refused in {time.perf_counter() - t0:.2f} s: {exc}"[:200])
+
+    print("cases     issue 63 points 1, 2, 4: point, case, exit status, first line of stderr")
+    if run_cases(tmp / "cases"):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

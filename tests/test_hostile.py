@@ -31,16 +31,8 @@ SAMPLE_ARGS = ["-r", SAMPLE / "reference.txt", "-s", *sample_paths()[:2], "--doc
 
 # -- zips ------------------------------------------------------------------------------------------------
 
-def _layout_zip(member: bytes, extra=(), system: str = "sys") -> bytes:
-    """A WMT-layout zip (en-de, two segments) whose one system output is `member`."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("wmt/documents/en-de.docs", "news d1\nnews d1\n")
-        z.writestr("wmt/references/en-de.refA.txt", "One line.\nTwo lines.\n")
-        z.writestr(f"wmt/system-outputs/en-de/{system}.txt", member)
-        for name, data in extra:
-            z.writestr(name, data)
-    return buf.getvalue()
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_hostile import issue63_cases, layout_zip as _layout_zip  # noqa: E402  (one builder for each hostile file)
 
 
 def test_a_zip_bomb_is_refused_while_it_inflates_with_little_memory(tmp_path):
@@ -525,3 +517,115 @@ def test_a_link_inside_a_served_folder_that_leads_out_is_refused(tmp_path):
         Study.from_wmt(root, roots=[served])
     assert link.name in str(exc.value) and "outside the folders this server serves" in str(exc.value)
     assert Study.from_wmt(root).corpus.systems  # the command line: the user's own files, links followed
+
+
+# -- hostile input, second pass (issue 63 points 1, 2, 4) ------------------------------------------------------
+
+@pytest.mark.parametrize("point", [1, 2, 4])
+def test_every_hostile_case_of_issue_63_is_refused_with_its_message(capsys, tmp_path, point):
+    """bench_hostile's cases, their files made here, through the command line's main(): each refused with exit 2
+    and its message naming the file (and the line where there is one), never exit 3; the ok cases beside them
+    read (exit 0)."""
+    wrong = []
+    for c in [c for c in issue63_cases(tmp_path) if c.point == point]:
+        code, _, err = run(capsys, *c.argv)
+        if code != c.code or c.expect not in err or "internal error" in err or (code == 2 and str(tmp_path) not in err):
+            wrong.append((c.name, code, err[-400:]))
+    assert not wrong, wrong
+
+
+def _score_json(capsys, *argv):
+    code, out, err = run(capsys, "score", *argv, "--metrics", "chrF", "--format", "json", "--no-cache")
+    assert code == 0, err
+    return json.loads(out)["systems"]
+
+
+def test_wmt_xml_segments_are_paired_by_id_not_by_position(capsys, tmp_path):
+    """A hyp block whose segments come in another order than the source's (ids 4, 3, 2, 1, each the reference's
+    text of its id) scores as the reference itself: paired by id (by position chrF fell below 100)."""
+    from bench_hostile import _xml
+
+    f = tmp_path / "t.xml"
+    f.write_text(_xml([4, 3, 2, 1]), encoding="utf-8")
+    got = _score_json(capsys, "--input", f)
+    f.write_text(_xml([1, 2, 3, 4]), encoding="utf-8")
+    assert got["S"]["chrF"] == _score_json(capsys, "--input", f)["S"]["chrF"] == pytest.approx(100.0)
+
+
+def test_rows_with_a_gap_are_named_by_id_and_scored_at_document_level(capsys, tmp_path):
+    """A system whose document lacks segment 3 of 1-4: sentence-level matching names the missing id (not only
+    the counts); document-level matching scores it as the document it wrote; its text in the corpus is its own
+    three segments, never shifted."""
+    from bench_hostile import _rows
+
+    from blonde_core.io.structured import read_structured
+
+    f = tmp_path / "gap.jsonl"
+    rows = _rows({"A": [1, 2, 4]})
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    c = read_structured(f, ["ref"])
+    assert c.systems["A"] == [[r["text"] for r in rows if r["system"] == "A"]]
+    assert c.segment_gaps == {"A": {"d1": (["3"], [])}}
+    code, _, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--metrics", "chrF", "--no-cache")
+    assert code == 2 and "has 3 segments in document 'd1'" in err and "by segment id it lacks '3'" in err, err
+    assert _score_json(capsys, "--input", f, "--reference-systems", "ref", "--granularity", "document")["A"]
+
+
+def test_json_that_is_merely_unusual_still_reads(tmp_path):
+    """What the JSON reader refuses is hostile only: emoji written as escaped surrogate pairs (json.dumps' default),
+    a backslash before u0000 written as text, nesting of 200 levels, an integer of 1,000 digits."""
+    from blonde_core.io.jsonsafe import MAX_DEPTH, MAX_DIGITS, loads
+    from blonde_core.io.readers import read_jsonl
+
+    f = tmp_path / "emoji.jsonl"
+    rows = [{"doc_id": "d", "seg_id": 1, "system": s, "text": "Cat \U0001F408 \\u0000 here"} for s in ("ref", "A")]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert "\\ud83d" in f.read_text()  # escaped as a pair
+    assert read_jsonl(f, ["ref"]).systems["A"] == [["Cat \U0001F408 \\u0000 here"]]
+    assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH, "f") is not None
+    assert loads("9" * MAX_DIGITS, "f") == int("9" * MAX_DIGITS)
+
+
+def test_wmt24_esa_as_released_reads_with_its_repeated_rows_counted():
+    """The real waves: every overall in 0-100 and no two different judgments with one end_time, so nothing is
+    refused; the rows exported twice as they were are counted apart (as many as the files hold, counted here
+    from the CSV) and the judgments kept are one per rater, system, segment and pair."""
+    import csv as _csv
+
+    from blonde_core.io.esa import read_esa
+
+    files = sorted((WMT24 / "human").glob("esa_*.csv"))
+    seen, repeats, keys = set(), 0, set()
+    for f in files:
+        for r in _csv.reader(f.open(encoding="utf-8")):
+            if int(r[2]) >= 1_000_000 or r[3] != "TGT":
+                continue
+            repeats += tuple(r) in seen
+            seen.add(tuple(r))
+            keys.add((r[0], r[1], r[2], r[4], r[5]))
+    esa = read_esa(files)
+    assert repeats > 0 and esa.dropped["rows repeated as they were"] == repeats
+    assert len(esa.rows) == len(keys)
+
+
+def test_mqm_scores_are_read_in_the_direction_of_their_sign(capsys):
+    """TED's mqm_seg_scores.tsv holds negated penalties (<= 0): read higher-is-better (the default), refused with
+    --lower-is-better, naming the line and value, where before it inverted every correlation in silence."""
+    ted = SHARED / "data" / "ted-zhen"
+    args = ["-r", ted / "refs" / "ref.txt", "-s", ted / "systems" / "SMU.txt", "--docids", ted / "docids.txt"]
+    code, _, err = run(capsys, "correlate", *args, "--human", ted / "mqm_seg_scores.tsv", "--lower-is-better",
+                       "--metrics", "chrF")
+    assert code == 2 and "mqm_seg_scores.tsv, line 2" in err and "-20 is outside the scale of MQM penalties" in err
+
+
+@pytest.mark.parametrize("value,problem", [("1" + "0" * 5000, "5,001 digits"), ("[" * 300 + "]" * 300, "levels deep"),
+                                           ('"a\\ud800"', "lone surrogate"), ('"a\\u0000"', "NUL")])
+def test_hostile_json_in_a_file_of_many_lines_names_its_line(tmp_path, value, problem):
+    """COMET's JSON as comet-score writes it, one field a line: the hostile value on line 4 is named there."""
+    from blonde_core.errors import InputError
+    from blonde_core.io.jsonsafe import loads
+
+    text = '{\n  "a.txt": [\n    {"mt": "x", "COMET": 0.5},\n    {"mt": "y", "x": %s}\n  ]\n}\n' % value
+    with pytest.raises(InputError) as exc:
+        loads(text, "comet.json")
+    assert exc.value.line == 4 and problem in str(exc.value) and exc.value.code == "E012"

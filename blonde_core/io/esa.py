@@ -105,8 +105,7 @@ def _spans(raw: str, name: str, line: int) -> list:
 def read_esa(paths) -> EsaJudgments:
     """One or several ESA export files -> EsaJudgments under the task's rules (module doc)."""
     kept: dict = {}  # (rater, system, segment, pair) -> EsaRow (the later judgment)
-    dropped = {"tutorial rows": 0, "quality-control (BAD) rows": 0, "earlier judgments of the same rater": 0,
-               "rows repeated as they were": 0}
+    dropped = {"tutorial rows": 0, "quality-control (BAD) rows": 0, "earlier judgments of the same rater": 0}
     files = []
     for path in paths:
         name = str(path)
@@ -137,7 +136,7 @@ def read_esa(paths) -> EsaJudgments:
             old = kept.get(key)
             if old is not None:  # the one duplicate rule (judgments.once), with Appraise's two cases
                 if old.fields == row.fields:  # the same judgment exported twice (WMT24's waves carry 159)
-                    dropped["rows repeated as they were"] += 1
+                    dropped["rows repeated as they were"] = dropped.get("rows repeated as they were", 0) + 1
                     continue
                 if old.end_time == row.end_time:  # two judgments, neither later: which one counts cannot be told
                     first = f"line {old.where[1]}" + ("" if old.where[0] == name else f" of {old.where[0]}")

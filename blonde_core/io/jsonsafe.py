@@ -76,6 +76,14 @@ def _strings(obj):
             stack.extend(x)
 
 
+def _high(m) -> bool:
+    return 0xD800 <= int(m.group("hex"), 16) <= 0xDBFF
+
+
+def _low(m) -> bool:
+    return 0xDC00 <= int(m.group("hex"), 16) <= 0xDFFF
+
+
 def _bad_escape(text: str, nul: bool) -> int:
     """The offset of the first escape that makes a NUL (nul) or a lone surrogate, else 0."""
     escapes = list(_ESCAPE.finditer(text))
@@ -86,9 +94,9 @@ def _bad_escape(text: str, nul: bool) -> int:
         if not nul and 0xD800 <= v <= 0xDFFF:
             nxt = escapes[k + 1] if k + 1 < len(escapes) else None
             prv = escapes[k - 1] if k else None
-            if v <= 0xDBFF and nxt is not None and nxt.start() == m.end() and 0xDC00 <= int(nxt.group("hex"), 16) <= 0xDFFF:
+            if v <= 0xDBFF and nxt is not None and nxt.start() == m.end() and _low(nxt):
                 continue  # the high half of a pair
-            if v >= 0xDC00 and prv is not None and prv.end() == m.start() and 0xD800 <= int(prv.group("hex"), 16) <= 0xDBFF:
+            if v >= 0xDC00 and prv is not None and prv.end() == m.start() and _high(prv):
                 continue  # the low half of a pair
             return m.start()
     return 0
