@@ -149,7 +149,8 @@ class Study:
         corpus = plain_corpus([_named(r) for r in references], [_named(s) for s in systems],
                               docids=_named(docids) if docids is not None else None,
                               boundaries="blank-lines" if blank_line_docs else None,
-                              system_docids=[_named(d) for d in system_docids] if system_docids else None)
+                              system_docids=[None if d is None or str(d) == "-" else _named(d)
+                                             for d in system_docids] if system_docids else None)
         if source is not None:
             attach_source(corpus, _named(source))
         return cls(corpus, origin, engine=engine).with_files(annotation, ner, human, human_higher_is_better,
@@ -451,6 +452,14 @@ class Study:
         return (f"the reference looks like '{g['language']}' ({g['name']}) but is scored with the '{cfg.lang}' "
                 f"language pack ({language_name(cfg.lang)} tenses, pronouns, markers and entities): these BlonDe "
                 f"numbers do not measure {g['name']} discourse")
+
+    @staticmethod
+    def docids_owner(name) -> str | None:
+        """The system a document-id file belongs to by its name (GPT-4.docids, GPT-4.docids.txt, GPT-4.txt.docids
+        ...: io/readers.py docids_owner), None when it follows no convention."""
+        from .io.readers import docids_owner
+
+        return docids_owner(name)
 
     @staticmethod
     def file_stem(name) -> str:
@@ -869,10 +878,10 @@ class Study:
         res = self.scores_or_texts(cfg)
         std = self.standards(cfg.granularity, std_metrics)
         apt = self.apt(apt_pair) if apt_pair and cfg.has_pack else None
-        comp = self.companions(cfg) if cfg.has_pack else None
-        if companions is not None and comp is not None:
+        comp = self.companions(cfg) if cfg.has_pack and (companions is None or companions) else None
+        if companions and comp is not None:
             comp = {s: {m: v for m, v in vals.items() if m in companions or m == "documents"}
-                    for s, vals in comp.items()} if companions else None
+                    for s, vals in comp.items()}
         out = oriented_tables(level, res.names, std, comp, apt)
         out.update(self.external_tables(level, res.names))
         return out
@@ -910,6 +919,28 @@ class Study:
             rows[s]["rank"] = k
         return {"name": hs.name, "direction": "higher is better" if hs.higher_is_better else "lower is better",
                 "kind": hs.kind, "systems": rows}
+
+    def human_verdict(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict | None:
+        """Whether the loaded human judgments agree with BlonDe's answer (analysis.verdict): where they rank
+        BlonDe's leader, their own leader, and BlonDe's and chrF's system-level Pearson with them over the
+        systems both score, BlonDe's with its interval over n resampled documents (None: no judgments)."""
+        from .analysis.verdict import MIN_SYSTEMS, human_verdict
+
+        if self.human is None or not cfg.has_pack:
+            return None
+        res = self.result(cfg)
+        f1 = {s: res.scores(s)["BlonDe"]["F1"] for s in res.names}
+        order = sorted((s for s in res.names if f1[s] is not None), key=lambda s: -f1[s])
+        hum = self.human_column(order)
+        rated = [s for s in order if hum["systems"][s].get("rank") is not None]
+        corr = None
+        if len(rated) >= MIN_SYSTEMS:
+            unrated = tuple(s for s in res.names if s not in rated)
+            corr, _ = self.correlate(cfg, "system", std_metrics=("chrF",), metrics=["BlonDe"], companions=(),
+                                     exclude=unrated, bootstrap=n, seed=seed)
+        out = human_verdict(order, hum, corr)
+        out["signature"] = corr["signature"] if corr else self.signature(cfg)
+        return out
 
     def external_sentences(self, doc_index: int, system: str) -> dict:
         """{metric: [score of each segment of the document]} of the metrics computed elsewhere that give this

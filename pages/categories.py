@@ -43,8 +43,21 @@ st.caption(f"Blank: the category has no span in reference or system (hover a cel
            f"(the blonde package reports NaN there). Each cell shows the score over its span counts "
            + ("(matched / in system; the reference's count is under the category's name)" if ref_in_axis
               else "(matched / in system / in reference)")
-           + f"; **°** marks thin evidence: fewer than {CATALOG.thin} reference spans.")
-cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
+           + f"; **°** marks thin evidence: fewer than {CATALOG.thin} reference spans. Colour is relative to "
+           "each column's own range - red (**▼**) the lowest score in that category, blue (**▲**) the highest; "
+           "the numbers are on the 0-100 scale.")
+# colour per column, relative to that column's range (issue 60): the n-gram columns' absolute level no longer
+# makes them the darkest, and in every category the worst system is the red cell (▼; ▲ the best - the marks say
+# it without the colour); a column whose systems all score alike is neutral
+lo, hi = np.nanmin(np.where(np.isnan(heat.values), np.inf, heat.values), 0), \
+    np.nanmax(np.where(np.isnan(heat.values), -np.inf, heat.values), 0)
+spread = np.where(np.isfinite(hi - lo) & (hi - lo > 1e-9), hi - lo, np.nan)
+with np.errstate(invalid="ignore"):
+    rel = np.where(np.isnan(spread), 0.5, (heat.values - lo) / np.where(np.isnan(spread), 1, spread))
+rel = np.where(np.isnan(heat.values), np.nan, rel)
+ends = np.where(np.isnan(heat.values) | np.isnan(spread)[None, :], "",
+                np.where(heat.values <= lo + 1e-9, "▼", np.where(heat.values >= hi - 1e-9, "▲", "")))
+cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{ends[i, j]}{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
               + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}"
               + ("" if ref_in_axis else f"/{spans[n][c]['reference']:g}")
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
@@ -52,9 +65,11 @@ custom = [[[spans[n][c]["matched"], spans[n][c]["system"], spans[n][c]["referenc
 marked = tagging_marked(cfg)  # tagging below the bar in this language: the header carries † (never colour alone)
 cat_x = [category_label(c) + (TAG_MARK if c in marked else "") + (f"<br>ref {next(iter(ref_col[c])):g}" if ref_in_axis
                                                                    else "") for c in cats]
-fig = go.Figure(go.Heatmap(z=heat.values, x=cat_x, y=[label(n) for n in names],
-                           colorscale="Viridis", zmin=0, zmax=100, text=cell_text, texttemplate="%{text}",
-                           textfont=dict(size=11), colorbar=dict(title=f"{part} x 100")))
+fig = go.Figure(go.Heatmap(z=rel.tolist(), x=cat_x, y=[label(n) for n in names],
+                           colorscale="RdYlBu", zmin=0, zmax=1, text=cell_text, texttemplate="%{text}",
+                           textfont=dict(size=11, color="#111"),
+                           colorbar=dict(title="within<br>column", tickvals=[0, 0.5, 1],
+                                         ticktext=["lowest", "middle", "highest"])))
 clickable(fig, cat_x, [label(n) for n in names],
           [[f"{label(n)} / {category_label(c)}: " + ("- (no span on either side)" if np.isnan(heat.values[i, j])
                                                       else f"{heat.values[i, j]:.2f}")

@@ -1,4 +1,5 @@
 """Data: upload references, system outputs and extras, or load the bundled sample."""
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -146,20 +147,20 @@ def analyse_files() -> None:
             raise InputError("upload at least one reference")
         if not syss:
             raise InputError("upload at least one system output")
-        # a system's own document ids: the file named like the system, with .docids (GPT-4.txt -> GPT-4.docids)
-        own = {Study.file_stem(f.name): f for f in sys_ids}
+        # a system's own document ids: the file named like the system (GPT-4.txt -> GPT-4.docids, GPT-4.docids.txt,
+        # GPT-4.txt.docids: Study.docids_owner); the systems without one take the reference's document ids
+        own = {Study.docids_owner(f.name) or Study.file_stem(f.name): f for f in sys_ids}
         system_names = {Study.file_stem(x.name) for x in syss}
-        unknown = [f.name for f in sys_ids if Study.file_stem(f.name) not in system_names]
+        unknown = [f.name for f in sys_ids if (Study.docids_owner(f.name) or Study.file_stem(f.name))
+                   not in system_names]
         if unknown:
             raise InputError(f"the document-id file {unknown[0]} is named like no system output: name it after its "
-                             "system (GPT-4.docids for GPT-4.txt)")
-        if own and len(own) != len(syss):
-            raise InputError(f"{len(own)} systems' own document-id file(s) for {len(syss)} system(s): give one per "
-                             "system, named after it")
+                             "system (GPT-4.docids or GPT-4.docids.txt for GPT-4.txt)")
         # the readers take (name, bytes) exactly like files on disk
         study = within_limits(lambda: Study.from_files([nb(f) for f in refs], [nb(f) for f in syss],
                               docids=nb(docids) if docids else None, blank_line_docs=bool(ss.get("up_blank")),
-                              system_docids=[nb(own[Study.file_stem(f.name)]) for f in syss] if own else None,
+                              system_docids=[nb(own[Study.file_stem(f.name)]) if Study.file_stem(f.name) in own
+                                             else None for f in syss] if own else None,
                               source=nb(source) if source is not None else None,
                               human=[nb(f) for f in human] if human else None,
                               human_higher_is_better=not ss.get("up_lower"),
@@ -185,14 +186,31 @@ def analyse_structured() -> None:
 
 
 def wmt_roots() -> list:
-    """Folders of this server whose WMT-layout folders a user may load by path (BLONDE_WMT_ROOTS, separated
-    by the system's path separator; default the shared data folder): a path elsewhere is refused."""
+    """Folders of this server whose WMT-layout folders a user may load by path: BLONDE_WMT_ROOTS (separated by
+    the system's path separator) where it is set - a shared server's allow-list; else, on a server started by
+    scripts/run.sh on one's own machine (BLONDE_LOCAL_FOLDERS=1, which run.sh sets unless BLONDE_WMT_ROOTS is
+    given), every folder of the machine; else the shared data folder. A path elsewhere is refused."""
     import os
     from pathlib import Path
 
     given = os.environ.get("BLONDE_WMT_ROOTS", "")
-    roots = [Path(p) for p in given.split(os.pathsep) if p.strip()] if given.strip() else [TED.parent]
+    if given.strip():
+        roots = [Path(p) for p in given.split(os.pathsep) if p.strip()]
+    elif os.environ.get("BLONDE_LOCAL_FOLDERS") == "1":
+        roots = [Path(Path.cwd().anchor or "/")]
+    else:
+        roots = [TED.parent]
     return [p.resolve() for p in roots if p.exists()]
+
+
+def roots_said() -> str:
+    """Which folders the path field reads, in words (its help and the refusal)."""
+    roots = wmt_roots()
+    if any(r == Path(r.anchor) for r in roots):
+        return "any folder of this machine (a server of your own, started by scripts/run.sh)"
+    return ("folders under " + ", ".join(map(str, roots)) if roots else "no folder") + \
+        " only - a server's allow-list, set by its administrator: BLONDE_WMT_ROOTS=DIR1:DIR2 (scripts/run.sh " \
+        "on your own machine reads any folder)"
 
 
 def analyse_wmt() -> None:
@@ -212,8 +230,8 @@ def analyse_wmt() -> None:
         elif folder:
             p = Path(folder).expanduser().resolve()
             if not any(p == r or r in p.parents for r in wmt_roots()):
-                raise InputError(f"this server loads folders under {', '.join(map(str, wmt_roots())) or 'no folder'} "
-                                 "only (BLONDE_WMT_ROOTS); upload a zip of the folder instead", file=folder)
+                raise InputError(f"this server loads {roots_said()}; upload a zip of the folder instead",
+                                 file=folder)
             src = p
         else:
             raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
@@ -248,17 +266,19 @@ with tab_files:
         a.file_uploader("Document ids (optional)", key="up_docids",
                         help="one id per line; consecutive equal ids form a document")
         a.file_uploader("Systems' own document-id files (optional)", key="up_sys_docids", accept_multiple_files=True,
-                        help="for systems whose sentences do not line up with the reference's: one file per system, "
-                             "named after it (GPT-4.docids for GPT-4.txt), one id per line of that system; its "
-                             "documents are matched to the reference's by id (the reference's document ids needed "
-                             "too). Then tick Re-segment. The command line: --system-docids")
+                        help="for systems whose sentences do not line up with the reference's: a file named after "
+                             "the system (GPT-4.docids or GPT-4.docids.txt for GPT-4.txt), one id per line of that "
+                             "system; its documents are matched to the reference's by id (the reference's document "
+                             "ids needed too). The systems without one take the reference's document ids, so an "
+                             "aligned system and a re-segmented one load side by side. Then tick Re-segment. The "
+                             "command line: --system-docids (- for a system that takes --docids)")
         a.checkbox("Without document ids, a blank line ends a document", key="up_blank")
         a.checkbox("Re-segment systems whose sentences do not line up with the reference", key="up_reseg",
                    help="Each system document with another number of segments than its reference document is cut "
                         "into exactly the reference's segments by mwerSegmenter's alignment (mweralign), so "
                         "sentence-level views work; what a system left out is reported (Overview: omitted; "
                         "Documents: marked). Each file's documents come from its own blank lines. The signature "
-                        "says seg:mwer-1; the command line: --resegment.")
+                        "says seg:mwer-2; the command line: --resegment.")
         b.file_uploader("Source (optional)", key="up_src",
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
@@ -296,7 +316,7 @@ with tab_wmt:
         a, b = st.columns(2)
         a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
         b.text_input("or the folder's path on this server", key="up_wmt_dir",
-                     help="under " + (", ".join(map(str, wmt_roots())) or "no folder (set BLONDE_WMT_ROOTS)"))
+                     help="This server reads " + roots_said() + ".")
         a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en")
         b.text_input("Human scores to use (default: mqm, esa, esa-human1, da-sqm, wmt-appraise, wmt-z, wmt-raw, first "
                      "found)",
@@ -374,6 +394,19 @@ try:
 except InputError as exc:
     st.warning(f"{md(exc)}. Switch **Matching** to *document* in the sidebar, or load the files again with "
                "*Re-segment systems whose sentences do not line up* (blank-line documents).", icon=":material/warning:")
+moved = d.resegmentation()
+if moved:  # which systems were cut into the reference's segments, and what each left out or added
+    st.info(f"**Re-segmented ({md(c.seg_method)})**: {len(moved)} system(s) cut into the reference's segments - "
+            f"**{md(', '.join(moved))}**. Everything sentence-level works for them; the Documents page keeps "
+            "each one's own segments a click away.", icon=":material/content_cut:")
+    st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
+        {"system": n, "documents cut": len(docs), "own segments": sum(v["segments"] for v in docs.values()),
+         "reference segments": sum(len(ref0[c.doc_ids.index(doc)]) for doc in docs),
+         "omitted (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['omitted']))}"
+                                                  for doc, v in docs.items() if v["omitted"]) or "none",
+         "added (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['added']))}"
+                                                for doc, v in docs.items() if v["added"]) or "none"}
+        for n, docs in moved.items()]), max_height=300))
 extras = []
 if d.human is not None:
     extras.append(f"human judgments ({md(d.human.name)}, "

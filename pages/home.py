@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG
-from studio.shared import (config, data, domain_caption, gone_link, leader_sentence, load_sample, md, result, scoped,
-                           styled, system_column)
+from studio.shared import (config, data, domain_caption, gone_link, human_verdict_box, leader_sentence, load_sample,
+                           md, result, scoped, styled, system_column)
 
 TOP = 5  # rows of the leaderboard shown here; the Overview has them all
 
@@ -48,6 +48,7 @@ with st.spinner("Bootstrapping intervals and testing every pair of systems..."):
 ci, clusters = b["intervals"]["BlonDe"], b["clusters"]
 best, said = leader_sentence(d, cfg, res, b)
 st.subheader("The answer")
+human_verdict_box(d, cfg)  # the humans first when they disagree with the leader named below
 if said:
     st.markdown(said)
 rows = [{"rank": k + 1, "system": n, "BlonDe F1": 100 * ci[n]["score"],

@@ -9,8 +9,8 @@ from blonde_core.study import CATALOG
 from blonde_core.study import frame_csv, latex_table, round_as_shown
 from blonde_core.study import shown_digits as digits_of
 from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           first_clause, label, leader_sentence, md, note_line, open_documents, scoped,
-                           signature_box, standard, start_page, styled, system_column, thin_evidence)
+                           first_clause, human_verdict_box, label, leader_sentence, md, note_line, open_documents,
+                           scoped, signature_box, standard, start_page, styled, system_column, thin_evidence)
 from studio.shared import TAG_MARK, tagging_marked, tagging_note
 
 
@@ -84,6 +84,7 @@ with st.spinner("Bootstrapping confidence intervals and testing every pair of sy
 ci, clusters = b["intervals"], b["clusters"]
 # the answer first: the leader against the runner-up, from the same cached test that makes the clusters
 _, _said = leader_sentence(d, cfg, res, b, n_boot)
+human_verdict_box(d, cfg, n_boot)  # whether the loaded human judgments agree with that leader
 if _said:
     st.markdown(_said + " Every pair: **Significance**.")
 # the core's one leaderboard (the report and score --ci render it too): the BlonDe family with intervals and

@@ -3,5 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# every new browser session starts on the bundled sample data (upload your own on the Data page)
+# every new browser session starts on the bundled sample data (upload your own on the Data page); a server of
+# your own reads a WMT folder at any path you type on the Data page - unless BLONDE_WMT_ROOTS gives the folders
+# it may read (a shared server's allow-list: docs/server.md)
+if [ -z "${BLONDE_WMT_ROOTS:-}" ]; then export BLONDE_LOCAL_FOLDERS="${BLONDE_LOCAL_FOLDERS:-1}"; fi
 BLONDE_AUTOLOAD=sample exec .venv/bin/streamlit run app.py "$@"

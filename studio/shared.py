@@ -317,7 +317,7 @@ def sidebar_settings() -> ScoreConfig:
             help="Each system document with another number of segments than its reference document is cut into "
                  "exactly the reference's segments by mwerSegmenter's alignment (mweralign), so that sentence-level "
                  "matching and every sentence view work; what a system left out is reported (Overview: omitted; "
-                 "Documents: marked). Systems: " + ", ".join(uneven) + ". Enters the signature (seg:mwer-1) and "
+                 "Documents: marked). Systems: " + ", ".join(uneven) + ". Enters the signature (seg:mwer-2) and "
                  "the command line (--resegment).")
     else:
         st.session_state["resegment"] = False
@@ -534,6 +534,24 @@ def leader_sentence(d: Study, cfg: ScoreConfig, res, b: dict, n: int = 1000) -> 
         return best, None
     tested = d.compare(cfg, "BlonDe", CATALOG.policy.TEST, b["unit"], n)
     return best, significance_sentence(tested, best[0], best[1], CATALOG.policy.CORRECTION, 100, name=md)
+
+
+def human_verdict_box(d: Study, cfg: ScoreConfig, n: int = 1000) -> dict | None:
+    """Whether the loaded human judgments agree with BlonDe's leader (Study.human_verdict), said before the
+    leaderboard - a disagreement as the headline, in a warning box; the words carry the verdict, the box's
+    colour only repeats it. Home and the Overview; `score --human` prints the same sentence."""
+    if d.human is None:
+        return None
+    with st.spinner("Weighing the human judgments..."):
+        v = d.human_verdict(cfg, n)
+    if v is None:
+        return None
+    icon = {"agree": ":material/thumb_up:", "partly": ":material/balance:", "disagree": ":material/warning:",
+            "too few": ":material/info:"}[v["state"]]
+    box = {"agree": st.success, "partly": st.info, "disagree": st.warning, "too few": st.info}[v["state"]]
+    head, _, rest = v["sentence"].partition(": ")
+    box(f"**{md(head)}:** {md(rest)}", icon=icon)
+    return v
 
 
 def ranked(res, names=None) -> list[str]:

@@ -97,8 +97,13 @@ def test_every_page_with_sample_data(core_sample):
     spans = core_sample.scores("tense")["categories"]["tense"]["spans"]
     col = next(j for j, x in enumerate(heat["x"]) if x.startswith("verb tense"))
     assert heat["x"][col] == f"verb tense<br>ref {spans['reference']:g}"
-    assert heat["text"][heat["y"].index("tense")][col] == (
-        f"{100 * core_sample.scores('tense')['categories']['tense']['F1']:.1f}<br>{spans['matched']:g}/{spans['system']:g}")
+    assert heat["text"][heat["y"].index("tense")][col] == (  # the lowest verb-tense F1 of the five: ▼
+        f"▼{100 * core_sample.scores('tense')['categories']['tense']['F1']:.1f}<br>{spans['matched']:g}/{spans['system']:g}")
+    # colour relative to each column's range (issue 60): the worst system of a category is its column's 0 (red)
+    tense_col = [row[col] for row in heat["z"]]
+    f1 = [core_sample.scores(heat["y"][i].replace("\\", ""))["categories"]["tense"]["F1"] for i in range(len(tense_col))]
+    assert tense_col[heat["y"].index("tense")] == 0 and max(tense_col) == 1
+    assert tense_col == pytest.approx([(v - min(f1)) / (max(f1) - min(f1)) for v in f1])
     # per feature: one bar series per system, each with its own fill pattern besides its colour
     bars = [t for c in at.get("plotly_chart") for t in json.loads(c.proto.spec)["data"] if t.get("type") == "bar"]
     assert len(bars) >= 2 and len({t["marker"]["pattern"]["shape"] for t in bars}) == len(bars)

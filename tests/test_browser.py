@@ -745,7 +745,7 @@ def test_a_re_segmented_system_on_documents(server, page, tmp_path):
     page.get_by_text("doc5").first.wait_for()
     no_exception(page)
     goto(page, "Overview")
-    page.get_by_text("Re-segmented (mwer-1)").first.wait_for()
+    page.get_by_text("Re-segmented (mwer-2)").first.wait_for()
     grid = page.locator(MAIN + '[data-testid="stDataFrame"]').first
     grid.locator('[role="columnheader"]', has_text="omitted").first.wait_for(state="attached")
     no_exception(page)

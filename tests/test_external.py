@@ -212,6 +212,41 @@ def test_human_only_and_system_only_metric(layout, tmp_path):
     assert e["intervals"]["DLUT"]["ci"] == [None, None]
 
 
+def test_a_server_of_ones_own_reads_a_folder_path_a_shared_one_its_list(layout, monkeypatch):
+    """Issue 60, point 5: scripts/run.sh (BLONDE_LOCAL_FOLDERS=1, no BLONDE_WMT_ROOTS) reads a folder at any path
+    - here one in a temporary folder, outside the shared data; with BLONDE_WMT_ROOTS set (a shared server's
+    allow-list) the same path is refused, and the message names the folders and how to set them; run.sh keeps
+    an allow-list it is given."""
+    import subprocess
+
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+    env = subprocess.run(["bash", "-c", "source <(grep -E '^if .*BLONDE_WMT_ROOTS' scripts/run.sh); echo \"${BLONDE_LOCAL_FOLDERS:-}\""],
+                         cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert env.stdout.strip() == "1"
+    kept = subprocess.run(["bash", "-c", "source <(grep -E '^if .*BLONDE_WMT_ROOTS' scripts/run.sh); "
+                           "echo \"${BLONDE_LOCAL_FOLDERS:-}\""], cwd=ROOT, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "BLONDE_WMT_ROOTS": "/srv/wmt"})
+    assert kept.stdout.strip() == ""
+    monkeypatch.delenv("BLONDE_WMT_ROOTS", raising=False)
+    monkeypatch.setenv("BLONDE_LOCAL_FOLDERS", "1")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=240)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    assert "any folder of this machine" in at.text_input(key="up_wmt_dir").help
+    at.text_input(key="up_wmt_dir").set_value(str(layout["root"]))
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("WMT folder understood as" in m.value for m in at.markdown)
+    monkeypatch.setenv("BLONDE_WMT_ROOTS", str(ROOT / "sample_data"))
+    at.text_input(key="up_wmt_dir").set_value(str(layout["root"]))
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    err = [e.value.replace("\\", "") for e in at.error]  # as shown: Markdown's escapes taken off
+    assert any("loads folders under" in e and "sample_data only" in e and "BLONDE_WMT_ROOTS=DIR1:DIR2" in e
+               for e in err), err
+
+
 def test_pages_with_a_wmt_folder(layout, monkeypatch):
     """The Data page loads a WMT folder by path (only under BLONDE_WMT_ROOTS); the Overview shows the metric's
     column with its interval and clusters and the human column equal to the core's; every page runs."""

@@ -232,6 +232,8 @@ def run_score(a) -> str:
         for name, v in human_col["systems"].items():
             extra.setdefault(name, {}).update({f"human:{human_col['name']}": v["score"],
                                                "human segments": v["segments"]})
+        # whether the humans agree with BlonDe's leader (Home and the Overview say the same sentence)
+        data["human_verdict"] = study.human_verdict(cfg, a.ci or 1000, a.seed)
     for name, vals in copy.deepcopy(extra).items():
         docs = vals.pop("documents", {})
         data["systems"][name].update(vals)
@@ -273,6 +275,8 @@ def run_score(a) -> str:
     if a.format == "csv":
         if thin:
             a.notes = getattr(a, "notes", []) + [thin["message"]]
+        if data.get("human_verdict"):
+            a.notes = getattr(a, "notes", []) + [data["human_verdict"]["sentence"]]
         return to_csv(data)
     return to_text(data) + (f"warning: {thin['message']}\n" if thin else "")
 

@@ -129,6 +129,9 @@ def _pct(x):
 
 def to_text(data: dict) -> str:
     out = []
+    verdict = data.get("human_verdict")
+    if verdict:  # the answer before the table: whether the human judgments agree with BlonDe's leader
+        out += [verdict["sentence"], ""]
     rows = list(_rows(data))
     first = rows[0][2]
     tops = [k for k in CATALOG.tops if k in first]

@@ -79,12 +79,13 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                    help="without --docids: a blank line ends a document (default: one document); each file its "
                         "own documents, matched by order")
     p.add_argument("--system-docids", nargs="+", metavar="FILE",
-                   help="with --docids: one document-id file per system (in the order of -s), for systems whose "
-                        "sentences do not line up with the reference's: their documents are matched to the "
-                        "reference's by id, a missing one is named and scored as empty (then --resegment)")
+                   help="with --docids: one document-id file per system (in the order of -s; '-' for a system that "
+                        "lines up with the reference and takes --docids), for systems whose sentences do not line "
+                        "up with the reference's: their documents are matched to the reference's by id, a missing "
+                        "one is named and scored as empty (then --resegment)")
     p.add_argument("--resegment", action="store_true",
                    help="cut each system document whose segments do not line up with the reference document's "
-                        "into exactly its segments (mwerSegmenter's alignment, by mweralign; seg:mwer-1 in the "
+                        "into exactly its segments (mwerSegmenter's alignment, by mweralign; seg:mwer-2 in the "
                         "signature); what a system left out or added is reported per document")
     w = p.add_argument_group("a WMT evaluation folder, metrics computed elsewhere")
     w.add_argument("--wmt-dir", metavar="DIR",

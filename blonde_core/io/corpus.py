@@ -19,7 +19,7 @@ class Corpus:
     files: dict = field(default_factory=dict)  # name -> file it came from (for messages)
     docids_file: str | None = None  # the document-id file, when one was used
     line_offset: int = 0  # lines of the files before the first segment that were left out (a WMT canary: 1)
-    # re-segmentation (io/resegment.py): "mwer-1" when systems' documents were cut into the reference's
+    # re-segmentation (io/resegment.py): "mwer-2" when systems' documents were cut into the reference's
     # segments, and per system {document index: {"original": [its segments], "omitted": [...], "added": [...]}}
     seg_method: str | None = None
     resegmented: dict = field(default_factory=dict)

@@ -154,6 +154,21 @@ def read_bytes(path) -> bytes:
         raise InputError(f"cannot be read ({exc.strerror})", file=str(path), code=InputError.Codes.UNREADABLE) from None
 
 
+DOCIDS_SUFFIXES = (".docids.txt", ".txt.docids", ".docids", ".doc_ids.txt", ".doc_ids", ".docid")
+
+
+def docids_owner(name: str) -> str | None:
+    """The system a document-id file belongs to by its name - GPT-4.docids, GPT-4.docids.txt, GPT-4.txt.docids,
+    GPT-4.doc_ids(.txt) or GPT-4.docid all belong to GPT-4 (the output GPT-4.txt) - or None when the name follows
+    none of these conventions."""
+    base = Path(str(name)).name if not isinstance(name, NamedBytes) else name.name
+    low = base.lower()
+    for suffix in DOCIDS_SUFFIXES:
+        if low.endswith(suffix) and len(base) > len(suffix):
+            return base[:-len(suffix)]
+    return None
+
+
 def read_lines(path: str | os.PathLike, allow_empty: bool = False) -> list[str]:
     lines = split_lines(decode_bytes(read_bytes(path), str(path)))
     if not lines and not allow_empty:
@@ -253,8 +268,11 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                              code=InputError.Codes.OPTIONS, page="upload the reference's document ids too")
         if len(system_docids) != len(systems or []):
             raise InputError(f"{len(system_docids)} document-id file(s) for {len(systems or [])} system(s): give one "
-                             "per system, in the same order", code=InputError.Codes.OPTIONS)
-        own = dict(enumerate(system_docids))  # system index -> its document-id file
+                             "per system, in the same order ('-' for a system that lines up with the reference "
+                             "and takes --docids)", code=InputError.Codes.OPTIONS,
+                             page=f"{len(system_docids)} document-id file(s) for {len(systems or [])} system(s)")
+        # system index -> its document-id file; None (or "-" on the command line): the reference's document ids
+        own = {k: f for k, f in enumerate(system_docids) if f is not None and str(f) != "-"}
     refs, syss, files = {}, {}, {}
     missing: dict = {}
     own_files: dict = {}  # system -> its document-id file
@@ -279,7 +297,21 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                 files[n] = str(p)
                 own_files[n] = str(dfile)
                 continue
-            order, docs = read(p)
+            try:
+                order, docs = read(p)
+            except InputError as exc:
+                if role != "system" or exc.code != InputError.Codes.COUNTS:
+                    raise
+                raise InputError(
+                    f"{exc.problem}. If this system joined or split sentences (an LLM's output often does), give it "
+                    "its own document ids (--system-docids FILE, one id per line of this file) or blank lines between "
+                    "its documents (--blank-line-docs), and add --resegment: it is then cut into the reference's "
+                    "segments", file=str(p), code=InputError.Codes.COUNTS,
+                    page=f"{exc.problem}. If this system joined or split sentences (an LLM's output often does), "
+                         f"upload its own document ids named after it ({n}.docids or {n}.docids.txt, one id per line "
+                         "of this file) under 'Systems' own document-id files', or use blank lines between its "
+                         "documents, and tick 'Re-segment systems whose sentences do not line up with the "
+                         "reference': it is then cut into the reference's segments") from None
             if doc_order is None:
                 doc_order = order
             elif mode == "blank-lines" and len(order) != len(doc_order):

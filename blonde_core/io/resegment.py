@@ -26,7 +26,7 @@ import json
 import subprocess
 import sys
 
-RESEGMENT_VERSION = 1  # part of the signature (seg:mwer-1) and of every record of re-segmented text
+RESEGMENT_VERSION = 2  # in the signature (seg:mwer-2) and every record of re-segmented text; 2: cuts on sentence ends
 CJK = ("zh", "ja")
 OMITTED_SHARE = 0.2
 OMITTED_MIN_TOKENS = 5
@@ -73,7 +73,7 @@ def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> lis
     from blonde_core.annotation.store import cache_key
     from blonde_core.digest import texts_digest
 
-    what = f"reseg-{RESEGMENT_VERSION}/mweralign-{dist_version('mweralign')}/{lang or ''}"
+    what = f"reseg-{RESEGMENT_VERSION}/snap-{SNAP_TOKENS}/mweralign-{dist_version('mweralign')}/{lang or ''}"
     # the two documents' digest (digest.py: unambiguous, no JSON made of them)
     return [cache_key(what, False, texts_digest([list(r), list(h)]).hex()) for r, h in jobs]
 
@@ -136,30 +136,99 @@ def gaps(ref: list[str], cut: list[str], lang: str | None, ref_tokens: list[int]
     return {"omitted": omitted, "added": added}
 
 
+# a token that ends a sentence: final punctuation, then any closing quotes or brackets
+_FINAL = ".!?。！？…"
+_CLOSING = "\"'»”’)]）」』】"
+SNAP_TOKENS = 4  # a cut moves to the system's own sentence end at most this many tokens away (docs/data.md)
+
+
+def _ends_sentence(token: str) -> bool:
+    t = token.rstrip(_CLOSING)
+    return bool(t) and t[-1] in _FINAL
+
+
+def snap(counts: list[int], tokens: list[str], line_ends: set, window: int = SNAP_TOKENS) -> list[int]:
+    """The aligner's cut (counts: tokens per reference segment, over the system's token stream `tokens`) with
+    each cut moved onto the nearest of the system's own sentence ends - the end of one of its lines
+    (`line_ends`: token positions) or a token that ends a sentence - when one lies within `window` tokens and
+    no segment is emptied by it. An output that only joined sentences is then cut where its sentences end,
+    not a word or two before or after, which moved a word into the next segment (a false omission on WMT22)."""
+    ends = sorted(line_ends | {i + 1 for i, t in enumerate(tokens) if _ends_sentence(t)})
+    if not ends or window <= 0:
+        return list(counts)
+    import bisect
+
+    cuts, pos = [], 0
+    for c in counts[:-1]:
+        pos += c
+        cuts.append(pos)
+    total = pos + counts[-1] if counts else 0
+    out, prev = [], 0
+    for k, c in enumerate(cuts):
+        if c in line_ends or (0 < c <= len(tokens) and _ends_sentence(tokens[c - 1])):
+            best = c
+        else:
+            j = bisect.bisect_left(ends, c)
+            near = [e for e in ends[max(0, j - 1):j + 1] if abs(e - c) <= window]
+            best = min(near, key=lambda e: (abs(e - c), e)) if near else c
+            nxt = cuts[k + 1] if k + 1 < len(cuts) else total
+            # a segment the aligner left empty stays empty (an omission is not hidden), and none is emptied
+            if c <= prev or c >= nxt or not prev < best < nxt:
+                best = c
+        out.append(best)
+        prev = best
+    bounds = [0, *out, total]
+    # a segment the aligner left empty while a sentence of the system ends within the window before it (or after
+    # it) takes the words from that end to its cut: "... shall prevail! (2) SF Express" gives "(2) SF Express" to
+    # the reference's "2) SF-express", as the system's own sentence, instead of a false omission
+    for k in range(len(bounds) - 1):
+        if bounds[k] != bounds[k + 1]:
+            continue
+        c = bounds[k]
+        left = [e for e in ends if c - window <= e < c and k > 0 and e > bounds[k - 1]]
+        right = [e for e in ends if c < e <= c + window and k + 2 < len(bounds) and e < bounds[k + 2]]
+        if left:
+            bounds[k] = max(left)
+        elif right:
+            bounds[k + 1] = min(right)
+    return [b - a for a, b in zip(bounds, bounds[1:])]
+
+
 def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
     from mweralign.mweralign import align_texts
 
     # an empty reference segment would be lost by the aligner's reader: a placeholder token holds its place
     hold = "\u2063"
     ref = [r.strip() or hold for r in ref]
+    lines = [s.strip() for s in hyp if s.strip()]
     if lang in CJK:
         from mweralign.segmenter import CJSegmenter
 
         seg = CJSegmenter()
         r = "\n".join(" ".join(seg.encode(s)) for s in ref)
-        h = " ".join(" ".join(seg.encode(s.strip())) for s in hyp if s.strip())
-        if not h:
-            return [""] * len(ref)
-        out = align_texts(r, h, is_tokenized=True).split("\n")
-        out = [seg.decode(x) for x in out]
+        enc = [" ".join(seg.encode(s)) for s in lines]
+        decode = seg.decode
     else:
-        h = " ".join(s.strip() for s in hyp if s.strip())
-        if not h:
-            return [""] * len(ref)
-        out = [x.strip() for x in align_texts("\n".join(ref), h).split("\n")]
+        r, enc = "\n".join(ref), lines
+        decode = str.strip
+    h = " ".join(enc)
+    if not h:
+        return [""] * len(ref)
+    out = align_texts(r, h, is_tokenized=lang in CJK).split("\n")
     if len(out) > len(ref) and not any(x.strip() for x in out[len(ref):]):
         out = out[:len(ref)]  # a trailing newline of the aligner's output
-    return [x.replace(hold, "").strip() for x in out]
+    tokens = h.split()
+    counts = [len(x.split()) for x in out]
+    if len(out) == len(ref) and [t for x in out for t in x.split()] == tokens:  # the cut moved onto the system's own sentence ends
+        line_ends, pos = set(), 0
+        for x in enc:
+            pos += len(x.split())
+            line_ends.add(pos)
+        counts, pos, out = snap(counts, tokens, line_ends), 0, []
+        for c in counts:
+            out.append(" ".join(tokens[pos:pos + c]))
+            pos += c
+    return [decode(x).replace(hold, "").strip() for x in out]
 
 
 def main() -> int:

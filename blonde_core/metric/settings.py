@@ -290,7 +290,7 @@ class Signature(str):
     pipeline: str
     plus: bool
     refined_ner: bool
-    seg: str | None  # "mwer-1": systems re-segmented into the reference's segments (io/resegment.py)
+    seg: str | None  # "mwer-2": systems re-segmented into the reference's segments (io/resegment.py)
     domain: str | None  # the documents of one domain only (Study.in_domain)
 
     def __new__(cls, config: ScoreConfig, nrefs: int, pipeline: str, plus: bool = False, refined_ner: bool = False,
