@@ -576,6 +576,10 @@ class Study:
             return out
         return self._language_fact("systems", compute)
 
+    def empty_systems(self) -> list[str]:
+        """The systems whose every segment is empty (no output at all): called empty, never "not in" a language."""
+        return [n for n, docs in self.corpus.systems.items() if not any(x.strip() for d in docs for x in d)]
+
     OFF_TARGET_SHARE = 0.10  # a system with at least this share of its checked segments in another language
 
     def off_target_warnings(self) -> dict:
@@ -584,6 +588,10 @@ class Study:
         out = {}
         for name, v in self.system_languages().items():
             if not v["sampled"] or (v["off_target"] + v["empty"]) / v["sampled"] < self.OFF_TARGET_SHARE:
+                continue
+            if name in self.empty_systems():  # nothing at all: an empty system, not one in another language
+                out[name] = (f"system '{name}' is empty: all its {sum(map(len, self.corpus.systems[name]))} segments are "
+                             "empty (no output); its scores are computed as for any system")
                 continue
             top = list(v["other"].items())
             what = [f"{v['off_target']} in another language ({', '.join(f'{k} {n}' for k, n in top[:3])}"
@@ -771,7 +779,10 @@ class Study:
         metrics it may name."""
         from .analysis.stats import compare
 
-        res = self.result(cfg)
+        if not cfg.has_pack and (metric.split(".")[0] not in CATALOG.standard and metric not in self.external):
+            raise InputError(f"{self.no_pack(cfg)} (sacrebleu's metrics and metrics computed elsewhere are tested "
+                             "without one)", code=InputError.Codes.NO_PACK)
+        res = self.scores_or_texts(cfg)  # a language without a pack: the texts alone, for chrF, BLEU, TER ...
         std = self.standards(cfg.granularity, std_metrics)
         names = None
         if metric in self.external:  # the systems the metric scored (a file may leave some out)
@@ -941,6 +952,24 @@ class Study:
         out = human_verdict(order, hum, corr)
         out["signature"] = corr["signature"] if corr else self.signature(cfg)
         return out
+
+    def document_texts(self, doc_index: int, names) -> dict:
+        """One document's segments as loaded, {name: [segment]} for the references and systems named (and
+        "source" when loaded): what the Documents page shows where no language pack gives spans."""
+        c = self.corpus
+        out = {n: list((c.references.get(n) or c.systems[n])[doc_index]) for n in names}
+        if c.source:
+            out["source"] = list(c.source[doc_index])
+        return out
+
+    def human_errors(self, cfg: ScoreConfig, doc_index: int, system: str) -> list | None:
+        """A system's human error spans (MQM, ESA) in one document, per segment (analysis.overlap.document_errors;
+        None: not judged, or its segments do not pair with the judgments'); with or without a language pack."""
+        from .analysis.overlap import document_errors
+
+        if self.human is None or not self.human.error_spans:
+            return None
+        return document_errors(self.scores_or_texts(cfg), self.human, doc_index, system)
 
     def external_sentences(self, doc_index: int, system: str) -> dict:
         """{metric: [score of each segment of the document]} of the metrics computed elsewhere that give this

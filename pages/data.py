@@ -340,6 +340,11 @@ if target["language"] and target["pack"] is None:  # said right after loading, b
     st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
              "*Target language* only if the texts really are in that language.", icon=":material/translate:")
 off_target = d.off_target_warnings()
+empty = d.empty_systems()
+if empty:  # a system that wrote nothing at all is called empty, not "partly not in" the language
+    st.warning(f"{len(empty)} system(s) empty - every segment: **{md(', '.join(empty))}**. Their scores are computed "
+               "as for any system (nothing matches).", icon=":material/block:")
+off_target = {n: m for n, m in off_target.items() if n not in empty}
 if off_target:  # systems that refused, copied the source or wrote nothing: named at once, details a click away
     st.warning(f"{len(off_target)} system(s) partly not in {md(target['name'] or 'the target language')}: "
                f"**{md(', '.join(off_target))}**. Their scores are computed as for any system.",

@@ -7,10 +7,52 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from studio.shared import (PAGE_TITLES, downloads, esc, md, scroll_to, shown_f1, signature_box, spans_text,
-                           start_page, styled, take_pending, token_query)
+from studio.shared import (PAGE_TITLES, config, data, downloads, esc, md, scoped, scroll_to, shown_f1, signature_box,
+                           spans_text, start_page, styled, take_pending, token_query)
 from studio.views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
+
+def texts_only_documents(d, cfg) -> None:
+    """Documents for a target language without a pack: the sentence that says so, then one document side by
+    side - source, reference, the chosen systems - with the human error spans (MQM, ESA) under each system's
+    sentence; no BlonDe span."""
+    st.title("Documents")
+    st.warning(md(d.no_pack(cfg)) + ". The texts and the human error spans are shown; no BlonDe span is marked.",
+               icon=":material/translate:")
+    c = d.corpus
+    names = list(c.systems)
+    a, b, r = st.columns([1, 2, 1])
+    doc = a.selectbox("Document", list(c.doc_ids), key="doc_sel_np")
+    chosen = b.multiselect("Systems", names, default=names[:2], key="doc_systems_np")
+    ref = r.selectbox("Reference", list(c.references), key="doc_ref_np")
+    di = list(c.doc_ids).index(doc)
+    texts = d.document_texts(di, [ref, *chosen])
+    errors = {s: d.human_errors(cfg, di, s) for s in chosen}
+    cols = (["source"] if "source" in texts else []) + [ref, *chosen]
+    n = max(len(texts[k]) for k in cols)
+    head = "".join(f"<th>{esc(k)}</th>" for k in ["#", *cols])
+    rows = []
+    for i in range(n):
+        cells = []
+        for k in cols:
+            seg = texts[k][i] if i < len(texts[k]) else ""
+            errs = errors.get(k)
+            cells.append(f"<td>{render_errors(seg.strip(), errs[i]) if errs and i < len(errs) else esc(seg)}</td>")
+        rows.append(f"<tr><td>{i + 1}</td>{''.join(cells)}</tr>")
+    st.html(CSS + "<style>.bl-np td,.bl-np th{border:1px solid rgba(49,51,63,.15);padding:4px 8px;"
+            "vertical-align:top;text-align:left}.bl-np{border-collapse:collapse;width:100%}</style>"
+            f'<table class="bl-np"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    judged = [s for s in chosen if errors.get(s) is not None]
+    if d.human is not None and d.human.error_spans:
+        st.caption("Human error spans: a wavy underline and the severity letter after each; hover for the rater. "
+                   + (f"Judged here: {md(', '.join(judged))}." if judged else "None of these systems was judged "
+                      "on this document."))
+    downloads(pd.DataFrame({k: texts[k] + [""] * (n - len(texts[k])) for k in cols}), f"document_{doc}", key="np")
+
+_d0, _cfg0 = scoped(data()), config()
+if _d0 is not None and not _cfg0.has_pack:
+    texts_only_documents(_d0, _cfg0)  # the texts and the human error spans; no BlonDe span without a pack
+    st.stop()
 d, cfg, res = start_page("Documents", "highlighted documents")
 docs = res.corpus.doc_ids
 if st.session_state.get("page_before") != "Documents" and "pending_doc" not in st.session_state:

@@ -8,19 +8,32 @@ from blonde_core.study import CATALOG, InputError, Study
 from blonde_core.study import significance_sentence
 
 policy = CATALOG.policy
-from studio.shared import (clickable, clicked, compare, downloads, first_clause, label, md, note_line, ranked,
-                           signature_box, standard, start_page, styled, system_column, system_order, thin_evidence,
-                           unlabel)
+from studio.shared import (clickable, clicked, compare, config, data, downloads, first_clause, label, md, note_line,
+                           ranked, scoped, signature_box, standard, start_page, styled, system_column, system_order,
+                           thin_evidence, unlabel)
 
-d, cfg, res = start_page("Significance", "significance tests")
+_d0, _cfg0 = scoped(data()), config()
+if _d0 is not None and not _cfg0.has_pack:
+    # a language without a pack: sacrebleu's metrics and those computed elsewhere are tested all the same, on the
+    # texts alone (Study.scores_or_texts); the page says so first, and offers no BlonDe-family metric
+    st.title("Significance")
+    d, cfg = _d0, _cfg0
+    st.warning(md(d.no_pack(cfg)) + ". The tests below use chrF, BLEU, TER and the metrics computed elsewhere, "
+               "which need no pack.", icon=":material/translate:")
+    res = d.scores_or_texts(cfg)
+else:
+    d, cfg, res = start_page("Significance", "significance tests")
+PACK = cfg.has_pack
 if len(res.names) < 2:
     st.info("Significance needs at least two systems.")
     st.stop()
-metrics = res.metric_names()
+metrics = res.metric_names() if PACK else []
 c1, c2, c3, c4 = st.columns(4)
 external = [m for m, e in d.external.items() if e.resamplable()]  # metrics computed elsewhere with unit scores
-offered = metrics + list(CATALOG.companions) + list(CATALOG.sacrebleu) + external
-metric = c1.selectbox("Metric", offered, key="sig_metric",
+offered = metrics + (list(CATALOG.companions) if PACK else []) + list(CATALOG.sacrebleu) + external
+if st.session_state.get("sig_metric") not in offered:  # a choice this data does not offer (no pack: no BlonDe)
+    st.session_state.pop("sig_metric", None)
+metric = c1.selectbox("Metric", offered, key="sig_metric", index=0 if PACK else offered.index("chrF"),
                       help=", ".join(m for m in offered if m not in external and not CATALOG.higher_is_better(m))
                            + ": lower is better. "
                            + ", ".join(m for m in offered if m not in external and CATALOG.metric(m) is not None
@@ -66,7 +79,13 @@ except InputError as exc:
     st.error(md(exc.for_page()))
     st.stop()
 # the answer first: is the leader significantly better than the runner-up (or the two chosen)?
-best_first = ranked(res, out["systems"])
+if PACK:
+    best_first = ranked(res, out["systems"])
+else:  # no BlonDe ranking: the tested metric's own, best first
+    up = out["direction"] == "higher is better"
+    best_first = sorted(out["systems"], key=lambda s_: (out["systems"][s_]["score"] is None,
+                                                       -(out["systems"][s_]["score"] or 0) if up
+                                                       else (out["systems"][s_]["score"] or 0)))
 q1, q2, _ = st.columns([1, 1, 2])
 sa = q1.selectbox("Is", best_first, index=0, key="sig_qa")
 sb = q2.selectbox("better than", best_first, index=1 if len(best_first) > 1 else 0, key="sig_qb")
@@ -75,7 +94,7 @@ if sentence:
     st.markdown(sentence)
 elif sa == sb:
     st.caption("Choose two different systems.")
-names = system_order(res, list(out["systems"]), container=c1)  # the matrix's axes: rank order (or A-Z)
+names = system_order(res, list(out["systems"]), container=c1) if PACK else best_first  # the matrix's axes
 scale = CATALOG.points_factor(metric)  # every number here in points (0-100), as on every page
 k = len(names)
 mat = np.full((k, k), np.nan)
@@ -94,16 +113,18 @@ st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit
 is_policy = (test, unit, corr, metric) == (policy.TEST, pol["unit"], policy.CORRECTION, "BlonDe") and part == "F1"
 st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
            + (f" — the policy that makes the Overview's clusters ({md(pol['reason'])})." if is_policy else
-              f". The Overview's clusters use {policy.describe(policy.TEST, pol['unit'], pol['n_units'])} on BlonDe."))
+              f". The Overview's clusters use {policy.describe(policy.TEST, pol['unit'], pol['n_units'])} on "
+              + ("BlonDe." if PACK else "each metric.")))
 if out.get("warning"):
     note_line("Units: " + md(first_clause(out["warning"])), f"{md(out['warning'])}. " + (
         "" if unit_kind == "automatic" else f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."))
 elif pol["note"] and unit == pol["unit"]:
     note_line("Units: " + md(first_clause(pol["note"])), md(pol["note"]))
 # the table of every category below tests BlonDe and BlonD-d whatever the metric chosen here
-thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
-                        "(few significant pairs, corrected p-values alike); the tests of single categories are not "
-                        "affected this way")
+if PACK:
+    thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
+                            "(few significant pairs, corrected p-values alike); the tests of single categories are "
+                            "not affected this way")
 if out.get("absent_warning"):
     note_line("Resamples where a category vanishes: " + md(first_clause(out["absent_warning"])),
               md(out["absent_warning"]) + ". The same test with the setting *Leave absent categories out of the "
@@ -172,6 +193,9 @@ if out.get("absent_warning"):
 # the `compare` command that reproduces this page's numbers (its signature: out["signature"])
 cmd = ("compare", ["--metric", full, "--test", test, "--unit", unit, "--seed", str(out["seed"])]
        + (["--n", str(n)] if test in ("bootstrap", "ar") else []))
+if not PACK:  # no category without a pack
+    signature_box(out["signature"], command=cmd)
+    st.stop()
 st.subheader("Every category at once")
 cats = [m for m in metrics]
 rows = []

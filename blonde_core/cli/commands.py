@@ -388,13 +388,18 @@ def _overlap_text(ov: dict) -> str:
 
 def run_compare(a) -> str:
     study = load_study(a)
-    res = evaluate(a, study)
+    cfg = resolve_config(a, study)
+    # a language without a pack: sacrebleu's metrics and those computed elsewhere are tested on the texts alone
+    texts_only = not cfg.has_pack and (a.metric in CATALOG.standard or a.metric in study.external)
+    res = study.scores_or_texts(cfg) if texts_only else evaluate(a, study)
     if len(res.names) < 2:
         raise InputError("compare needs at least two systems (-s A B ...)", code=InputError.Codes.TOO_LITTLE)
     std = [a.metric] if a.metric in CATALOG.standard else []
-    out = copy.deepcopy(study.compare(res.config, metric=a.metric, test=a.test, unit=a.unit, n=a.n, seed=a.seed,
-                                      std_metrics=std))
-    thin = res.thin_evidence()
+    out = copy.deepcopy(study.compare(cfg if texts_only else res.config, metric=a.metric, test=a.test, unit=a.unit,
+                                      n=a.n, seed=a.seed, std_metrics=std))
+    if texts_only:
+        a.notes = getattr(a, "notes", []) + [study.no_pack(cfg) + f" - {a.metric} needs none, so it is tested"]
+    thin = None if texts_only else res.thin_evidence()
     if thin:
         out["thin_evidence"] = thin
     if a.format == "json":
