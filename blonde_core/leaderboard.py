@@ -76,14 +76,22 @@ class Leaderboard:
         col = self.column(key)
         return v if isinstance(v, str) else col.points * v
 
+    def mark(self, system: str) -> str:
+        """The board's mark (‡) when this system's BlonDe-family intervals rest on resamples where a discourse
+        category vanishes (the board's `mark_line` says what happened and which interval is shown), else ""."""
+        return self.board["mark"] if system in self.board.get("marked", ()) else ""
+
     def records(self) -> list[dict]:
         """The full table as the Overview holds it (a row per system in BlonDe's order): every column's value
         as shown, its interval as "<name> CI low/high", a metric computed elsewhere's cluster as
-        "<name> cluster"; NaN where there is no value (the page's and the downloads' "-")."""
+        "<name> cluster"; NaN where there is no value (the page's and the downloads' "-"); when any row is
+        marked, "CI mark" holds the mark (‡) or ""."""
         nan = float("nan")
         rows = []
         for s in self.systems:
             row = {"system": s}
+            if self.board.get("marked"):
+                row["CI mark"] = self.mark(s)
             for c in self.columns:
                 v = self.shown(c.key, s)
                 row[c.key] = (nan if v is None else v) if c.kind not in ("spans",) else v

@@ -801,15 +801,18 @@ class Study:
     def board(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
         """The leaderboard's intervals and significance clusters (stats.leaderboard.board), from
         the same cached test and intervals the Significance page's defaults use."""
-        from .analysis.stats import board, leaderboard_tops, policy
+        from .analysis.stats import board, bootstrap_cis, leaderboard_tops, policy
 
         res = self.result(cfg)
+        method = policy.CI_METHOD  # the BlonDe family's interval (BCa: docs/statistics.md)
         if seed != DEFAULT_SEED:  # the pages' seed shares the Significance page's cached test; another is computed here
-            return self._get(("board", repr(cfg), n, seed), lambda: board(res, n=n, seed=seed))
+            return self._get(("board", repr(cfg), n, seed, method), lambda: board(res, n=n, seed=seed, method=method))
         unit = self.significance_unit(cfg)["unit"]
         tested = self.compare(cfg, "BlonDe", policy.TEST, unit, n)
-        cis = self.bootstrap_cis(cfg, leaderboard_tops(res), n, unit=unit)
-        return self._get(("board", repr(cfg), n), lambda: board(res, n=n, tested=tested, cis=cis))
+        tops = leaderboard_tops(res)
+        cis = self._get(("cis", repr(cfg), tuple(tops), n, unit, method),
+                        lambda: bootstrap_cis(res, tops, n=n, unit=unit, method=method))
+        return self._get(("board", repr(cfg), n, method), lambda: board(res, n=n, tested=tested, cis=cis, method=method))
 
     def leaderboard(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED, std_metrics=(),
                     companions: bool = False, apt_pair: str | None = None):

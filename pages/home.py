@@ -51,13 +51,17 @@ st.subheader("The answer")
 human_verdict_box(d, cfg)  # the humans first when they disagree with the leader named below
 if said:
     st.markdown(said)
+marked = set(b.get("marked", ()))  # ‡: categories vanish in resamples (the line under the table says so)
 rows = [{"rank": k + 1, "system": n, "BlonDe F1": 100 * ci[n]["score"],
-         "95% CI": "-" if ci[n]["ci"][0] is None else f"[{100 * ci[n]['ci'][0]:.2f}, {100 * ci[n]['ci'][1]:.2f}]",
+         "95% CI": ("-" if ci[n]["ci"][0] is None else f"[{100 * ci[n]['ci'][0]:.2f}, {100 * ci[n]['ci'][1]:.2f}]")
+         + (f" {b['mark']}" if n in marked else ""),
          "cluster": clusters.get(n, np.nan)} for k, n in enumerate(best[:TOP])]
 st.dataframe(styled(pd.DataFrame(rows)), hide_index=True, placeholder="-", column_config={
     "system": system_column(), "cluster": st.column_config.NumberColumn(
         help="Significance cluster: systems in one cluster are not significantly different (" + b["cluster_rule"]
         + ")")})
+if marked & set(best[:TOP]):
+    st.caption(md(b["mark_line"]))
 st.caption(f"BlonDe F1 in points (0-100), 95% interval by {b['resamples']} bootstrap resamples over "
            f"{b['n_units']} units ({md(b['unit'])}); " + (f"the top {TOP} of {len(best)}; " if len(best) > TOP else "")
            + "the whole leaderboard, every category and other metrics: **Overview**.")

@@ -135,9 +135,11 @@ layout_kind = c3.segmented_control("Leaderboard", ["compact", "full"], key="boar
 def compact(df: pd.DataFrame) -> pd.DataFrame:
     out = df[["system", "cluster"]].copy()  # rows in rank order; the full table has the rank column
 
+    marks = df["CI mark"] if "CI mark" in df else [""] * len(df)  # ‡: categories vanish in resamples
+
     def with_ci(m, col):
         return [("-" if np.isnan(v) else f"{v:.2f}") + ("" if np.isnan(lo) else f" [{lo:.1f}, {hi:.1f}]")
-                for v, lo, hi in zip(df[col], df[f"{m} CI low"], df[f"{m} CI high"])]
+                + (f" {k}" if k else "") for v, lo, hi, k in zip(df[col], df[f"{m} CI low"], df[f"{m} CI high"], marks)]
     out["BlonDe [95% CI]"] = with_ci("BlonDe", "BlonDe F1")
     for t in tops[1:]:
         out[t] = df[f"{t} F1"]
@@ -204,6 +206,8 @@ rows = lb.records()
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last); how to read
 # the table, and what weakens it (one line each, the detail a click away), under it
 board = st.empty()
+if b.get("marked"):  # the one line under the table: why rows carry ‡ and which interval they show
+    st.caption(md(b["mark_line"]))
 st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {b['n_units']} units "
            f"({md(b['unit_reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
            "documents; d-BLEU and d-chrF in the full table: whole documents as units). The seed papers' companion "

@@ -176,22 +176,27 @@ def to_text(data: dict) -> str:
 
 
 def _leaderboard_text(data: dict) -> list[str]:
-    """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above)."""
+    """score --ci: every system's cluster and 95% intervals (BlonDe family in points, as above); a BlonDe-family
+    interval resting on resamples where categories vanish carries the board's mark (‡), explained in one line."""
     lb = data["leaderboard"]
     metrics = list(lb["intervals"])
+    marked = set(lb.get("marked", ()))
     nw = max([20] + [len(n) for n in lb["clusters"]])
-    head = f"{'system':<{nw}} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>17}" for m in metrics)
+    head = f"{'system':<{nw}} {'cluster':>7} " + " ".join(f"{m + ' 95% CI':>19}" for m in metrics)
     out = [head, "-" * len(head)]
     for name in lb["clusters"]:  # best first (ranked by BlonDe F1)
         cells = []
         for m in metrics:
             lo, hi = lb["intervals"][m].get(name, [None, None])
             k = CATALOG.points_factor(m)
-            cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]':>17}")
+            mark = f" {lb['mark']}" if name in marked and m in lb["alternatives"]["percentile"] else ""  # BlonDe family
+            cells.append(f"{'-' if lo is None else f'[{k * lo:.2f}, {k * hi:.2f}]{mark}':>19}")
         out.append(f"{name:<{nw}} {lb['clusters'][name]:>7} " + " ".join(cells))
+    if marked:
+        out.append(lb["mark_line"])
     std = [m for m in metrics if CATALOG.points_factor(m) == 1]
-    out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
-            f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
+    out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family "
+            f"{lb.get('ci_method_name', 'percentile')} over {lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
             + (f", {'/'.join(std)} over documents" if std else "")
             + f". Clusters: {lb['cluster_rule']}; ranked by BlonDe F1."]
     if lb["warning"]:

@@ -1,8 +1,10 @@
 """What a leaderboard shows beside each score, computed in one place for the Overview page
 and for `score --ci N`, so that the two agree:
 
-* 95% percentile bootstrap intervals of BlonDe, BlonD-d and BlonD+ over the significance
-  policy's unit (policy.py: documents, or blocks of segments when there are few documents);
+* 95% bootstrap intervals of BlonDe, BlonD-d and BlonD+ over the significance policy's unit
+  (policy.py: documents, or blocks of segments when there are few documents), BCa (policy.CI_METHOD:
+  calibrated by subsampling where the percentile interval is not, docs/statistics.md); a row whose
+  categories vanish in resamples is marked (MARK) and one line (`mark_line`) says what happened;
 * 95% intervals of sacrebleu's metrics over resampled documents (seed and resamples alike);
 * significance clusters under the one policy: systems ranked by BlonDe F1, a new cluster
   at the first system significantly worse than the best of the current one.
@@ -14,6 +16,10 @@ import numpy as np
 from blonde_core.numbers import nan_to_none
 from . import policy
 from .intervals import bootstrap_cis, percentile_ci, resample_weights
+
+MARK = "‡"  # a row whose BlonDe-family interval rests on resamples where categories vanish
+METHOD_NAMES = {"percentile": "percentile", "conditional": "percentile over the resamples that keep every category",
+                "bca": "BCa (bias-corrected and accelerated)"}
 from .paired import compare, significance_clusters
 from .units import DEFAULT_SEED
 
@@ -24,27 +30,61 @@ def tops(result) -> list[str]:
 
 
 def board(result, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED, tested: dict | None = None,
-          cis: dict | None = None) -> dict:
+          cis: dict | None = None, method: str = policy.CI_METHOD) -> dict:
     """Intervals and clusters of the BlonDe family over the policy's unit.
 
     tested, cis: compare(result, "BlonDe", policy.TEST, unit, n, seed) and
-    bootstrap_cis(result, tops(result), n, seed, unit) when the caller has them already
-    (the dashboard caches both); they are computed here otherwise."""
+    bootstrap_cis(result, tops(result), n, seed, unit, method=method) when the caller has them already
+    (the dashboard caches both); they are computed here otherwise.  "marked": the systems (best first) whose
+    intervals rest on resamples where a discourse category vanishes, "mark_line" the one line that says so."""
     choice = policy.corpus_unit(result.corpus, result.config.granularity)
     unit = choice["unit"]
     if tested is None:
         tested = compare(result, metric="BlonDe", test=policy.TEST, unit=unit, n=n, seed=seed, system_cis=False)
     if cis is None:
-        cis = bootstrap_cis(result, tops(result), n=n, seed=seed, unit=unit)
+        cis = bootstrap_cis(result, tops(result), n=n, seed=seed, unit=unit, method=method)
     best_first = sorted(result.names, key=lambda s: -1e9 if cis["BlonDe"][s]["score"] is None
                         else -cis["BlonDe"][s]["score"])
     clusters = significance_clusters(best_first, tested["pairs"], policy.ALPHA, policy.CORRECTION)
-    return {"signature": f"{result.signature}|ci:bootstrap|n:{n}|unit:{unit}|seed:{seed}",
+    marked = [s for s in best_first if cis["BlonDe"][s].get("absent")]
+    return {"signature": f"{result.signature}|ci:bootstrap|n:{n}|unit:{unit}|seed:{seed}|method:{method}",
             "unit": unit, "n_units": tested["n_units"], "unit_reason": choice["reason"], "note": choice["note"],
             "warning": tested["warning"], "resamples": n, "seed": seed, "level": 0.95,
+            "ci_method": method, "ci_method_name": METHOD_NAMES[method],
             "intervals": cis, "clusters": clusters,
             "cluster_rule": policy.describe(policy.TEST, unit, tested["n_units"]),
-            **({"absent_warning": tested["absent_warning"]} if tested.get("absent_warning") else {})}
+            **({"absent_warning": tested["absent_warning"]} if tested.get("absent_warning") else {}),
+            **({"mark": MARK, "marked": marked, "mark_line": mark_line(cis, marked, method),
+                "alternatives": {k: {m: {s: per[s][k] for s in marked} for m, per in cis.items()}
+                                 for k in ("percentile", "conditional")}} if marked else {})}
+
+
+def mark_line(cis: dict, marked: list[str], method: str) -> str:
+    """The one line under a leaderboard whose rows carry MARK: which category vanishes in how many resamples,
+    what that does to the percentile interval (the first marked system's, in points), and which is shown."""
+    shares = {}
+    for s in marked:
+        for c, v in cis["BlonDe"][s]["absent"].items():
+            shares[c] = max(shares.get(c, 0.0), v)
+    first = cis["BlonDe"][marked[0]]
+
+    def pts(iv):
+        return "-" if iv[0] is None else f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
+
+    what = " and ".join(f"{c} has no span on one side in up to {100 * v:.0f}%" for c, v in shares.items())
+    shown = "the percentile over all resamples" if method == "percentile" else METHOD_NAMES[method].split(" (")[0]
+    still = [s for s in marked if lopsided(cis["BlonDe"][s])]
+    return (f"{MARK} {what} of resamples ({len(marked)} of {len(cis['BlonDe'])} systems): there BlonDe's geometric "
+            f"mean floors it at 1e-5 and collapses, so the percentile interval is lopsided ({marked[0]} "
+            f"{100 * first['score']:.2f} {pts(first['percentile'])}). Shown: {shown} ({marked[0]} {pts(first['ci'])}; "
+            f"over the resamples that keep every category {pts(first['conditional'])})"
+            + (f"; still long below the score: {', '.join(still)}." if still and method != "percentile" else "."))
+
+
+def lopsided(entry: dict, ratio: float = 3.0) -> bool:
+    """An interval whose arm below the score is over `ratio` times the arm above it."""
+    lo, hi, v = entry["ci"][0], entry["ci"][1], entry["score"]
+    return lo is not None and v is not None and (v - lo) > ratio * max(hi - v, 1e-12)
 
 
 def standard_intervals(standard, metrics, names, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED,

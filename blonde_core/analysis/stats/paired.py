@@ -10,7 +10,9 @@ from scipy import stats as sps
 
 from blonde_core.errors import InputError
 from blonde_core.metric import registry
-from .intervals import _f, _resampled, percentile_ci, resample_weights
+from .intervals import (_f, _resampled, ABSENT_WARN, absent_in_resamples, interval, jackknife, percentile_ci,
+                        resample_weights)
+from .policy import CI_METHOD
 from .units import align, DEFAULT_SEED, metric_fn, parse_unit, TESTS, unit_groups, unit_stats
 
 
@@ -257,8 +259,8 @@ class _Summed:
 def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test: str = "ttest",
             unit: str = "doc", n: int | None = None, seed: int = DEFAULT_SEED, level: float = 0.95,
             standard=None, companion_kw=None, system_cis: bool = True, external=None) -> dict:
-    """All pairs of systems, corrected p-values, and every system's bootstrap CI
-    (system_cis=False skips the intervals when only the tests are wanted); external: metrics computed
+    """All pairs of systems, corrected p-values, and every system's bootstrap CI (the BlonDe family's the
+    leaderboard's, policy.CI_METHOD; system_cis=False skips the intervals when only the tests are wanted); external: metrics computed
     elsewhere ({name: io.metric_scores.ExternalMetric}) that `metric` may name."""
     from .policy import corpus_unit, few_units
 
@@ -283,6 +285,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     collapsing = (fn.name in registry.names("blonde") and result.config.average == "geometric"
                   and result.config.absent == "keep" and test == "bootstrap")
     absent = {}
+    family = registry.names("blonde")
     for nm in names:
         ids, st = per[nm]
         unit_scores[nm] = fn(st)
@@ -292,8 +295,10 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             resampled[nm] = fn(rs)
             if collapsing:
                 absent[nm] = absent_in_resamples(result, rs)
-        systems[nm] = {"score": _f(corpus[nm]),
-                       "ci": percentile_ci(resampled[nm], level) if system_cis else [None, None]}
+        systems[nm] = {"score": _f(corpus[nm]), "ci": [None, None]}
+        if system_cis:  # the BlonDe family's interval is the leaderboard's (policy.CI_METHOD), others percentile
+            systems[nm]["ci"] = (interval(CI_METHOD, resampled[nm], corpus[nm], level, jack=jackknife(fn, st))
+                                 if fn.name in family else percentile_ci(resampled[nm], level))
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -312,6 +317,9 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             if q["a"] in absent and q["b"] in absent and len(per[q["a"]][0]) == len(ids0):
                 q["absent"] = {c: float((absent[q["a"]][c] | absent[q["b"]][c]).mean())
                                for c in absent[q["a"]] if (absent[q["a"]][c] | absent[q["b"]][c]).any()}
+    if len(ids0) < 2:  # one unit: every resample is that unit, so a bootstrap "p" would only echo the sign
+        for q in pairs:
+            q["p"], q["ci"] = None, [None, None]
     ps = np.array([np.nan if q["p"] is None else q["p"] for q in pairs])
     valid = ~np.isnan(ps)
     h, b = np.full(len(ps), np.nan), np.full(len(ps), np.nan)
@@ -323,9 +331,14 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     sig = (f"{result.signature}|test:{test}" + (f"-{BOOTSTRAP_METHOD}" if test == "bootstrap" else "")
            + f"|unit:{unit}|metric:{fn.name}|seed:{seed}"
            + (f"|n:{n or (1000 if test == 'bootstrap' else 10000)}" if test in ("bootstrap", "ar") else ""))
+    warning = few_units(len(ids0)) if len(ids0) >= 2 else (
+        f"only {len(ids0)} unit ({unit}): no test is possible - a test needs at least two units (document ids, or "
+        "blocks of segments where the metric allows them)")
     out = {"signature": sig, "metric": fn.name, "test": test, "unit": unit, "unit_asked": asked, "unit_reason": reason,
-           "seed": seed, "n_units": len(ids0), "warning": few_units(len(ids0)),
+           "seed": seed, "n_units": len(ids0), "warning": warning,
            "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
+    if system_cis:
+        out["systems_ci_method"] = CI_METHOD if fn.name in family else "percentile"
     if collapsing:
         worst = {}
         for q in pairs:
@@ -343,19 +356,6 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             out["absent_left_out"] = {"signature": skip["signature"], "pairs": [
                 {k: q[k] for k in ("a", "b", "corpus_diff", "ci", "p", "p_holm", "p_bh")} for q in skip["pairs"]]}
     return out
-
-
-ABSENT_WARN = 0.05  # a category absent on one side in this share of resamples or more: say so
-
-
-def absent_in_resamples(result, resampled_stats: np.ndarray) -> dict:
-    """{discourse category: (B,) bool}: in which resamples (a system's summed statistics per resample,
-    (B, F, 3)) the category has no weighted span in the system or in the reference."""
-    from blonde_core.metric.scoring import category_counts
-    from blonde_core.metric.settings import DISCOURSE
-
-    counts = category_counts(resampled_stats, result.config, result.layout, result.plus, weighted=True)
-    return {c: (counts[c][1] == 0) | (counts[c][2] == 0) for c in DISCOURSE if c in counts}
 
 
 def significance_clusters(ranked: list[str], pairs: list[dict], alpha: float = 0.05, key: str = "p_bh") -> dict:
