@@ -20,7 +20,8 @@ internals.legacy_pages_off()
 
 from blonde_core.study import InputError  # noqa: E402
 
-from studio.shared import config, data, esc, gone_link, keep_token, load_sample, md, scoped, sidebar_settings  # noqa: E402
+from studio.shared import (config, data, esc, gone_link, keep_token, load_sample, md, scoped,  # noqa: E402
+                           sidebar_nav, sidebar_settings)
 from studio.state import presence, settle  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
@@ -44,7 +45,10 @@ PAGES = {
         st.Page("pages/gallery.py", title="Phenomenon gallery", icon=":material/school:"),
     ],
 }
-nav = st.navigation(PAGES)
+# the sidebar's links are drawn below (sidebar_nav), each carrying this session's data token: Streamlit's own
+# list drops the address's query on a page change, and writing the token back then pushed a second history
+# entry for every page - Back took two presses per page, three on Human judgments (issue 60)
+nav = st.navigation(PAGES, position="hidden")
 # the page's title (none when app.py is imported without a script run, e.g. as the __main__ a spawned
 # process re-imports: a Dask worker started after an AppTest ran app.py in the same process)
 PAGE_TITLE = getattr(nav, "title", None)
@@ -62,8 +66,10 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
     st.session_state["autoloaded"] = True
     if data() is None and not gone_link():  # a link whose data is gone says so (pages), not the sample instead
         load_sample()
+nav_box = st.sidebar.container(key="bl-nav")  # the page links, above the settings; filled once the token is known
 sidebar_settings()
 d = data()
+sidebar_nav(nav_box, PAGES)
 presence().hold(internals.session_id(), d)  # what this live session holds (studio/state.py)
 if d is not None:
     keep_token()

@@ -67,7 +67,7 @@ cat_x = [category_label(c) + (TAG_MARK if c in marked else "") + (f"<br>ref {nex
                                                                    else "") for c in cats]
 fig = go.Figure(go.Heatmap(z=rel.tolist(), x=cat_x, y=[label(n) for n in names],
                            colorscale="RdYlBu", zmin=0, zmax=1, text=cell_text, texttemplate="%{text}",
-                           textfont=dict(size=11, color="#111"),
+                           textfont=dict(size=11),
                            colorbar=dict(title="within<br>column", tickvals=[0, 0.5, 1],
                                          ticktext=["lowest", "middle", "highest"])))
 clickable(fig, cat_x, [label(n) for n in names],

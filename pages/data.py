@@ -397,8 +397,9 @@ try:
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
-    st.warning(f"{md(exc)}. Switch **Matching** to *document* in the sidebar, or load the files again with "
-               "*Re-segment systems whose sentences do not line up* (blank-line documents).", icon=":material/warning:")
+    st.warning(f"{md(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into the "
+               "reference's sentences, what it left out is reported), or switch **Matching** to *document*.",
+               icon=":material/warning:")
 moved = d.resegmentation()
 if moved:  # which systems were cut into the reference's segments, and what each left out or added
     st.info(f"**Re-segmented ({md(c.seg_method)})**: {len(moved)} system(s) cut into the reference's segments - "

@@ -6,7 +6,7 @@ import streamlit as st
 from blonde_core.render import CSS, LABELS, legend, render_text
 from blonde_core.study import CATALOG, Study
 from studio.shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
-                           text_apt, text_companions)
+                           text_apt, text_companions, token_query)
 
 # what each card teaches (its "category"): BlonDe's four discourse categories, then the companions and BlonD+
 KINDS = {**LABELS, "ambiguity": "lexical ambiguity (BlonD+)", "otem_utem": "over-/under-translation (Otem/Utem)",
@@ -125,4 +125,4 @@ for ex in shown:
                                            "B": ex["candidates"].get("B", ""), "annotation": ann,
                                            "title": ex["title"]}
             st.session_state["sandbox_top"] = True  # it opens at its top, the boxes and scores in view
-            st.switch_page("pages/sandbox.py")
+            st.switch_page("pages/sandbox.py", query_params=token_query())

@@ -110,17 +110,19 @@ with st.expander("Severity weights", expanded=bool(QP.get("w"))):
               help="Back to Major 5, Minor 1, Minor punctuation 0.1, Non-translation 25")
 
 st.session_state["mqm_saved"] = {"_data": d.key, **{k: st.session_state[k] for k in KEYS}}
-QP["by"] = ",".join(by)
-QP["per"] = per
+# the address holds what differs from the defaults, written in one update and only when it changed: each
+# write is a browser history entry, and writing the defaults on arrival made Back land here again (issue 60)
+want = {k: v for k, v in QP.to_dict().items() if k not in ("by", "per", "w") and not k.startswith("f.")}
+if ",".join(by) != "system,category":
+    want["by"] = ",".join(by)
+if per != "segment":
+    want["per"] = per
 if weights.changes():
-    QP["w"] = weights.changes()
-else:
-    QP.pop("w", None)
-for f in FIELDS:
-    if f in where:
-        QP[f"f.{f}"] = where[f]
-    else:
-        QP.pop(f"f.{f}", None)
+    want["w"] = weights.changes()
+have = {k: QP.get_all(k) for k in QP}
+want_all = {**{k: [v] for k, v in want.items()}, **{f"f.{f}": list(where[f]) for f in FIELDS if f in where}}
+if have != want_all:
+    QP.from_dict({**want, **{f"f.{f}": where[f] for f in FIELDS if f in where}})
 
 shown_w = weights.changes() or "Google's (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25)"
 st.caption(f"Weights: {md(shown_w)}. " + ("; ".join(f"{md(f)} in {md(', '.join(v))}" for f, v in where.items())

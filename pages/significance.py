@@ -10,7 +10,7 @@ from blonde_core.study import significance_sentence
 policy = CATALOG.policy
 from studio.shared import (clickable, clicked, compare, config, data, downloads, first_clause, label, md, note_line,
                            ranked, scoped, signature_box, standard, start_page, styled, system_column, system_order,
-                           thin_evidence, unlabel)
+                           thin_evidence, token_query, unlabel)
 
 _d0, _cfg0 = scoped(data()), config()
 if _d0 is not None and not _cfg0.has_pack:
@@ -141,7 +141,7 @@ fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="rever
 pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="sig_matrix"))
 if pt and pt["x"] != pt["y"]:
     st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
-    st.switch_page("pages/contrast.py")
+    st.switch_page("pages/contrast.py", query_params=token_query())
 POINTS = ("score_a", "score_b", "mean_diff", "corpus_diff", "ci_low", "ci_high")  # in points, as the matrix
 PAIR_WORDS = {"a": "system A", "b": "system B", "score_a": "A (points)", "score_b": "B (points)",
               "corpus_diff": "A - B (points)", "mean_diff": "mean of the units' A - B (points)",

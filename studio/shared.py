@@ -141,6 +141,17 @@ def keep_token() -> None:
         st.query_params[TOKEN_PARAM] = token
 
 
+def sidebar_nav(box, pages: dict) -> None:
+    """The sidebar's page links, section by section, each with this session's data token in its query: a page
+    change is then one history entry, with the token already in the address (app.py says why)."""
+    q = token_query()
+    with box:
+        for section, items in pages.items():
+            st.caption(section)
+            for p in items:
+                st.page_link(p, query_params=q)
+
+
 def start_page(title: str, what: str):
     """Title, then the loaded data, the settings and the core's Analysis (the Result and what
     a page asks of it); stops the page with a message saying what to do when something is missing."""

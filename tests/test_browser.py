@@ -147,7 +147,7 @@ def settled(page):
 
 
 def goto(page, title):
-    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    page.locator('.st-key-bl-nav a', has_text=title).first.click()
     page.get_by_role("heading", name=title, exact=True).first.wait_for()
     page.wait_for_load_state("networkidle")
 
@@ -622,7 +622,7 @@ def test_two_sessions_at_once_give_identical_numbers(server, page):
         sidebar = pg.locator('[data-testid="stSidebar"]')
         sidebar.get_by_text("Loaded: bundled sample data").wait_for(timeout=5_000)
         assert "BlonDe|" in sidebar.locator("code").inner_text()
-        pg.locator('[data-testid="stSidebarNav"] a', has_text="Overview").first.click()
+        pg.locator('.st-key-bl-nav a', has_text="Overview").first.click()
     values = []
     for pg in pages:
         pg.locator(MAIN + ".js-plotly-plot").first.wait_for()

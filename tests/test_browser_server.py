@@ -70,7 +70,7 @@ def new_page(browser, url):
 
 
 def nav(pg, title):
-    pg.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    pg.locator('.st-key-bl-nav a', has_text=title).first.click()
     pg.get_by_role("heading", name=title, exact=True).first.wait_for()
     pg.wait_for_load_state("networkidle")
 
@@ -278,12 +278,12 @@ def test_a_first_visitor_on_a_page_address_gets_the_app_not_the_legacy_pages(bro
         pg.get_by_role("heading", name="Settings").first.wait_for(timeout=60_000)  # app.py's sidebar ran
         pg.locator(".bl-doc").first.wait_for()
         pg.wait_for_timeout(1000)
-        links = [t.split("\n")[-1] for t in pg.locator('[data-testid="stSidebarNav"] a').all_inner_texts()]
+        links = [t.split("\n")[-1] for t in pg.locator('.st-key-bl-nav a').all_inner_texts()]
         assert links == ["Home", "Data", "Overview", "Categories", "Documents", "Significance", "Contrast",
                          "Human correlation", "Human judgments", "Sandbox", "Phenomenon gallery"], links
         no_exception(pg)
         second = new_page(browser, url)  # the next visitor: the app's own pages as well
-        links = [t.split("\n")[-1] for t in second.locator('[data-testid="stSidebarNav"] a').all_inner_texts()]
+        links = [t.split("\n")[-1] for t in second.locator('.st-key-bl-nav a').all_inner_texts()]
         assert "Data" in links and "shared" not in links and "views" not in links, links
         ctx.close()
         second.context.close()
@@ -386,7 +386,7 @@ def test_a_newcomer_sees_what_the_tool_is_and_the_answer_without_scrolling(brows
                 box = pg.locator(MAIN + '[data-testid="stMarkdownContainer"]', has_text=what).first.bounding_box()
                 assert box is not None and box["y"] + box["height"] <= h, (w, what, box)
             assert "bundled sample data" in pg.locator(MAIN).inner_text()
-            nav_text = pg.locator('[data-testid="stSidebarNav"]').inner_text()
+            nav_text = pg.locator('.st-key-bl-nav').inner_text()
             assert "Overview" in nav_text and not any(x in nav_text.split() for x in ("app", "shared", "state", "views"))
             assert pg.locator('[data-testid="stException"]').count() == 0
             pg.screenshot(path=str(ARTIFACTS / f"home-{w}.png"))

@@ -85,3 +85,12 @@ def test_an_empty_system_is_called_empty(tmp_path):
     at = app_with(s, "pages/data.py", "en")
     assert any("empty - every segment" in w.value and "silent" in w.value for w in at.warning)
     assert not any("partly not in" in w.value for w in at.warning)
+
+
+def test_one_unit_is_no_test(tmp_path):
+    """A file without document ids is one document, and chrF is tested over documents: one unit, so no p-value
+    and no interval (a bootstrap over one unit only echoes the difference's sign), and the warning says why."""
+    s = Study.from_files([SAMPLE / "reference.txt"], [SAMPLE / "consistent.txt", SAMPLE / "names.txt"])
+    out = s.compare(ScoreConfig(lang="hi"), "chrF", "bootstrap", "auto", 200, std_metrics=("chrF",))
+    assert out["n_units"] == 1 and out["pairs"][0]["p"] is None and out["pairs"][0]["ci"] == [None, None]
+    assert out["warning"].startswith("only 1 unit (doc): no test is possible")
