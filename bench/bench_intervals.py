@@ -9,6 +9,7 @@ the same resamples:
 * percentile: over all resamples (the leaderboard's interval before issue 60);
 * conditional: over the resamples that keep every discourse category with spans on both sides;
 * bca: bias-corrected and accelerated, the acceleration from the exact jackknife on sufficient statistics;
+* bca-conditional: BCa, and the conditional interval where categories vanish in 5% of the resamples or more;
 * and, for comparison, the conditional interval that also leaves out resamples where a category has spans
   but no match (F1 0, floored too), and BCa over the conditional interval's resamples.
 
@@ -18,8 +19,12 @@ arm (score - low) to the upper arm (high - score), and the coverage a calibrated
 a subset drawn without replacement varies less than an independent sample of its size (the finite
 population correction (N - k) / (N - 1)), so a calibrated interval covers the full-set score with
 probability 2 Phi(1.96 / sqrt((N - k) / (N - 1))) - 1, not 95%.  Also: the share of subsets whose own score
-already has a category without spans or without a match (collapsed: no interval can hold the truth there; the leaderboard's own
-score is never in that state when it marks an interval), and the coverage over the other subsets.
+already has a category without spans or without a match (collapsed: no interval can hold the truth there;
+the leaderboard's own score is not in that state on TED or WMT22), and the coverage over the other subsets.
+
+A second table: on the full test set, the share of systems x seeds x resample counts (the Overview's 200, 500,
+1000, 2000; five seeds) whose interval is lopsided (the arm below the score over 3 times the arm above,
+stats/leaderboard.py lopsided): how often a reader meets an interval like 48.76 [18.2, 50.8].
 
     BLONDE_SHARED_DIR=/work/shared .venv/bin/python bench/bench_intervals.py [--subsets 200] [--resamples 500]
         [--systems 5] [--data ted,wmt22] [--per-system]
@@ -40,8 +45,10 @@ sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared"))
 
 from blonde_core.analysis.stats import metric_fn, policy, unit_stats  # noqa: E402
-from blonde_core.analysis.stats.intervals import (METHODS, _resampled, absent_in_resamples, interval,  # noqa: E402
-                                                  jackknife, resample_weights)
+from blonde_core.analysis.stats.intervals import (METHODS, _resampled, absent_in_resamples,  # noqa: E402
+                                                  bootstrap_cis, interval, jackknife, resample_weights)
+from blonde_core.analysis.stats.leaderboard import lopsided  # noqa: E402
+from blonde_core.metric.registry import DEFAULT_SEED  # noqa: E402
 from blonde_core.metric.scoring import category_counts  # noqa: E402
 from blonde_core.metric.settings import DISCOURSE  # noqa: E402
 from blonde_core.study import ScoreConfig, Study  # noqa: E402
@@ -129,8 +136,19 @@ def summarise(m: dict, systems: list[str], method: str) -> dict:
             ratio.append((th - lo) / (hi - th))
     cat = np.concatenate
     r, ok = cat(ratio), cat(whole)
-    return {"coverage": 100 * cat(cover).mean(), "coverage_whole": 100 * cat(cover)[ok].mean() if ok.any() else np.nan, "below": 100 * cat(below).mean(), "above": 100 * cat(above).mean(),
+    return {"coverage": 100 * cat(cover).mean(), "coverage_whole": 100 * cat(cover)[ok].mean() if ok.any() else np.nan,
+            "below": 100 * cat(below).mean(), "above": 100 * cat(above).mean(),
             "width": float(np.nanmedian(cat(width))), "ratio": float(np.nanmedian(r[np.isfinite(r)]))}
+
+
+def stability(res, unit: str, seeds: int = 5) -> dict:
+    """{method: % of systems x seeds x resample counts whose BlonDe interval on the full set is lopsided}."""
+    out = {}
+    for meth in METHODS:
+        flags = [lopsided(e) for n in (200, 500, 1000, 2000) for seed in range(DEFAULT_SEED, DEFAULT_SEED + seeds)
+                 for e in bootstrap_cis(res, ["BlonDe"], n=n, seed=seed, unit=unit, method=meth)["BlonDe"].values()]
+        out[meth] = 100 * float(np.mean(flags))
+    return out
 
 
 def target(n: int, k: int, level: float = 0.95) -> float:
@@ -145,7 +163,7 @@ def main():
     ap.add_argument("--resamples", type=int, default=500)
     ap.add_argument("--systems", type=int, default=5, help="systems per data set, spread over the ranking")
     ap.add_argument("--data", default="ted,wmt22")
-    ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--per-system", action="store_true", help="also a table per system")
     a = ap.parse_args()
     print(f"{a.subsets} subsets x {a.resamples} resamples, {a.systems} systems per data set, seed {a.seed}")
@@ -153,10 +171,10 @@ def main():
     print("| data | unit | subset | method | coverage % | coverage, subsets not collapsed % | calibrated % | "
           "miss below % | miss above % | median width | lower/upper arm | subsets collapsed % |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    per = []
+    per, loaded = [], {}
     for key in a.data.split(","):
         t0 = time.time()
-        res, unit = load(key)
+        res, unit = loaded[key] = load(key)
         fn = metric_fn(res, "BlonDe")
         scores = {s: float(fn(unit_stats(res, s, unit)[1].sum(0))) for s in res.names}
         systems = spread(list(res.names), scores, a.systems)
@@ -179,7 +197,13 @@ def main():
         for d, label, meth, s, r in per:
             print(f"| {d} | {label} | {meth} | {s} | {r['coverage']:.1f} | {r['below']:.1f} | {r['above']:.1f} | "
                   f"{r['width']:.2f} |")
-    print(f"\nPolicy: {policy.TEST}, {policy.RESAMPLES} resamples on the leaderboard itself.")
+    print()
+    print("| data | method | lopsided on the full set (systems x 5 seeds x 200/500/1000/2000 resamples) |")
+    print("|---|---|---|")
+    for key, (res, unit) in loaded.items():
+        for meth, share in stability(res, unit).items():
+            print(f"| {DATA[key][0]} | {meth} | {share:.1f}% |")
+    print(f"\nThe leaderboard: {policy.CI_METHOD} (policy.CI_METHOD), {policy.RESAMPLES} resamples by default.")
 
 
 if __name__ == "__main__":

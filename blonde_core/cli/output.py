@@ -195,8 +195,8 @@ def _leaderboard_text(data: dict) -> list[str]:
     if marked:
         out.append(lb["mark_line"])
     std = [m for m in metrics if CATALOG.points_factor(m) == 1]
-    out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family "
-            f"{lb.get('ci_method_name', 'percentile')} over {lb['n_units']} units ({lb['unit']}: {lb['unit_reason']})"
+    out += ["", f"Intervals: {lb['resamples']} bootstrap resamples, seed {lb['seed']}; BlonDe family over "
+            f"{lb['n_units']} units ({lb['unit']}: {lb['unit_reason']}), {lb.get('ci_method_name', 'percentile')}"
             + (f", {'/'.join(std)} over documents" if std else "")
             + f". Clusters: {lb['cluster_rule']}; ranked by BlonDe F1."]
     if lb["warning"]:

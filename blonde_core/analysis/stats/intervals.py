@@ -8,7 +8,10 @@ calibrated; docs/statistics.md gives the table):
   both sides (a geometric mean of the BlonDe family floors a category without spans at 1e-5 and collapses;
   those resamples are left out);
 * BCa: the bias-corrected and accelerated percentile interval (Efron 1987), its acceleration from the
-  jackknife, exact on sufficient statistics (leave a unit out: the total minus that unit's statistics).
+  jackknife, exact on sufficient statistics (leave a unit out: the total minus that unit's statistics);
+* bca-conditional: BCa, and the conditional interval where categories vanish in at least ABSENT_WARN of the
+  resamples (there BCa's lower end falls among the collapsed resamples or not as the resample count and
+  seed decide; the leaderboard's choice, policy.CI_METHOD).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from scipy.special import ndtr, ndtri
 from blonde_core.numbers import nan_to_none
 from .units import DEFAULT_SEED, metric_fn, unit_stats
 
-METHODS = ("percentile", "conditional", "bca")
+METHODS = ("percentile", "conditional", "bca", "bca-conditional")
 ABSENT_WARN = 0.05  # a category absent on one side in this share of resamples or more: say so
 
 
@@ -95,6 +98,9 @@ def interval(method: str, samples: np.ndarray, theta: float, level: float = 0.95
         return percentile_ci(samples if keep is None or not keep.any() else samples[keep], level)
     if method == "bca":
         return bca_ci(samples, theta, jack, level)
+    if method == "bca-conditional":
+        vanish = keep is not None and (~keep).mean() >= ABSENT_WARN
+        return interval("conditional" if vanish else "bca", samples, theta, level, keep, jack)
     raise ValueError(f"unknown interval method '{method}' (choose from {', '.join(METHODS)})")
 
 
@@ -107,7 +113,8 @@ def bootstrap_cis(result, metrics: list[str], n: int = 1000, seed: int = DEFAULT
     for every system and metric.  Where absent categories collapse the BlonDe family's geometric mean, every
     entry also has "absent" ({category: share of resamples without a span on one side} for the categories
     absent in at least ABSENT_WARN of them: the percentile interval's lower end then falls among collapsed
-    resamples, and a leaderboard marks the row), and the "percentile" and "conditional" intervals beside it."""
+    resamples, and a leaderboard marks the row), and the "percentile", "conditional" and "bca" intervals beside
+    it."""
     if method not in METHODS:
         raise ValueError(f"unknown interval method '{method}' (choose from {', '.join(METHODS)})")
     names = list(names or result.names)
@@ -123,12 +130,13 @@ def bootstrap_cis(result, metrics: list[str], n: int = 1000, seed: int = DEFAULT
         keep = ~np.logical_or.reduce(list(absent.values())) if absent else None
         for m, fn in fns.items():
             theta, samples = fn(st.sum(0)), fn(rs)
-            jack = jackknife(fn, st) if method == "bca" else None
+            jack = jackknife(fn, st) if method.startswith("bca") else None
             e = {"score": _f(theta), "ci": interval(method, samples, theta, level, keep, jack)}
             if watch:
                 e["absent"] = {c: float(a.mean()) for c, a in absent.items() if a.mean() >= ABSENT_WARN}
                 if e["absent"]:
                     e["percentile"] = percentile_ci(samples, level)
                     e["conditional"] = interval("conditional", samples, theta, level, keep)
+                    e["bca"] = bca_ci(samples, theta, jack if jack is not None else jackknife(fn, st), level)
             out[m][nm] = e
     return out

@@ -2,9 +2,10 @@
 and for `score --ci N`, so that the two agree:
 
 * 95% bootstrap intervals of BlonDe, BlonD-d and BlonD+ over the significance policy's unit
-  (policy.py: documents, or blocks of segments when there are few documents), BCa (policy.CI_METHOD:
-  calibrated by subsampling where the percentile interval is not, docs/statistics.md); a row whose
-  categories vanish in resamples is marked (MARK) and one line (`mark_line`) says what happened;
+  (policy.py: documents, or blocks of segments when there are few documents), policy.CI_METHOD: BCa, and
+  where a discourse category vanishes in resamples the percentile over the resamples that keep every
+  category (chosen by subsampling, docs/statistics.md); such a row is marked (MARK) and one line
+  (`mark_line`) says what happened and which interval is shown;
 * 95% intervals of sacrebleu's metrics over resampled documents (seed and resamples alike);
 * significance clusters under the one policy: systems ranked by BlonDe F1, a new cluster
   at the first system significantly worse than the best of the current one.
@@ -19,7 +20,9 @@ from .intervals import bootstrap_cis, percentile_ci, resample_weights
 
 MARK = "‡"  # a row whose BlonDe-family interval rests on resamples where categories vanish
 METHOD_NAMES = {"percentile": "percentile", "conditional": "percentile over the resamples that keep every category",
-                "bca": "BCa (bias-corrected and accelerated)"}
+                "bca": "BCa (bias-corrected and accelerated)",
+                "bca-conditional": "BCa (bias-corrected and accelerated); where categories vanish in resamples, "
+                                   "percentile over the resamples that keep every category"}
 from .paired import compare, significance_clusters
 from .units import DEFAULT_SEED
 
@@ -56,7 +59,7 @@ def board(result, n: int = policy.RESAMPLES, seed: int = DEFAULT_SEED, tested: d
             **({"absent_warning": tested["absent_warning"]} if tested.get("absent_warning") else {}),
             **({"mark": MARK, "marked": marked, "mark_line": mark_line(cis, marked, method),
                 "alternatives": {k: {m: {s: per[s][k] for s in marked} for m, per in cis.items()}
-                                 for k in ("percentile", "conditional")}} if marked else {})}
+                                 for k in ("percentile", "conditional", "bca")}} if marked else {})}
 
 
 def mark_line(cis: dict, marked: list[str], method: str) -> str:
@@ -72,12 +75,15 @@ def mark_line(cis: dict, marked: list[str], method: str) -> str:
         return "-" if iv[0] is None else f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
 
     what = " and ".join(f"{c} has no span on one side in up to {100 * v:.0f}%" for c, v in shares.items())
-    shown = "the percentile over all resamples" if method == "percentile" else METHOD_NAMES[method].split(" (")[0]
+    shown = {"percentile": "the percentile over all resamples", "bca": "BCa",
+             "conditional": "the percentile over the resamples that keep every category",
+             "bca-conditional": "the percentile over the resamples that keep every category"}[method]
     still = [s for s in marked if lopsided(cis["BlonDe"][s])]
+    others = "; other rows: BCa" if method == "bca-conditional" and len(marked) < len(cis["BlonDe"]) else ""
     return (f"{MARK} {what} of resamples ({len(marked)} of {len(cis['BlonDe'])} systems): there BlonDe's geometric "
-            f"mean floors it at 1e-5 and collapses, so the percentile interval is lopsided ({marked[0]} "
-            f"{100 * first['score']:.2f} {pts(first['percentile'])}). Shown: {shown} ({marked[0]} {pts(first['ci'])}; "
-            f"over the resamples that keep every category {pts(first['conditional'])})"
+            f"mean floors it at 1e-5 and collapses, so the percentile interval over all resamples is lopsided "
+            f"({marked[0]} {100 * first['score']:.2f} {pts(first['percentile'])}). Shown for these rows: {shown} "
+            f"({marked[0]} {pts(first['ci'])}{others})"
             + (f"; still long below the score: {', '.join(still)}." if still and method != "percentile" else "."))
 
 

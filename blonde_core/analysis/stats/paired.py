@@ -12,6 +12,7 @@ from blonde_core.errors import InputError
 from blonde_core.metric import registry
 from .intervals import (_f, _resampled, ABSENT_WARN, absent_in_resamples, interval, jackknife, percentile_ci,
                         resample_weights)
+from .intervals import collapses as intervals_collapse
 from .policy import CI_METHOD
 from .units import align, DEFAULT_SEED, metric_fn, parse_unit, TESTS, unit_groups, unit_stats
 
@@ -296,9 +297,12 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             if collapsing:
                 absent[nm] = absent_in_resamples(result, rs)
         systems[nm] = {"score": _f(corpus[nm]), "ci": [None, None]}
-        if system_cis:  # the BlonDe family's interval is the leaderboard's (policy.CI_METHOD), others percentile
-            systems[nm]["ci"] = (interval(CI_METHOD, resampled[nm], corpus[nm], level, jack=jackknife(fn, st))
-                                 if fn.name in family else percentile_ci(resampled[nm], level))
+        if system_cis and fn.name in family:  # the BlonDe family's interval is the leaderboard's (policy.CI_METHOD)
+            gone = absent_in_resamples(result, rs) if intervals_collapse(result) else {}
+            keep = ~np.logical_or.reduce(list(gone.values())) if gone else None
+            systems[nm]["ci"] = interval(CI_METHOD, resampled[nm], corpus[nm], level, keep, jackknife(fn, st))
+        elif system_cis:
+            systems[nm]["ci"] = percentile_ci(resampled[nm], level)
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:

@@ -16,7 +16,7 @@ TEST = "bootstrap"        # paired bootstrap resampling over units (Koehn 2004),
 CORRECTION = "p_bh"       # Benjamini-Hochberg over all pairs
 ALPHA = 0.05
 RESAMPLES = 1000
-CI_METHOD = "bca"         # the BlonDe family's interval on the leaderboard (intervals.py; docs/statistics.md)
+CI_METHOD = "bca-conditional"  # the BlonDe family's interval on the leaderboard (intervals.py; docs/statistics.md)
 TEST_NAMES = {"ttest": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "bootstrap": "paired bootstrap",
               "ar": "approximate randomization"}
 CORRECTION_NAMES = {"p": "no correction", "p_holm": "Holm", "p_bh": "Benjamini-Hochberg"}
