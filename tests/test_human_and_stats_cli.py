@@ -142,7 +142,7 @@ def test_score_ci_gives_the_leaderboard_intervals_and_clusters(ted, capsys):
     d = json.loads(capsys.readouterr().out)
     lb = d["leaderboard"]
     assert lb["unit"] == "block:19" and lb["n_units"] == 30 and lb["resamples"] == 300 and lb["seed"] == 7
-    assert lb["signature"] == d["signature"] + "|ci:bootstrap|n:300|unit:block:19|seed:7"
+    assert lb["signature"] == d["signature"] + "|ci:bootstrap|n:300|unit:block:19|seed:7|method:bca-conditional"
     names = systems + ["refB"]
     for metric in ("BlonDe", "BlonD-d", "BLEU"):
         assert main(["compare", *base, "--metric", metric, "--n", "300", "--seed", "7", "--format", "json"]) == 0
