@@ -122,7 +122,7 @@ table.r td.t,table.r th.t{text-align:left}
 table.r td.n{white-space:nowrap}
 table.r .ci{font-size:.72rem;color:#555}
 .wide{overflow-x:auto;max-width:100%}
-.note{font-size:.8rem;color:#555}.sig{font-family:ui-monospace,monospace;font-size:.75rem;word-break:break-all;
+.verdict{border-left:4px solid #b8860b;background:#fff8e1;padding:.4rem .7rem}.note{font-size:.8rem;color:#555}.sig{font-family:ui-monospace,monospace;font-size:.75rem;word-break:break-all;
 background:#f4f4f4;padding:.4rem .6rem;border-radius:4px}
 .best{font-weight:700}
 @media print{body{max-width:none;margin:0}h2{break-after:avoid}table.r{break-inside:auto}
@@ -227,8 +227,13 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
     parts = [f"<h1>BlonDe Studio report</h1><p class=note>Data: {esc(study.origin)}; {len(study.corpus.references)} "
              f"reference(s), {len(res.names)} systems, {len(study.corpus.doc_ids)} documents, "
              f"{study.corpus.n_segments} segments. Scores in points (F1 x 100) unless said otherwise; "
-             f"95% percentile bootstrap intervals ({n} resamples, seed {seed}) over {b['n_units']} units "
+             f"95% bootstrap intervals ({n} resamples, seed {seed}; BlonDe family: "
+             f"{esc(b.get('ci_method_name', 'percentile'))}, docs/statistics.md) over {b['n_units']} units "
              f"({esc(b['unit_reason'])}).</p>"]
+    verdict = study.human_verdict(cfg, n, seed)  # the answer weighs the humans in, as Home and score --human do
+    if verdict:
+        parts.append(f"<p class=verdict><b>{esc(verdict['headline'])}</b>"
+                     f"{esc(verdict['sentence'][len(verdict['headline']):])}</p>")
     # leaderboard
     cols = lb.of("top", "category", "standard", "external")
     from blonde_core.analysis.tagging import marked_figures
@@ -253,8 +258,9 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
             v = lb.values[c.key].get(s)
             lo, hi = lb.intervals[c.key].get(s, (None, None)) if c.interval else (None, None)
             if c.kind == "top":
+                mark = f" {b['mark']}" if s in b.get("marked", ()) else ""  # an interval where a category vanishes
                 text = "-" if v is None else f"{100 * v:.2f}" + ("" if lo is None else
-                                                                 f"\n[{100 * lo:.1f}, {100 * hi:.1f}]")
+                                                                 f"\n[{100 * lo:.1f}, {100 * hi:.1f}]{mark}")
                 row.append((text, "font-weight:700" if v is not None and v == best[c.key] else ""))
             elif c.kind == "category":
                 row.append(_fmt(100 * v))  # as the Overview shows it
@@ -278,7 +284,8 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                     "metric's own cluster. " if ext else "")
                  + (f"Human: {esc(hum['name'])} ({esc(hum['direction'])}) at system level as the judgments define "
                     "it; rated: the segments with a human score. " if hum else "")
-                 + (f"{esc(b['warning'])}. " if b.get("warning") else "") + "</p>" + tag_note)
+                 + (f"{esc(b['warning'])}. " if b.get("warning") else "")
+                 + (esc(b["mark_line"]) if b.get("marked") else "") + "</p>" + tag_note)
     parts.append(svg_bars(ranked, [100 * (ci["BlonDe"][s]["score"] or 0) if ci["BlonDe"][s]["score"] is not None
                                    else None for s in ranked],
                           [None if ci["BlonDe"][s]["ci"][0] is None else 100 * ci["BlonDe"][s]["ci"][0] for s in ranked],

@@ -302,7 +302,8 @@ def test_report_is_one_self_contained_file(capsys, layout, tmp_path):
     d = run(capsys, "score", "--wmt-dir", str(layout["root"]), "-r", "refA", "--ci", "200", "--format", "json")
     for s, v in d["systems"].items():
         lo, hi = d["leaderboard"]["intervals"]["BlonDe"][s]
-        assert f"{100 * v['BlonDe']['F1']:.2f}<div class=ci>[{100 * lo:.1f}, {100 * hi:.1f}]</div>" in text
+        mark = f" {d['leaderboard']['mark']}" if s in d["leaderboard"].get("marked", ()) else ""
+        assert f"{100 * v['BlonDe']['F1']:.2f}<div class=ci>[{100 * lo:.1f}, {100 * hi:.1f}]{mark}</div>" in text
         assert f"{v['chrF-refA']:.2f}" in text
     assert d["leaderboard"]["signature"] in text
 

@@ -112,3 +112,22 @@ def test_home_and_overview_lead_with_the_disagreement(ted_mqm):
     at.switch_page("pages/overview.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("12th of 13" in w.value for w in at.warning), said
+
+
+def test_the_report_says_the_verdict_and_marks_the_intervals(tmp_path, capsys):
+    """The HTML report opens with the same verdict, and a row whose interval rests on resamples where a category
+    vanishes carries the leaderboard's mark, with its one line under the table (TED: every row, pronouns)."""
+    import html
+
+    out = tmp_path / "r.html"
+    assert main(["report", *ted_args(), "--ci", "200", "-o", str(out)]) == 0
+    text = html.unescape(out.read_text(encoding="utf-8"))
+    assert main(["score", *ted_args(), "--ci", "200", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    v = d["human_verdict"]
+    assert f"<p class=verdict><b>{v['headline']}</b>{v['sentence'][len(v['headline']):]}</p>" in text
+    lb = d["leaderboard"]
+    assert lb["marked"] and lb["mark_line"] in text
+    s = lb["marked"][0]
+    lo, hi = lb["intervals"]["BlonDe"][s]
+    assert f"[{100 * lo:.1f}, {100 * hi:.1f}] {lb['mark']}</div>" in text
