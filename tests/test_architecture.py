@@ -1,6 +1,7 @@
 """The core's shape, read from the source (tests/import_graph.py; run it to print the graph):
 no import circles, every import points down the list of parts, and the pages reach the core
 only through its door."""
+import dataclasses
 from import_graph import LAYERS, cycles, graph, layer, upward
 
 
@@ -92,7 +93,10 @@ def test_streamlit_internals_are_there():
     for name in ("exists", "instance", "is_active_session", "clear_user_info_for_session"):
         assert callable(getattr(Runtime, name, None)), name
     assert "session_id" in inspect.signature(Runtime.clear_user_info_for_session).parameters
-    assert get_script_run_ctx() is None or hasattr(get_script_run_ctx(), "session_id")
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    assert get_script_run_ctx() is None  # outside a script run; what a run's context holds is checked on the class
+    assert "session_id" in {f.name for f in dataclasses.fields(ScriptRunContext)}
     # the XSRF cookie's masked form, as tornado writes it (Streamlit's server is tornado): unmasked to its secret
     from tornado.web import _websocket_mask
 

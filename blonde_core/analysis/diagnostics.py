@@ -14,12 +14,9 @@ from collections import Counter
 
 import numpy as np
 
-from blonde_core.metric.settings import CATEGORY_NAMES, CATEGORY_WORDS, DISCOURSE
+from blonde_core.metric.settings import CATEGORY_NAMES, DISCOURSE
 from blonde_core.metric.features import entities, entity_occurrences, spans
 from blonde_core.annotation.pipeline import prepare
-
-CATEGORY_LABELS = {c: w["plural"] for c, w in CATEGORY_WORDS.items()}
-
 
 def _prf(m, s, r):
     R = m / r if r else float("nan")

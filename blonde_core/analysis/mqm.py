@@ -113,24 +113,6 @@ class MqmWeights:
         """The rules that differ from the defaults, as `parse` reads them ('' for the defaults)."""
         return "; ".join(r.spec() for r in self.rules if r not in DEFAULT_RULES)
 
-    def table(self) -> list[dict]:
-        return [{"category": r.category, "severity": r.severity, "weight": r.weight} for r in self.rules]
-
-    @classmethod
-    def from_table(cls, rows) -> "MqmWeights":
-        """From the rows of `table()` as a user edited them (empty patterns mean '*')."""
-        out = []
-        for r in rows:
-            w = r.get("weight")
-            if w is None or (isinstance(w, float) and math.isnan(w)):
-                continue
-            if not math.isfinite(float(w)) or not 0 <= float(w) <= MAX_WEIGHT:
-                raise InputError(f"an MQM weight is {w}: weights are from 0 to {MAX_WEIGHT:g}",
-                                 code=InputError.Codes.SETTING)
-            out.append(Rule(str(r.get("category") or "*").strip() or "*", str(r.get("severity") or "*").strip() or "*",
-                            float(w)))
-        return cls(tuple(out))
-
 
 def fields(human) -> list[str]:
     """The fields a slice can be cut by: the five of every MQM file, the documents' domain (a WMT folder's)

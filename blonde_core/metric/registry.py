@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 UNITS = ("segment", "block", "doc")  # what a paired test resamples (analysis/stats/units.py)
 DEFAULT_SEED = 12345  # every resampling's seed unless the user gives one (bootstrap, permutations, draws)
-DEFAULT_RESAMPLES = 1000
 TER_MAX_SEGMENTS = 20_000  # TER by default only up to this many system segments (sacrebleu takes minutes beyond)
 
 
