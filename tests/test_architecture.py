@@ -2,6 +2,7 @@
 no import circles, every import points down the list of parts, and the pages reach the core
 only through its door."""
 import dataclasses
+
 from import_graph import LAYERS, cycles, graph, layer, upward
 
 
