@@ -616,7 +616,7 @@ class Study:
         """Why TER is not computed by default (None: it is): too many system segments, or a target written
         without spaces, where TER is meaningful only normalised with Asian support (every character a token),
         which costs about a second a paragraph."""
-        from .analysis.standard import CJK
+        from .lang.scripts import ASIAN as CJK
 
         if self.guess_language()["language"] in CJK:
             return ("TER into Chinese, Japanese and Korean is computed only when asked (--metrics ...,TER; the "

@@ -13,6 +13,7 @@ import numpy as np
 
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
+from blonde_core.lang.scripts import ASIAN as CJK
 from blonde_core.metric import registry
 from blonde_core.numbers import nan_to_none
 
@@ -28,7 +29,6 @@ def base_metric(name: str) -> str:
     return DOCUMENT_LEVEL.get(name, name)
 
 
-CJK = ("zh", "ja", "ko")
 
 
 def sacrebleu_options(metric: str, lang: str | None) -> dict:

@@ -26,8 +26,9 @@ import json
 import subprocess
 import sys
 
+from blonde_core.lang.scripts import UNSPACED as CJK  # aligned by characters
+
 RESEGMENT_VERSION = 2  # in the signature (seg:mwer-2) and every record of re-segmented text; 2: cuts on sentence ends
-CJK = ("zh", "ja")
 OMITTED_SHARE = 0.2
 OMITTED_MIN_TOKENS = 5
 ADDED_FACTOR, ADDED_SLACK = 2.0, 10
@@ -94,31 +95,55 @@ def _resegment(jobs, lang, processes=None) -> list[list[str]]:
 
     n = max(1, min(processes or min(2, os.cpu_count() or 1), (len(jobs) + 39) // 40))
     shares = [list(range(k, len(jobs), n)) for k in range(n)]
+    import importlib.util
+
+    if importlib.util.find_spec("mweralign") is None:  # said only when it really is not there
+        raise RuntimeError("mweralign is not installed (pip install mweralign): re-segmentation runs its aligner")
     procs = []
     for share in shares:
         payload = json.dumps({"lang": lang, "jobs": [[list(jobs[i][0]), list(jobs[i][1])] for i in share]},
                              ensure_ascii=True).encode()
+        # its standard error (mweralign's progress from C++, a Python error's last line) kept to say what happened
         p = subprocess.Popen([sys.executable, "-m", "blonde_core.io.resegment"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         procs.append((p, payload))
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(len(procs)) as ex:  # every child fed at once (communicate waits for its child's end)
-        answers = list(ex.map(lambda pp: pp[0].communicate(pp[1])[0], procs))
+        answers = list(ex.map(lambda pp: pp[0].communicate(pp[1]), procs))
     out: list = [None] * len(jobs)
     failed = None
-    for (p, _), share, got in zip(procs, shares, answers):
+    for (p, _), share, (got, err) in zip(procs, shares, answers):
         if p.returncode != 0:
-            failed = p.returncode
+            failed = failed or child_failure(p.returncode, err, len(share))
             continue
         for i, cut in zip(share, json.loads(got.decode())):
             out[i] = cut
     if failed is not None:
-        raise RuntimeError(f"re-segmentation failed (exit {failed}); is mweralign installed?")
+        raise RuntimeError(failed)
     for (ref, _), got in zip(jobs, out):
         if got is None or len(got) != len(ref):  # never a silent shift: the caller names the document
             raise RuntimeError(f"re-segmentation gave {0 if got is None else len(got)} segments for {len(ref)}")
     return out
+
+
+def child_failure(code: int, err: bytes, n_docs: int) -> str:
+    """What happened to an aligner's child process that did not answer: killed by a signal (out of memory: the
+    system's OOM killer sends SIGKILL), or a Python error (its last line), never a guess that mweralign is
+    missing (that is checked apart, before any child starts)."""
+    import signal
+
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        why = " (out of memory?)" if -code == signal.SIGKILL else ""
+        return f"the aligner's process was killed by {name}{why} while re-segmenting {n_docs} document(s)"
+    lines = [x for x in err.decode("utf-8", "replace").splitlines() if x.strip()]
+    said = next((x.strip() for x in reversed(lines) if "Error" in x or "error" in x), lines[-1].strip() if lines else "")
+    return f"the aligner's process stopped (exit {code}) while re-segmenting {n_docs} document(s)" + \
+        (f": {said[:300]}" if said else "")
 
 
 def gaps(ref: list[str], cut: list[str], lang: str | None, ref_tokens: list[int] | None = None) -> dict:
@@ -194,6 +219,87 @@ def snap(counts: list[int], tokens: list[str], line_ends: set, window: int = SNA
     return [b - a for a, b in zip(bounds, bounds[1:])]
 
 
+# One document's alignment costs time and memory in proportion to reference tokens x system tokens (mweralign's
+# dynamic programme: 2,000 WMT22 segments, ~2.2e9 cells, took 34 s and 991 MB): a long document is aligned in
+# windows so that its cost grows linearly (docs/data.md, bench/bench_resegment_long.py).
+WHOLE_CELLS = 100_000_000  # reference tokens x system tokens aligned at once (~1.5 s, ~65 MB); past it, windows
+WINDOW_TOKENS = 2_000  # reference tokens per window; the segments of its first two thirds are kept, then the next
+SPAN_FACTOR, SPAN_SLACK = 1.25, 100  # a window's system tokens: its share of the system's by length, and a margin
+MAX_CELLS = 400_000_000  # no alignment is larger (~6 s, ~200 MB): a document that would need one is refused
+
+
+def _window_cells(ref_counts: list[int], n_hyp: int) -> int:
+    """The largest alignment (reference tokens x system tokens) one document needs: the whole document when it
+    is small enough, else its largest window (the last takes up to twice a window's system tokens)."""
+    n_ref = sum(ref_counts)
+    if n_ref * n_hyp <= WHOLE_CELLS:
+        return n_ref * n_hyp
+    w = max(WINDOW_TOKENS, 2 * max(ref_counts, default=0))
+    return w * min(n_hyp, 2 * (int(w * n_hyp / max(n_ref, 1) * SPAN_FACTOR) + SPAN_SLACK))
+
+
+def too_long(ref: list[str], hyp: list[str], lang: str | None) -> str | None:
+    """Why one document cannot be re-segmented within the bound (MAX_CELLS) - a system text many times longer
+    than its reference, so that even one window would be too large - or None (it can)."""
+    ref_counts = token_counts(ref, lang)
+    n_hyp = sum(token_counts(hyp, lang))
+    cells = _window_cells(ref_counts, n_hyp)
+    if cells <= MAX_CELLS:
+        return None
+    return (f"too long to re-segment: {n_hyp:,} system tokens against {sum(ref_counts):,} reference tokens in "
+            f"{len(ref):,} segments would need an alignment of {cells:,} cells (at most {MAX_CELLS:,})")
+
+
+def _align_counts(ref_lines: list[str], tokens: list[str], tokenized: bool) -> list[int]:
+    """mweralign's cut of `tokens` (the system's stream) into len(ref_lines) segments, as token counts (they
+    always add up to len(tokens): the text is rebuilt from the system's own tokens)."""
+    from mweralign.mweralign import align_texts
+
+    if not tokens:
+        return [0] * len(ref_lines)
+    out = align_texts("\n".join(ref_lines), " ".join(tokens), is_tokenized=tokenized).split("\n")
+    counts = [len(x.split()) for x in out[:len(ref_lines)]]
+    counts += [0] * (len(ref_lines) - len(counts))
+    counts[-1] += len(tokens) - sum(counts)  # what the aligner's lines did not hold (a trailing line) goes last
+    while counts[-1] < 0:  # never: more tokens out than in; taken back from the end
+        k = max(i for i, c in enumerate(counts) if c > 0)
+        counts[k] -= 1
+        counts[-1] += 1
+    return counts
+
+
+def _windowed_counts(ref_lines: list[str], ref_counts: list[int], tokens: list[str], tokenized: bool) -> list[int]:
+    """The cut of a long document, window by window: reference segments of about WINDOW_TOKENS tokens against
+    the system tokens from where the kept cut ended (their share by length, with a margin); the segments of a
+    window's first two thirds kept, the rest aligned again with the next window, so that no cut is made near a
+    window's end, where the system text it was given may end early or late.  The last window takes what is left
+    (up to twice a window's share; anything after that joins the last segment)."""
+    n, n_hyp = len(ref_lines), len(tokens)
+    ratio = n_hyp / max(sum(ref_counts), 1)
+    out, i, pos = [], 0, 0
+    while i < n:
+        j, r = i + 1, ref_counts[i]
+        while j < n and (r + ref_counts[j] <= WINDOW_TOKENS or j - i < 2):  # two segments at least: one not kept
+            r += ref_counts[j]
+            j += 1
+        span = int(r * ratio * SPAN_FACTOR) + SPAN_SLACK
+        if j == n:  # the last window
+            take = tokens[pos:pos + 2 * span]
+            counts = _align_counts(ref_lines[i:], take, tokenized)
+            counts[-1] += n_hyp - pos - len(take)
+            return out + counts
+        counts = _align_counts(ref_lines[i:j], tokens[pos:pos + span], tokenized)
+        keep, acc = 0, 0
+        while keep < j - i - 1 and acc < 2 * r / 3:
+            acc += ref_counts[i + keep]
+            keep += 1
+        keep = max(1, keep)
+        out += counts[:keep]
+        pos += sum(counts[:keep])
+        i += keep
+    return out
+
+
 def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
     from mweralign.mweralign import align_texts
 
@@ -205,19 +311,25 @@ def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
         from mweralign.segmenter import CJSegmenter
 
         seg = CJSegmenter()
-        r = "\n".join(" ".join(seg.encode(s)) for s in ref)
+        ref_lines = [" ".join(seg.encode(s)) for s in ref]
         enc = [" ".join(seg.encode(s)) for s in lines]
         decode = seg.decode
     else:
-        r, enc = "\n".join(ref), lines
+        ref_lines, enc = ref, lines
         decode = str.strip
+    r = "\n".join(ref_lines)
     h = " ".join(enc)
     if not h:
         return [""] * len(ref)
-    out = align_texts(r, h, is_tokenized=lang in CJK).split("\n")
+    tokens = h.split()
+    ref_counts = [len(x.split()) for x in ref_lines]
+    if sum(ref_counts) * len(tokens) > WHOLE_CELLS:  # a long document: in windows, its cost linear in its length
+        counts = _windowed_counts(ref_lines, ref_counts, tokens, lang in CJK)
+        out = [" ".join(tokens[a:a + c]) for a, c in zip(_starts(counts), counts)]
+    else:
+        out = align_texts(r, h, is_tokenized=lang in CJK).split("\n")
     if len(out) > len(ref) and not any(x.strip() for x in out[len(ref):]):
         out = out[:len(ref)]  # a trailing newline of the aligner's output
-    tokens = h.split()
     counts = [len(x.split()) for x in out]
     if len(out) == len(ref) and [t for x in out for t in x.split()] == tokens:  # the cut moved onto the system's own sentence ends
         line_ends, pos = set(), 0
@@ -229,6 +341,15 @@ def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
             out.append(" ".join(tokens[pos:pos + c]))
             pos += c
     return [decode(x).replace(hold, "").strip() for x in out]
+
+
+def _starts(counts: list[int]) -> list[int]:
+    """Where each segment of a cut starts in the token stream."""
+    out, pos = [], 0
+    for c in counts:
+        out.append(pos)
+        pos += c
+    return out
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from blonde_core.lang.base import NGRAM_ORDERS, LanguagePack
+from blonde_core.lang.scripts import UNSPACED  # a name stands inside a longer string of characters
 from .plus import count_phrase
 
 PLUS_CATEGORIES = ("ambiguity", "ellipsis")
@@ -335,7 +336,6 @@ def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list
     return [(g, entity_key(text[s:e], pack), s, e) for s, e, g in merged if g is not None]
 
 
-UNSPACED = ("zh", "ja")  # written without spaces between words: a name stands inside a longer string of characters
 
 
 def entity_occurrences(key: str, text: str, pack: LanguagePack) -> int:
