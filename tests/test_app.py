@@ -81,9 +81,12 @@ def test_every_page_with_sample_data(core_sample):
     at.run()
     small = at.dataframe[0].value.set_index("system")
     assert len(small.columns) <= 11 and "BlonDe F1" not in small.columns
+    marks = {n: at.session_state["data"].board(ScoreConfig(), 1000).get("mark", "")
+             if n in at.session_state["data"].board(ScoreConfig(), 1000).get("marked", ()) else "" for n in SAMPLE_SYSTEMS}
+    assert marks["markers"] == "‡"  # its interval rests on resamples where a category vanishes: marked (statistics.md)
     for name in SAMPLE_SYSTEMS:
         assert small.loc[name, "BlonDe [95% CI]"] == (f"{board.loc[name, 'BlonDe F1']:.2f} [{board.loc[name, 'BlonDe CI low']:.1f}, "
-                                                       f"{board.loc[name, 'BlonDe CI high']:.1f}]")
+                                                       f"{board.loc[name, 'BlonDe CI high']:.1f}]" + (f" {marks[name]}" if marks[name] else ""))
         assert small.loc[name, "pronoun"] == pytest.approx(100 * core_sample.scores(name)["categories"]["pronoun"]["F1"] or 0)
     at.session_state["board_kind"] = "full"
     # the category heatmap's table equals the core's per-category F1
