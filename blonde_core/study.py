@@ -1133,6 +1133,15 @@ class Study:
 
         return rater_agreement(self.human) if self.human is not None and self.human.rater_scores else []
 
+    def blonde_spans_vs_human(self, cfg: ScoreConfig) -> dict | None:
+        """BlonDe's mismatches against the human error spans over the whole test set (analysis.overlap.error_overlap,
+        what `score --human FILE --overlap` prints): per system and category how many unmatched spans a human error
+        covers, and `span_f1`, BlonDe's unmatched system spans scored as predicted error spans against the human's
+        as WMT25 scores error spans (severity set aside). None without error spans or a pack."""
+        if self.human is None or not self.human.error_spans or not cfg.has_pack:
+            return None
+        return self._get(("blonde_spans_vs_human", repr(cfg)), lambda: self.analysis(cfg).error_overlap())
+
     def annotator_agreement(self) -> dict | None:
         """Two human annotations of the same segments (ESA items judged by two raters; WMT25's human1 and human2):
         character-level span F1 as WMT25 scores error spans (analysis/spanf1.py), per system and overall, and the

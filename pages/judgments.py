@@ -10,7 +10,7 @@ import streamlit as st
 
 from blonde_core.study import InputError, Study
 from blonde_core.study import mqm_fields
-from studio.shared import copyable, downloads, md, need_data, styled, system_column
+from studio.shared import config, copyable, downloads, md, need_data, styled, system_column
 
 st.title("Human judgments")
 d = need_data("human judgments sliced by system, document, rater, category and severity")
@@ -225,6 +225,33 @@ if two:  # two annotations of the same segments: how far the humans agree is the
                "without a position and a severity 'undecided' are left out, as WMT25's script does. "
                "`python -m blonde_core correlate ... --format json` gives the same under `annotator_agreement`.")
     downloads(iaa, "annotator_agreement", key="iaa")
+
+if hs.error_spans and config().has_pack:  # BlonDe's mismatches read as error spans, beside the humans' own
+    st.subheader("BlonDe's mismatches against these error spans")
+    if st.toggle("Compare BlonDe's unmatched spans with the human error spans (scores every system with BlonDe "
+                 "first)", key="jud_blonde_spans"):
+        with st.spinner("Scoring every system with BlonDe and placing its mismatches on the rated text..."):
+            ov = d.blonde_spans_vs_human(config())
+        f1 = ov["span_f1"]
+        st.markdown(f"Over **{ov['segments_compared']:,}** rated segments, BlonDe's unmatched system spans (a name, "
+                    "tense, pronoun or marker the reference does not have) taken as predicted error spans agree with "
+                    f"the human error spans at character-level **F1 {f1['f1']:.3f}** (precision {f1['precision']:.3f}: "
+                    f"the share of BlonDe's mismatch characters a human marked; recall {f1['recall']:.3f}: the share "
+                    "of the human's error characters BlonDe's mismatches cover)"
+                    + (f" - two human raters agree at F1 {two['span_f1']['f1']:.3f}." if two else "."))
+        bt = pd.DataFrame([{"system": s_, "span F1": v["span_f1"]["f1"], "precision": v["span_f1"]["precision"],
+                            "recall": v["span_f1"]["recall"], "human error spans": v["human_error_spans"],
+                            "where BlonDe saw no mismatch":
+                                v["human_error_spans_where_blonde_saw_no_discourse_mismatch"]}
+                           for s_, v in ov["systems"].items()])
+        st.dataframe(styled(bt, precision=3), hide_index=True, placeholder="-",
+                     column_config={"system": system_column()}, height=min(420, 38 + 35 * len(bt)))
+        st.caption("WMT25's character-level scoring with severity set aside (a BlonDe mismatch has none); human spans "
+                   "marked Neutral, no-error or undecided and spans without a position are left out; segments whose "
+                   f"rated text differs from the loaded one are not compared ({ov['segments_text_differs']}). "
+                   "`python -m blonde_core score ... --human FILE --overlap --format json` gives the same under "
+                   "`overlap.span_f1`.")
+        downloads(bt, "blonde_spans_vs_human", key="bsh")
 
 agree = d.rater_agreement()
 with st.expander("Raters' agreement"):

@@ -10,7 +10,10 @@ For every system and discourse category:
   categories marked there (a missed span has no position in the system text);
 
 and the converse: the human error spans in segments where BlonDe saw no discourse
-mismatch at all.  Segments are paired by position within their document (the MQM
+mismatch at all.  And, character by character as WMT25 scores error spans (spanf1.char_f1, severity set
+aside: a BlonDe mismatch has none, so every span counts as one kind), BlonDe's unmatched system spans taken
+as predicted error spans against the human's (`span_f1` per system and overall; neutral, no-error and
+undecided human spans and spans without a position left out).  Segments are paired by position within their document (the MQM
 file's segment ids in order); a segment whose MQM text differs from the loaded
 system text is not compared (counted in ``segments_text_differs``).
 """
@@ -20,6 +23,15 @@ from collections import Counter
 
 from blonde_core.metric.settings import DISCOURSE
 from .diagnostics import sentence_view
+from .spanf1 import char_f1
+
+NOT_ERRORS = ("neutral", "no-error", "undecided")  # human spans that mark no error (MQM Neutral) or no decision
+
+
+def _as_spans(spans, shift: int = 0) -> list[dict]:
+    """Spans for char_f1 with their severity set aside (every one of one kind), shifted onto the loaded text."""
+    return [{"start": e["start"] - shift, "end": e["end"] - shift, "severity": "major"} for e in spans
+            if e.get("start") is not None and str(e.get("severity", "")).lower() not in NOT_ERRORS]
 
 
 def _mqm_segments(human, doc_id: str) -> list[str]:
@@ -75,12 +87,14 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
     out = {"reference": reference or next(iter(result.corpus.references)), "systems": {},
            "segments_compared": 0, "segments_text_differs": 0, "segments_without_rating": 0}
     seg_ids_of = {d: _mqm_segments(human, d) for d in result.corpus.doc_ids}
+    every = []
     for s in systems:
         cats = {c: {"unmatched": 0, "overlapped": 0, "mqm_categories": Counter(),
                     "missed": 0, "missed_in_flagged_segments": 0, "mqm_categories_there": Counter()}
                 for c in DISCOURSE if c in result.config.categories}
         human_total = human_alone = 0
         alone_categories: Counter = Counter()
+        span_segments = []  # (length, human spans, BlonDe's unmatched system spans) of every compared segment
         for di, doc_id in enumerate(result.corpus.doc_ids):
             if doc_ids is not None and doc_id not in doc_ids:
                 continue
@@ -107,6 +121,7 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
                 missed = [sp for sp in rrow["spans"]
                           if sp["category"] in cats and sp["counted"] and sp.get("status") == "missed"]
                 mismatch = bool(extra or missed)
+                span_segments.append((len(row["text"]), _as_spans(errs, offset), _as_spans(extra)))
                 for sp in extra:
                     c = cats[sp["category"]]
                     c["unmatched"] += 1
@@ -133,5 +148,10 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
             v["mqm_categories_there"] = dict(v["mqm_categories_there"].most_common())
         out["systems"][s] = {"categories": cats, "human_error_spans": human_total,
                              "human_error_spans_where_blonde_saw_no_discourse_mismatch": human_alone,
-                             "their_mqm_categories": dict(alone_categories.most_common())}
+                             "their_mqm_categories": dict(alone_categories.most_common()),
+                             "span_f1": char_f1(span_segments)}
+        every.extend(span_segments)
+    out["span_f1"] = char_f1(every)
+    out["span_f1_rule"] = ("BlonDe's unmatched system spans as predicted error spans against the human's, character "
+                           "by character as WMT25 scores error spans (severity set aside)")
     return out
