@@ -12,6 +12,8 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
                 grammemes: POS, aspect, tense, mood, gender; Name/Surn/Patr/Geox/Orgn/Trad)
     hanta       German: the Hannover Tagger (STTS tags with its morphological segmentation); the
                 tense of a finite verb is read off its morphemes (HantaAnalyser.tense)
+    hindipos    Hindi: each word's part of speech from hindiPOS's lexicon (BIS tags: VM, VAUX, NNP ...), a verb
+                group's tense and aspect from its auxiliaries by rule (hindi.py)
 
 `load_analyser(pack)` gives an object with `records(texts) -> [record]`, loaded once per process.
 pipeline.ADAPTER_VERSION is part of the pipeline id (and so of every cache key and signature):
@@ -296,6 +298,10 @@ def load_analyser(pack: LanguagePack):
             got = Pymorphy3Analyser(pack.name)
         elif pack.analyser == "hanta":
             got = HantaAnalyser()
+        elif pack.analyser == "hindipos":
+            from .hindi import HindiPosAnalyser
+
+            got = HindiPosAnalyser()
         else:  # pragma: no cover - base.py refuses other kinds
             raise ValueError(pack.analyser)
         _LOADED[key] = got

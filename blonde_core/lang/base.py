@@ -4,7 +4,8 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 `pack.json` holds:
 
     name, description
-    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta",
+    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta" |
+                           "kiwi",
                            "packages": [installed packages it needs, the first one names the pipeline id]};
                            annotation/analysers.py turns each kind's output into the same record
     spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
@@ -298,7 +299,7 @@ def morph_features(m: str) -> dict:
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta")  # annotation/analysers.py has one adapter each
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi")  # annotation/analysers.py has one adapter each
 
 
 class _Not(frozenset):
