@@ -5,7 +5,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 
     name, description
     analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta" |
-                           "kiwi",
+                           "kiwi" | "hindipos",
                            "packages": [installed packages it needs, the first one names the pipeline id]};
                            annotation/analysers.py turns each kind's output into the same record
     spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
@@ -40,6 +40,11 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
                            optional rules on the recogniser's spans, each measured against the pack's gold:
                            entity.require_pos, exclude_morph, initial_require_pos, from_morph (what each
                            does: metric/features.py entities)
+    <category>.empty       optional (pronoun, entity, dm), a sentence: why the language has nothing this category
+                           counts (Hindi's third-person pronouns carry no gender); its "features" are then [] (and
+                           [] needs this reason). The category is absent from every score - its counts are 0/0,
+                           left out of the means as the package leaves out a category with no spans - never a
+                           made-up number; the reason is said with the pack's notes (LanguagePack.empty)
     dm.features            discourse-marker senses; dm.markers {sense: [markers, tokens space-separated]};
                            dm.longest: true counts only the longest marker where several overlap ("antes de
                            que", not also "antes"); without it every match counts (the blonde package);
@@ -142,6 +147,7 @@ class LanguagePack:
     caveats: tuple = ()
     lexicon: tuple = ()  # (kind, package) of a verb-form lexicon that checks a spaCy tagger's morphology
     lowercase: bool = True  # the default of "lowercase before annotation" for this language
+    empty: dict = field(default_factory=dict, compare=False)  # category -> why it has no feature in this language
 
     @property
     def tagging(self) -> dict:
@@ -173,7 +179,7 @@ class LanguagePack:
         if preset == "paper":
             return {c: (1.0,) * k for c, k in n.items()}
         given = self.weights.get(preset, {})
-        return {c: tuple(given[c]) if c in given else (1 / k,) * k for c, k in n.items()}
+        return {c: tuple(given[c]) if c in given else (1 / k,) * k if k else () for c, k in n.items()}
 
     def tense_tokens(self, rec: dict) -> list[tuple[int, int]]:
         """(token index, tense feature index) of every token that carries a tense feature."""
@@ -299,7 +305,7 @@ def morph_features(m: str) -> dict:
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi")  # annotation/analysers.py has one adapter each
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos")  # analysers.py: one adapter each
 
 
 class _Not(frozenset):
@@ -461,7 +467,9 @@ def _build(data: dict, source: str) -> LanguagePack:
             dm_pos={m.lower(): tuple(v) for m, v in data["dm"].get("pos", {}).items()},
             dm_comma=bool(data["dm"].get("comma_inside")),
             dm_not=_dm_not(data["dm"].get("not", {})),
-            notes=tuple(data.get("notes", ())),
+            notes=tuple(data.get("notes", ())) + tuple(
+                f"{c}: {data[c]['empty']}" for c in ("pronoun", "entity", "dm") if data[c].get("empty")),
+            empty={c: str(data[c]["empty"]) for c in ("pronoun", "entity", "dm") if data[c].get("empty")},
             lowercase=bool(data.get("lowercase", True)),
             caveats=tuple(data.get("caveats", ())),
             lexicon=(str(data["lexicon"]["kind"]), str(data["lexicon"]["package"])) if data.get("lexicon") else (),
@@ -477,6 +485,10 @@ def _build(data: dict, source: str) -> LanguagePack:
             raise
         raise InputError(f"language pack is missing or malformed field {exc}", file=source, code=InputError.Codes.LANGUAGE) from None
     n = pack.n_features
+    for c in ("pronoun", "entity", "dm"):
+        if (n[c] == 0) != (c in pack.empty):
+            raise InputError(f"{c}: a category with no features needs its reason in {c}.empty, and one with a reason "
+                             "no features", file=source, code=InputError.Codes.LANGUAGE)
     for preset, ws in pack.weights.items():
         for c, w in ws.items():
             if c not in n or len(w) != n[c]:
