@@ -61,6 +61,7 @@ IMPERFECTIVE_ENDS = ("ता", "ती", "ते", "तीं")
 VERB_TAGS = frozenset({"VM", "VAUX"})
 FUTURE = re.compile("(?:[ेोू]|[एओऊ])[ंँ]?(?:गा|गी|गे|गीं)$")  # करेगा, होगी, करूँगा, जाएंगे; not मांगा, भागा (past)
 PARTICIPLE_HU = frozenset({"हुआ", "हुए", "हुई", "हुईं"})
+KARNA_PERFECTIVE = frozenset({"की", "किया", "किए", "किये"})  # करना's perfective, which the lexicon may tag PSP
 # closed classes the lexicon tags NNP that are no names here (GOLD.md: dates are not entities; a title is not part
 # of the name it precedes)
 NOT_NAMES = frozenset("""जनवरी फ़रवरी फरवरी मार्च अप्रैल मई जून जुलाई अगस्त सितंबर सितम्बर अक्टूबर अक्तूबर नवंबर नवम्बर
@@ -114,8 +115,8 @@ def group_morphology(words: list[str], before: str, after_stem: bool = False) ->
         return "Tense=Past"
     if any(w in PRESENT for w in words) or "हो" in rest:
         return "Tense=Pres"
-    if len(words) > 1 and last in PARTICIPLE_HU:  # की हुई, करते हुए: a participle used as an adjective or adverb
-        return ""
+    if last in PARTICIPLE_HU and (len(words) > 1 or before in KARNA_PERFECTIVE):
+        return ""  # की हुई, करते हुए: a participle used as an adjective or adverb (की: the lexicon's postposition)
     if "चाहिए" in words or "चाहिये" in words or words == ["हो"]:
         return "Mood=Sub"
     if last.endswith(MODAL_ENDS):
