@@ -14,6 +14,8 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
                 tense of a finite verb is read off its morphemes (HantaAnalyser.tense)
     hindipos    Hindi: each word's part of speech from hindiPOS's lexicon (BIS tags: VM, VAUX, NNP ...), a verb
                 group's tense and aspect from its auxiliaries by rule (hindi.py)
+    islenska    Icelandic: each word's readings in BÍN (islenska, islenska-data), one chosen by rules of context (a
+                verb beside its subject, an infinitive after að); names by capital letter and BÍN's domains (icelandic.py)
 
 `load_analyser(pack)` gives an object with `records(texts) -> [record]`, loaded once per process.
 pipeline.ADAPTER_VERSION is part of the pipeline id (and so of every cache key and signature):
@@ -302,6 +304,10 @@ def load_analyser(pack: LanguagePack):
             from .hindi import HindiPosAnalyser
 
             got = HindiPosAnalyser()
+        elif pack.analyser == "islenska":
+            from .icelandic import IslenskaAnalyser
+
+            got = IslenskaAnalyser()
         else:  # pragma: no cover - base.py refuses other kinds
             raise ValueError(pack.analyser)
         _LOADED[key] = got

@@ -305,7 +305,7 @@ def morph_features(m: str) -> dict:
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos")  # analysers.py: one adapter each
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos", "islenska")  # analysers.py: one adapter each
 
 
 class _Not(frozenset):
