@@ -1,12 +1,12 @@
 """The research answer of issue 46: BlonDe, BlonD-d and each category against WMT24's ESA judgments at system
-and segment level, beside chrF and BLEU, for the pairs with ESA and a language pack (en-zh, en-ja, en-cs).
+and segment level, beside chrF and BLEU, for the pairs with ESA and a language pack (en-zh, en-ja, en-cs, en-hi).
 Prints the markdown table of docs/languages.md; each cell comes from `correlate` with these settings:
 
     .venv/bin/python -m blonde_core correlate --wmt-dir ../shared/data/wmt24 --lp LP \\
         --human ../shared/data/wmt24/human/esa_generalMT2024_wave2.csv ../shared/data/wmt24/human/esa_generalMT2024_wave3.csv \\
         --level system|segment --metrics BlonDe,BlonD-d,tense,pronoun,entity,dm,chrF,BLEU --format json
 
-    .venv/bin/python scripts/esa_table.py [--pairs en-zh en-ja en-cs]
+    .venv/bin/python scripts/esa_table.py [--pairs en-zh en-ja en-cs en-hi]
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def cell(m: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pairs", nargs="+", default=["en-zh", "en-ja", "en-cs"])
+    ap.add_argument("--pairs", nargs="+", default=["en-zh", "en-ja", "en-cs", "en-hi"])
     a = ap.parse_args()
     for lp in a.pairs:
         sysl, seg = correlate(lp, "system"), correlate(lp, "segment")

@@ -44,8 +44,6 @@ import re
 import unicodedata
 from pathlib import Path
 
-from .analysers import _offsets
-
 # A Devanagari word (letters, vowel signs, nukta, virama, the zero-width joiners; hyphenated words whole), a word
 # of another script or a number, or one other character.  The danda । and ॥ are punctuation.
 _DEV = "[\u0900-\u0963\u0966-\u096f\u0971-\u097f\ua8e0-\ua8ff\u200c\u200d]+"
@@ -154,8 +152,8 @@ class HindiPosAnalyser:
         return "NN"
 
     def record(self, text: str) -> dict:
-        words = WORD.findall(text)
-        offs = _offsets(text, words)
+        found = list(WORD.finditer(text))
+        words, offs = [m.group() for m in found], [m.start() for m in found]
         norm = [unicodedata.normalize("NFC", w) for w in words]  # looked up as the lexicon is keyed (ज़ = ज + ़)
         tags = [self.tag(w) for w in norm]
         morph = [""] * len(words)
