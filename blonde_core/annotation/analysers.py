@@ -14,6 +14,8 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
                 tense of a finite verb is read off its morphemes (HantaAnalyser.tense)
     hindipos    Hindi: each word's part of speech from hindiPOS's lexicon (BIS tags: VM, VAUX, NNP ...), a verb
                 group's tense and aspect from its auxiliaries by rule (hindi.py)
+    kiwi        Korean: Kiwi (kiwipiepy with kiwipiepy-model; Sejong tags: EP 었/겠, EF, NNP), its morphemes grouped
+                into the text's words, a word's tense read off its endings (korean.py)
     islenska    Icelandic: each word's readings in BÍN (islenska, islenska-data), one chosen by rules of context (a
                 verb beside its subject, an infinitive after að); names by capital letter and BÍN's domains (icelandic.py)
 
@@ -304,6 +306,10 @@ def load_analyser(pack: LanguagePack):
             from .hindi import HindiPosAnalyser
 
             got = HindiPosAnalyser()
+        elif pack.analyser == "kiwi":
+            from .korean import KiwiAnalyser
+
+            got = KiwiAnalyser()
         elif pack.analyser == "islenska":
             from .icelandic import IslenskaAnalyser
 

@@ -20,6 +20,8 @@ _WORD = re.compile(r"\w+(?:-\w+)*|[^\w\s]", re.UNICODE)  # an apostrophe is a qu
 _PAST = frozenset({"었", "았", "였", "었었", "았었", "ㅆ"})  # the pre-final ending of the past (Kiwi writes 었/았)
 _PROSPECTIVE_ETM = frozenset({"ᆯ", "을", "ㄹ"})  # the adnominal -(으)ㄹ before 것/거 + copula: 갈 것이다
 _FINAL_PUNCT = frozenset(".!?…")
+# a Latin-script name of a model, product or league: letters with digits, or a capital inside (SA20, N64, 8BitDo)
+_MODEL_CODE = re.compile(r"(?=[A-Za-z\d]*[A-Z])(?:(?=[A-Za-z\d]*\d)[A-Za-z\d]+|[A-Za-z\d]*[a-z\d][A-Z][A-Za-z\d]*)")
 _COARSE = {"NNG": "NOUN", "NNB": "NOUN", "NR": "NUM", "NNP": "PROPN", "NP": "PRON", "XR": "NOUN", "MM": "DET",
            "MAG": "ADV", "MAJ": "ADV", "IC": "INTJ", "SN": "NUM", "SL": "X", "SH": "X", "SW": "SYM"}
 _PREDICATE = {"VV": "VERB", "XSV": "VERB", "VA": "ADJ", "XSA": "ADJ", "VX": "AUX", "VCP": "AUX", "VCN": "AUX"}
@@ -85,6 +87,11 @@ class KiwiAnalyser:
                     ents[-1][1] = e  # 템바 바부마: one name
                 else:
                     ents.append([s, e, "NNP"])
+        for w, o in zip(words, offs):  # SA20, N64, 8BitDo: a model's or league's name Kiwi cuts into SL + SN
+            m = _MODEL_CODE.match(w)
+            if m and not (m.end() < len(w) and w[m.end()].isascii()) and not any(s < o + m.end() and o < e for s, e, _ in ents):
+                ents.append([o, o + m.end(), "NNP"])
+        ents.sort()
         tags, coarse, morph = [], [], []
         for j, (w, got) in enumerate(zip(words, per)):
             if not got:  # a symbol Kiwi left out
