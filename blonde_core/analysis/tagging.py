@@ -176,6 +176,13 @@ def marked_figures(block: dict) -> str:
     return "; ".join(f"{c} {v['figures']}" for c, v in (block or {}).get("categories", {}).items() if v["marked"])
 
 
+def _empty_categories(lang: str) -> dict:
+    """{category: reason} the pack declares empty (pack.json's <category>.empty), {} without a pack."""
+    from blonde_core.lang import has_pack, load_pack
+
+    return load_pack(lang).empty if lang and has_pack(lang) else {}
+
+
 def tagging_block(measured: dict, lang: str, categories, lowercase: bool) -> dict:
     """What a score's JSON says of its tagging (`tagging`): per discourse category scored, the pack's measured
     precision, recall and class accuracy against its gold under the same lowercasing, how many gold spans they
@@ -188,8 +195,9 @@ def tagging_block(measured: dict, lang: str, categories, lowercase: bool) -> dic
            "gold_paragraphs": measured.get("gold_paragraphs"),
            "bar": {"precision": MIN_PRECISION, "recall": MIN_RECALL, "gold_spans": MIN_GOLD},
            "table": "docs/languages.md#tagging-accuracy", "categories": {}}
+    empty = _empty_categories(lang)
     for c in DISCOURSE:
-        if c not in categories:
+        if c not in categories or c in empty:  # nothing to tag in this language (Hindi pronouns): not marked
             continue
         cell = cells.get(c) or None
         out["categories"][c] = {"precision": (cell or {}).get("precision"), "recall": (cell or {}).get("recall"),
