@@ -230,12 +230,131 @@ def issue63_cases(d: Path) -> list:
     return cases
 
 
+WMT24 = Path(__import__("os").environ.get("BLONDE_SHARED_DIR", ROOT.parent / "shared")) / "data" / "wmt24"
+GERMAN = ["Die Forscher haben im Labor am Montag einen neuen Versuch mit drei Proben begonnen.",
+          "Sie messen die Temperatur jeden Morgen sehr genau und schreiben alles auf.",
+          "Niemand weiss bisher, was am Ende dabei herauskommen wird."]
+GIBBERISH = ["Xyvrq plomt zarquon vebbel strunk moorv tadlix.", "Quorvex brindal smeeth oxtrapol vinnick drob.",
+             "Flemmod yarblox triskan pedwurt ombrilax sneep."]
+
+
+def _reference_with(lines_of: dict) -> str:
+    """The sample reference with some of its documents (lab 1-4, market 5-7, trip 8-10) replaced: {document:
+    lines}."""
+    ref = (SAMPLE / "reference.txt").read_text(encoding="utf-8").splitlines()
+    ids = (SAMPLE / "docids.txt").read_text(encoding="utf-8").split()
+    out = []
+    for doc in dict.fromkeys(ids):
+        k = [i for i, x in enumerate(ids) if x == doc]
+        new = lines_of.get(doc)
+        out += [ref[i] for i in k] if new is None else [new[j % len(new)] for j in range(len(k))]
+    return "\n".join(out) + "\n"
+
+
+def ukrainian_texts(n_docs: int = 3, per_doc: int = 6) -> tuple[list, list]:
+    """(lines, document ids) of WMT24 en-uk's reference: its first documents' first segments (after the canary)."""
+    lines = (WMT24 / "references" / "en-uk.refA.txt").read_text(encoding="utf-8").splitlines()[1:]
+    docs = (WMT24 / "documents" / "en-uk.docs").read_text(encoding="utf-8").splitlines()[1:]
+    out, ids = [], []
+    for doc in list(dict.fromkeys(d.split("\t")[-1] for d in docs))[:n_docs]:
+        k = [i for i, x in enumerate(docs) if x.split("\t")[-1] == doc][:per_doc]
+        out += [lines[i] for i in k]
+        ids += [f"d{len(set(ids)) + 1}"] * len(k)
+    return out, ids
+
+
+def more_issue63_cases(d: Path) -> list:
+    """Issue 63 points 3 (the reference checked like a system), 8 (long input bounded) and 9 (messages that say what
+    happened), their files written in `d`: [Case].  Point 3's cases run (exit 0) and warn: the phrase is in stderr."""
+    d.mkdir(parents=True, exist_ok=True)
+    cases = []
+    sys_args = ["-s", str(SAMPLE / "consistent.txt"), str(SAMPLE / "names.txt"), "--docids", str(SAMPLE / "docids.txt")]
+
+    def write(name: str, text: str) -> str:
+        (d / name).write_text(text, encoding="utf-8", newline="")
+        return str(d / name)
+
+    # point 3: the reference checked like a system (warned on stderr and in JSON, the numbers computed)
+    for what, docs, expect in (
+            ("one document empty", {"trip": [""]}, "1 of 3 document(s) empty: 'trip'"),
+            ("one document emoji only", {"trip": ["\U0001F600\U0001F389", "\U0001F44D \U0001F680"]},
+             "with no letters (emoji, symbols or digits only): 'trip'"),
+            ("one document in German", {"market": GERMAN}, "not in English: 'market' (German)"),
+            ("one document Latin homoglyphs", {"trip": [x.replace("o", "\u043e").replace("a", "\u0430") for x in
+                                                        (SAMPLE / "reference.txt").read_text().splitlines()[7:10]]},
+             "(homoglyphs): 'trip'")):
+        f = write(f"ref-{len(cases)}.txt", _reference_with(docs))
+        cases.append(Case(f"reference: {what}", 3, ["score", "-r", f, *sys_args, "--metrics", "chrF", "--lang", "en"],
+                          expect, 0))
+    uk, ids = ukrainian_texts()
+    refu = list(uk)
+    refu[ids.index("d2"):ids.index("d3")] = [GIBBERISH[k % 3] for k in range(ids.count("d2"))]
+    ref, hyp, docids = write("uk-ref.txt", "\n".join(refu) + "\n"), write("uk-sys.txt", "\n".join(uk) + "\n"), \
+        write("uk.docids", "\n".join(ids) + "\n")
+    cases.append(Case("reference: Latin gibberish under a Ukrainian target", 3,
+                      ["score", "-r", ref, "-s", hyp, "--docids", docids, "--metrics", "chrF"],
+                      "in no language recognised, written in another script than Ukrainian's: 'd2' (Latin)", 0))
+    sysu = list(uk)
+    sysu[:len(GIBBERISH)] = GIBBERISH
+    hyp2 = write("uk-gibberish.txt", "\n".join(sysu) + "\n")
+    cases.append(Case("system: Latin gibberish under a Ukrainian target", 3,
+                      ["score", "-r", hyp, "-s", hyp2, "--docids", docids, "--metrics", "chrF"],
+                      "3 in no language recognised, in another script (Latin 3)", 0))
+
+    # point 8: long input bounded
+    long = (SAMPLE / "consistent.txt").read_text(encoding="utf-8").splitlines()
+    long[4] = "word " * 240_000  # 1.2 million characters on one line
+    f = write("long-line.txt", "\n".join(long) + "\n")
+    cases.append(Case("a line of 1.2 million characters", 8, ["score", "-r", str(SAMPLE / "reference.txt"), "-s", f,
+                                                              "--docids", str(SAMPLE / "docids.txt"), "--metrics",
+                                                              "chrF"],
+                      "line 5: 'long-line': a segment of 1,200,000 characters; the command line reads at most 10,000"))
+    long[4] = "word " * 2_400  # 12,000 characters
+    f = write("long-12k.txt", "\n".join(long) + "\n")
+    cases.append(Case("a line of 12,000 characters with --max-line-chars 20000 (ok)", 8,
+                      ["score", "-r", str(SAMPLE / "reference.txt"), "-s", f, "--docids", str(SAMPLE / "docids.txt"),
+                       "--metrics", "chrF", "--max-line-chars", "20000"], "", 0))
+    ref_doc = ["The cat sat on the mat and looked at the birds in the old garden."] * 150  # 2,250 tokens
+    f_ref = write("reseg-ref.txt", "\n".join(ref_doc) + "\n")
+    f_sys = write("reseg-huge.txt", "\n".join(["word " * 1_900] * 130) + "\n")  # 247,000 tokens: 118 times
+    cases.append(Case("re-segmenting a system 118 times its reference's length", 8,
+                      ["score", "-r", f_ref, "-s", f_sys, "--blank-line-docs", "--resegment", "--metrics", "chrF"],
+                      "system 'reseg-huge', document 'doc1': too long to re-segment"))
+
+    # point 9: messages that say what happened
+    docs = (SAMPLE / "docids.txt").read_text(encoding="utf-8").split()
+    rows = [_esa_row("consistent", k, "70", docs[k]) for k in range(0, 5)] + \
+        [_esa_row("names", k, "60", docs[k]) for k in range(5, 10)]
+    f = write("esa-disjoint.csv", _csv(rows))
+    cases.append(Case("ESA judged on disjoint segments per system", 9,
+                      ["correlate", *SAMPLE_ARGS, "--human", f, "--metrics", "chrF"],
+                      "no segment is judged for all 2 systems"))
+    lines = (SAMPLE / "consistent.txt").read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace(" ", "\r", 1)
+    f = write("lone-cr.txt", "\n".join(lines) + "\n")
+    cases.append(Case("a lone CR splitting a line", 9, ["score", "-r", str(SAMPLE / "reference.txt"), "-s", f,
+                                                       "--docids", str(SAMPLE / "docids.txt"), "--metrics", "chrF"],
+                      "line 4 of it holds a carriage return (CR, \\r) alone"))
+    z = d / "wmt-refA-system.zip"
+    z.write_bytes(layout_zip(b"Eins.\nZwei.\n", [("wmt/system-outputs/en-de/refA.txt", "Eins.\nZwei.\n")]))
+    cases.append(Case("zip: system-outputs/refA.txt that differs from the reference", 9,
+                      ["score", "--wmt-dir", str(z), "--metrics", "chrF"],
+                      "not loaded as a system: its name is that of the reference 'refA'", 0))
+    for what, member, expect in (("named '.txt'", ".txt", "gives a text no name"),
+                                 ("with a newline in its name", "sys\nB.txt", "a line break")):
+        z = d / f"wmt-name-{len(cases)}.zip"
+        z.write_bytes(layout_zip(b"Eins.\nZwei.\n", [(f"wmt/system-outputs/en-de/{member}", "Drei.\nVier.\n")]))
+        cases.append(Case(f"zip: a system member {what}", 9, ["score", "--wmt-dir", str(z), "--metrics", "chrF"],
+                          expect))
+    return cases
+
+
 def run_cases(d: Path) -> int:
     """Each case through the command line in its own process: the table; the number of cases that went wrong
     (exit 3, another status than expected, or stderr without its phrase)."""
     wrong = 0
     rows = []
-    for c in issue63_cases(d):
+    for c in issue63_cases(d) + more_issue63_cases(d / "more"):
         p = subprocess.run([sys.executable, "-m", "blonde_core", *c.argv], capture_output=True, text=True, cwd=ROOT)
         first = next((x for x in p.stderr.splitlines() if x.strip()), "")
         ok = p.returncode == c.code and p.returncode != 3 and c.expect in p.stderr

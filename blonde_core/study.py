@@ -381,7 +381,8 @@ class Study:
             first = texts_digest(next(iter(c.references.values()), []))
             out = {}
             for what, part in (("guess", first), ("source", texts["source"]),
-                               ("systems", first + texts["source"] + texts["systems"])):
+                               ("systems", first + texts["source"] + texts["systems"]),
+                               ("references", texts["references"] + texts["source"])):
                 out[what] = hashlib.sha256(f"langid|{DETECT_VERSION}|{what}|".encode() + part).digest()
             self.__dict__["_lang_keys"] = out
         return self.__dict__["_lang_keys"]
@@ -584,7 +585,8 @@ class Study:
 
     def off_target_warnings(self) -> dict:
         """{system: one sentence} for each system with at least OFF_TARGET_SHARE of its checked segments in another
-        language (another script, or the source's) or empty: what the command line warns and the Data page shows."""
+        language (another script, or the source's), in no language recognised but written in another script (Latin
+        gibberish under a Ukrainian target) or empty: what the command line warns and the Data page shows."""
         out = {}
         for name, v in self.system_languages().items():
             if not v["sampled"] or (v["off_target"] + v["empty"]) / v["sampled"] < self.OFF_TARGET_SHARE:
@@ -593,14 +595,130 @@ class Study:
                 out[name] = (f"system '{name}' is empty: all its {sum(map(len, self.corpus.systems[name]))} segments are "
                              "empty (no output); its scores are computed as for any system")
                 continue
-            top = list(v["other"].items())
-            what = [f"{v['off_target']} in another language ({', '.join(f'{k} {n}' for k, n in top[:3])}"
-                    f"{', ...' if len(top) > 3 else ''})"] if v["off_target"] else []
-            what += [f"{v['empty']} empty"] if v["empty"] else []
+            what = self._off_target_parts(v["other"]) + ([f"{v['empty']} empty"] if v["empty"] else [])
             out[name] = (f"system '{name}': of {v['sampled']} segments checked, {' and '.join(what)}, not "
                          f"{self.guess_language()['name']} (a refusal, a copy of the source, no output); its scores "
                          "are computed as for any system")
         return out
+
+    REFERENCE_MIN_LETTERS = 100  # a reference document judged in a language of the target's script from this many
+
+    @staticmethod
+    def _off_target_parts(other: dict) -> list[str]:
+        """["59 in another language (en 59)", "3 in no language recognised, in another script (Latin 3)"] of the
+        counts segment_languages gives ("Latin script": segments in no language it knows, written in another
+        script than the target's)."""
+        langs = [(k, n) for k, n in other.items() if not k.endswith(" script")]
+        scripts = [(k[:-len(" script")], n) for k, n in other.items() if k.endswith(" script")]
+        out = []
+        for kv, head in ((langs, "in another language"), (scripts, "in no language recognised, in another script")):
+            if kv:
+                out.append(f"{sum(n for _, n in kv)} {head} ({', '.join(f'{k} {n}' for k, n in kv[:3])}"
+                           f"{', ...' if len(kv) > 3 else ''})")
+        return out
+
+    def reference_languages(self) -> dict:
+        """The references checked as the systems are (issue 63): {reference: {"documents": [[document index,
+        problem, detail]], "segments": {"checked", "off_target", "other", "empty", "sampled"}}} for the
+        references with a problem.  Per document: "empty" (every segment blank), "no letters" (emoji, symbols
+        or digits only), "language" (detail: the code it is written in - another script, the source's language,
+        or another language over at least REFERENCE_MIN_LETTERS letters), "foreign script" (no language known,
+        almost none of the target's letters: Latin gibberish under a Ukrainian target), "homoglyphs" (detail:
+        words mixing Latin, Cyrillic or Greek letters).  Per segment, as system_languages counts a system's.
+        Document indices and codes only: kept in the disk cache with the other guesses."""
+        def compute():
+            from .lang.detect import (foreign_script, identify_texts, mixed_script_words, script_of,
+                                      segment_languages)
+
+            g = self.guess_language()
+            target, src = g["language"], self.source_language()
+            out = {}
+            for name, docs in self.corpus.references.items():
+                found = []
+                for di, d in enumerate(docs):
+                    text = [x for x in d if x.strip()]
+                    if not text:
+                        found.append([di, "empty", len(d)])
+                        continue
+                    r = identify_texts(text)
+                    if not r["chars"]:
+                        found.append([di, "no letters", None])
+                        continue
+                    mixed = mixed_script_words("\n".join(text))
+                    if mixed >= 2:
+                        found.append([di, "homoglyphs", mixed])
+                    if target is None or r["chars"] < 20:
+                        continue
+                    lang = r["language"]
+                    if lang is not None and lang != target and (
+                            lang == src or script_of(lang) != g["script"] or r["chars"] >= self.REFERENCE_MIN_LETTERS):
+                        found.append([di, "language", lang])
+                    elif foreign_script(r, target):
+                        found.append([di, "foreign script", r["script"]])
+                seg = {"checked": 0, "off_target": 0, "other": {}, "empty": 0, "sampled": 0}
+                if target is not None:
+                    r = segment_languages([x for d in docs for x in d if x.strip()], target)
+                    off = {k: v for k, v in r["other"].items() if k == src or script_of(k) != g["script"]}
+                    seg = {"checked": r["checked"], "off_target": sum(off.values()), "other": off, "empty": 0,
+                           "sampled": r["checked"]}
+                if found or (seg["sampled"] and seg["off_target"] / seg["sampled"] >= self.OFF_TARGET_SHARE):
+                    out[name] = {"documents": found, "segments": seg}
+            return out
+        return self._language_fact("references", compute)
+
+    def reference_warnings(self) -> dict:
+        """{reference: one sentence} for each reference with a problem (reference_languages): its empty
+        documents, documents with no letters, in another language or script, with homoglyphs, and its share of
+        segments in another language - what the command line warns (stderr and JSON `warnings`), the Data page
+        shows and the Overview names in one line: every number is scored against it as it is."""
+        from .lang.detect import language_name
+
+        out = {}
+        ids = self.corpus.doc_ids
+        tname = self.guess_language()["name"] or "the target language"
+
+        def docs(rows, say) -> str:
+            named = [say(ids[di] if di < len(ids) else str(di + 1), x) for di, _, x in rows]
+            return ", ".join(named[:4]) + (f" and {len(named) - 4} more" if len(named) > 4 else "")
+        for name, v in self.reference_languages().items():
+            rows = v["documents"]
+            n_docs = len(self.corpus.references[name])
+            parts = []
+            for kind, head, say in (
+                    ("empty", "empty", lambda d, x: f"'{d}'"),
+                    ("no letters", "with no letters (emoji, symbols or digits only)", lambda d, x: f"'{d}'"),
+                    ("language", f"not in {tname}", lambda d, x: f"'{d}' ({language_name(x)})"),
+                    ("foreign script", f"in no language recognised, written in another script than {tname}'s",
+                     lambda d, x: f"'{d}' ({x})"),
+                    ("homoglyphs", "with words mixing Latin, Cyrillic or Greek letters (homoglyphs)",
+                     lambda d, x: f"'{d}' ({x} words)")):
+                mine = [r for r in rows if r[1] == kind]
+                if mine:
+                    parts.append(f"{len(mine)} of {n_docs} document(s) {head}: {docs(mine, say)}")
+            seg = v["segments"]
+            if seg["sampled"] and seg["off_target"] / seg["sampled"] >= self.OFF_TARGET_SHARE:
+                parts.append(f"of {seg['sampled']} segments checked, "
+                             + " and ".join(self._off_target_parts(seg["other"])))
+            out[name] = (f"reference '{name}': {'; '.join(parts)}; every score is computed against it as it is "
+                         "(an empty or foreign reference document matches nothing a system wrote)")
+        return out
+
+    def reference_gist(self) -> str | None:
+        """reference_warnings in one line for a page's headline ("reference 'refA': 1 document empty, 2 not in
+        Ukrainian"), or None when every reference is fine."""
+        what = {"empty": "empty", "no letters": "with no letters", "language": "in another language",
+                "foreign script": "in another script", "homoglyphs": "with homoglyphs"}
+        parts = []
+        for name, v in self.reference_languages().items():
+            kinds = {}
+            for _, kind, _x in v["documents"]:
+                kinds[kind] = kinds.get(kind, 0) + 1
+            said = [f"{k} document{'s' if k > 1 else ''} {what[kind]}" for kind, k in kinds.items()]
+            seg = v["segments"]
+            if seg["sampled"] and seg["off_target"] / seg["sampled"] >= self.OFF_TARGET_SHARE:
+                said.append(f"{seg['off_target']} of {seg['sampled']} segments checked in another language or script")
+            parts.append(f"reference '{name}': {', '.join(said)}")
+        return "; ".join(parts) or None
 
     def n_segments(self) -> int:
         """System segments in all (what sacrebleu's TER takes minutes on, beyond TER_MAX_SEGMENTS)."""

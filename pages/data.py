@@ -339,6 +339,12 @@ target = d.guess_language()
 if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
     st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
              "*Target language* only if the texts really are in that language.", icon=":material/translate:")
+ref_gist = d.reference_gist()  # the reference checked like a system: every number is scored against it as it is
+if ref_gist:
+    st.warning(f"The reference has problems every score inherits - {md(ref_gist)}.", icon=":material/report:")
+    with st.expander("Which documents, per reference"):
+        for msg in d.reference_warnings().values():
+            st.caption(md(msg[0].upper() + msg[1:]) + ".")
 off_target = d.off_target_warnings()
 empty = d.empty_systems()
 if empty:  # a system that wrote nothing at all is called empty, not "partly not in" the language

@@ -230,6 +230,9 @@ if moved:
                "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 tagging_note(cfg)
+if d.reference_gist():  # the reference checked like a system (issue 63): its problems under the numbers they shape
+    note_line("Reference: " + md(d.reference_gist()), "\n\n".join(md(m[0].upper() + m[1:]) + "."
+                                                                 for m in d.reference_warnings().values()))
 if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"), the whole text when opened
     _why = b["warning"] or b["note"]
     note_line("Clusters and intervals: " + md(first_clause(_why)), md(_why[0].upper() + _why[1:]) + ".")

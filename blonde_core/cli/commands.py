@@ -15,6 +15,37 @@ from .output import _num, _progress, dump_json, rows_text, to_csv, to_text
 from .parser import config_from_args
 
 
+DEFAULT_MAX_LINE_CHARS = 10_000  # the server's default (studio/state.py upload_limits, docs/server.md)
+
+
+def max_line_chars(a) -> int:
+    """The longest line (segment) a run reads: --max-line-chars, else $BLONDE_MAX_LINE_CHARS, else the server's
+    default; an unreadable variable is refused, never ignored."""
+    if getattr(a, "max_line_chars", None):
+        return a.max_line_chars
+    env = os.environ.get("BLONDE_MAX_LINE_CHARS", "").strip()
+    if not env:
+        return DEFAULT_MAX_LINE_CHARS
+    if not env.isdigit() or int(env) < 1:
+        raise InputError(f"BLONDE_MAX_LINE_CHARS={env!r} is not a whole number of characters (at least 1)",
+                         code=InputError.Codes.SETTING)
+    return int(env)
+
+
+def line_limit_said(n: int) -> str:
+    """Whose limit a line passed and how to raise it (the message of Corpus.check_line_length)."""
+    whose = "the server's limit; " if n == DEFAULT_MAX_LINE_CHARS else ""
+    return (f"the command line reads at most {n:,} characters per line ({whose}--max-line-chars N or "
+            "BLONDE_MAX_LINE_CHARS=N raises it)")
+
+
+def check_line_limit(a, study: Study) -> None:
+    """Every text of the study within the run's line limit (max_line_chars), else an InputError naming the
+    limit, the file and the line - before any analyser sees the text (spaCy refuses a million characters)."""
+    n = max_line_chars(a)
+    study.corpus.check_line_length(n, line_limit_said(n))
+
+
 def load_study(a, human=None, **human_kw) -> Study:
     """The Study of -r/-s (or --input) with the run's engine; a -r value that is no file but
     the name of a loaded text picks the one reference that scores the systems
@@ -68,6 +99,7 @@ def load_study(a, human=None, **human_kw) -> Study:
             a.notes = getattr(a, "notes", []) + [
                 f"system '{name}' has no document {', '.join(repr(d) for d in gone[:5])}"
                 f"{' ...' if len(gone) > 5 else ''} of the reference's ({len(gone)} in all): scored as empty"]
+    check_line_limit(a, study)
     study = study.with_files(annotation=a.annotation, ner=a.ner_refined, human=human,
                              human_common=not getattr(a, "esa_every_judged", False), **human_kw)
     if getattr(a, "esa_every_judged", False) and (study.human is None or "common" not in study.human.details):
@@ -139,7 +171,7 @@ def resolve_config(a, study: Study):
     if note:
         a.warnings.append(note)
         a.notes = getattr(a, "notes", []) + [f"warning: {note} (--lang {study.guess_language()['language']})"]
-    for msg in study.off_target_warnings().values():
+    for msg in [*study.reference_warnings().values(), *study.off_target_warnings().values()]:
         a.warnings.append(msg)
         a.notes = getattr(a, "notes", []) + [f"warning: {msg}"]
     return cfg
@@ -809,6 +841,11 @@ def run_spans(a) -> str:
         if a.lp or a.text:
             raise InputError("--lp and --text go with --wmt-dir", code=InputError.Codes.OPTIONS)
         label, lines = a.input, door.read_lines(a.input)
+    n = max_line_chars(a)
+    long = next((k for k, x in enumerate(lines) if len(x) > n), None)
+    if long is not None:
+        raise InputError(f"a line of {len(lines[long]):,} characters; {line_limit_said(n)}", file=label,
+                         line=long + 1, code=InputError.Codes.TOO_MUCH)
     cfg = config_from_args(a)
     a.notes = getattr(a, "notes", [])
     if a.lang is None:

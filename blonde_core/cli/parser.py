@@ -151,6 +151,10 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     rg.add_argument("--cache-dir", metavar="DIR", help="annotation cache directory (default $BLONDE_CACHE_DIR "
                                                         "or the user cache directory)")
     rg.add_argument("-j", "--jobs", type=COUNT, default=None, help="annotation processes (default: up to 2)")
+    rg.add_argument("--max-line-chars", type=COUNT, default=None, metavar="N",
+                    help="refuse a text with a line (segment) longer than N characters, naming its file and line "
+                         "(default $BLONDE_MAX_LINE_CHARS or 10,000, the server's limit: the analysers fail on lines "
+                         "of a million characters)")
     rg.add_argument("--scheduler", metavar="ADDRESS", default=None,
                     help="annotate on the workers of this Dask scheduler (tcp://HOST:8786) instead of local "
                          "processes; the cache stays local")

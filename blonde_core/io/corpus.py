@@ -31,6 +31,8 @@ class Corpus:
     # rows with segment ids (io/readers.py): a text cut into another number of segments than the first
     # reference in a document, by id {text: {document id: ([ids it lacks], [ids the reference lacks])}}
     segment_gaps: dict = field(default_factory=dict)
+    # plain texts: {text: [lines a carriage return alone split in two]} (io/readers.py Lines), said with a count
+    lone_cr: dict = field(default_factory=dict)
 
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError (TOO_MUCH) naming the file and line of the first segment longer than
@@ -42,17 +44,28 @@ class Corpus:
         if total > max_segments:
             raise InputError(f"{total:,} segments in all ({len(texts)} texts); this server takes at most "
                              f"{max_segments:,} per upload", code=InputError.Codes.TOO_MUCH)
+        self.check_line_length(max_line_chars, f"this server takes at most {max_line_chars:,} per line")
+
+    def check_line_length(self, max_line_chars: int, limit: str) -> None:
+        """InputError (TOO_MUCH) naming the file and line (a structured file: the document and segment) of the
+        first segment longer than max_line_chars; `limit` says whose limit it is and how to raise it (the
+        server's, the command line's --max-line-chars).  The analysers fail on such lines (spaCy refuses a text
+        over a million characters, HanTa fails from ~600,000)."""
+        texts = [*self.references.items(), *self.systems.items()] + \
+            ([("source", self.source)] if self.source is not None else [])
         for name, docs in texts:
             line = 0
             for k, doc in enumerate(docs):
                 if self.boundaries == "blank-lines" and k:
                     line += 1  # the blank line before the document
-                for seg in doc:
+                for j, seg in enumerate(doc):
                     line += 1
                     if len(seg) > max_line_chars:
                         where = self.files.get(name, name)
-                        raise InputError(f"a segment of {len(seg):,} characters; this server takes at most "
-                                         f"{max_line_chars:,} per line", file=str(where),
+                        at = (f" (document '{self.doc_ids[k]}', segment {j + 1})"
+                              if self.boundaries == "structured" and k < len(self.doc_ids) else "")
+                        raise InputError(f"{'source' if name == 'source' else repr(name)}: a segment of "
+                                         f"{len(seg):,} characters{at}; {limit}", file=str(where),
                                          line=None if self.boundaries == "structured" else line,
                                          code=InputError.Codes.TOO_MUCH)
 
@@ -121,7 +134,7 @@ class Corpus:
         document was, and the reference segments it left out or to which it added material, are kept in
         `resegmented`.  Documents are matched by order (blank-line documents) or by id.  store: a disk table
         where each document's cut is kept (io/resegment.py), or None."""
-        from .resegment import RESEGMENT_VERSION, gaps, resegment, token_counts
+        from .resegment import RESEGMENT_VERSION, gaps, resegment, token_counts, too_long
 
         ref0 = next(iter(self.references.values()))
         jobs, where = [], []
@@ -132,6 +145,10 @@ class Corpus:
                                  file=self.files.get(name, name), code=InputError.Codes.COUNTS)
             for di, (d, r) in enumerate(zip(docs, ref0)):
                 if len(d) != len(r):
+                    long = too_long(r, d, lang)  # refused at once, before any aligner starts
+                    if long:
+                        raise InputError(f"system '{name}', document '{self.doc_ids[di]}': {long}",
+                                         file=self.files.get(name, name), code=InputError.Codes.TOO_MUCH)
                     jobs.append((r, d))
                     where.append((name, di))
         try:
@@ -183,6 +200,10 @@ class Corpus:
                             what += "; by segment id it " + " and ".join(
                                 x for x in (f"lacks {_ids(lack)}" if lack else "",
                                             f"has {_ids(extra)}, which the reference has not" if extra else "") if x)
+                        from .readers import lone_cr_note
+
+                        what += "".join(lone_cr_note(self.lone_cr.get(n)).replace("of it", f"of {n}'s file")
+                                        for n in (name, ref0_name) if self.lone_cr.get(n))
                         raise InputError(
                             f"{what} (document-level matching is available: --granularity document)", file=where,
                             code=InputError.Codes.SENTENCE_COUNTS,

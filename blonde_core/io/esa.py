@@ -219,6 +219,15 @@ def bind_esa(esa: EsaJudgments, corpus: Corpus, pair: str | None = None, mapping
     for (s, d, seg) in raters:
         judged[s].add((d, seg))
     segs = set.intersection(*judged.values()) if common else None
+    if segs is not None and not segs and len(judged) > 1:  # every system judged on other segments: no number at all
+        what = (f"no segment is judged for all {len(judged)} systems ({', '.join(sorted(judged))}: each was judged on "
+                f"other segments, {', '.join(str(len(judged[x])) for x in sorted(judged))} of them), so comparing "
+                "them on the segments judged for every one of them, WMT24's way, leaves none and gives no human "
+                "score")
+        raise InputError(f"{what}; --esa-every-judged scores each system over every segment judged for it", file=files,
+                         code=InputError.Codes.JUDGMENTS,
+                         page=f"{what}; tick 'ESA: each system over every segment judged for it' to score each "
+                              "system over its own judged segments")
     hs = HumanScores("esa", True, kind=esa.describe() + (
         f"; systems compared on the {len(segs):,} segments judged for all {len(judged)} of them" if common else
         "; every judged segment used"))

@@ -89,13 +89,35 @@ def decode_bytes(data: bytes, name: str) -> str:
     return text
 
 
-def split_lines(text: str) -> list[str]:
+class Lines(list):
+    """A file's lines, and the lines (1-based, as an editor counts them by LF) that a carriage return alone split
+    in two (`lone_cr`): in a file whose lines end in LF or CRLF a lone CR is a stray character (pasted from a
+    spreadsheet cell), yet it ends a line as Python's text mode reads it - said wherever a line count then
+    differs, instead of blaming the count alone."""
+    lone_cr: tuple | list = ()
+
+
+def split_lines(text: str) -> Lines:
     """Lines as Python's text mode reads them (LF, CRLF or CR), without terminators."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
+    text = text.replace("\r\n", "\n")
+    crs = []
+    if "\r" in text and "\n" in text:  # a file of LF lines with CRs alone inside some (a file of CR lines: none)
+        crs = [i for i, x in enumerate(text.split("\n"), 1) if "\r" in x.rstrip("\r")]
+    lines = Lines(text.replace("\r", "\n").split("\n"))
     if lines and lines[-1] == "":
         lines.pop()
+    lines.lone_cr = crs
     return lines
+
+
+def lone_cr_note(crs: list | None) -> str:
+    """"; line 4 holds a carriage return alone ..." for a count message (crs: Lines.lone_cr), or ""."""
+    if not crs:
+        return ""
+    where = ", ".join(str(x) for x in crs[:3]) + (f" and {len(crs) - 3} more" if len(crs) > 3 else "")
+    return (f"; line{'s' if len(crs) > 1 else ''} {where} of it hold{'s' if len(crs) == 1 else ''} a carriage "
+            "return (CR, \\r) alone, which ends a line as text is read and so splits that line in two: remove it "
+            "or replace it by a space")
 
 
 MAX_SCORE = 1e12  # no score or judgment is this large; sums and squares of larger ones overflow to infinity
@@ -179,7 +201,8 @@ def read_lines(path: str | os.PathLike, allow_empty: bool = False) -> list[str]:
 def group_by_docids(lines: list[str], doc_ids: list[str], name: str, docids_name: str):
     if len(lines) != len(doc_ids):
         raise InputError(f"has {len(lines)} lines but the document-id file {docids_name} has "
-                         f"{len(doc_ids)}; they must have one line per segment", file=name, code=InputError.Codes.COUNTS)
+                         f"{len(doc_ids)}; they must have one line per segment"
+                         f"{lone_cr_note(getattr(lines, 'lone_cr', None))}", file=name, code=InputError.Codes.COUNTS)
     docs, order = [], []
     for line, d in zip(lines, doc_ids):
         if not order or order[-1] != d:
@@ -252,8 +275,12 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
         ids = None
         mode = boundaries or "single"
 
+    crs: dict = {}  # file -> the lines a lone carriage return split (Lines.lone_cr)
+
     def read(path):
         lines = read_lines(path)
+        if lines.lone_cr:
+            crs[str(path)] = lines.lone_cr
         if mode == "docids":
             return group_by_docids(lines, ids, str(path), str(docids))
         if mode == "blank-lines":
@@ -316,7 +343,8 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
                 doc_order = order
             elif mode == "blank-lines" and len(order) != len(doc_order):
                 raise InputError(f"has {len(order)} documents (blank-line separated) but "
-                                 f"{references[0]} has {len(doc_order)}", file=str(p), code=InputError.Codes.COUNTS)
+                                 f"{references[0]} has {len(doc_order)}{lone_cr_note(crs.get(str(p)))}", file=str(p),
+                                 code=InputError.Codes.COUNTS)
             group[n] = docs
             files[n] = str(p)
     src = None
@@ -324,7 +352,8 @@ def plain_corpus(references: list, systems: list, docids=None, source=None,
         _, src = read(source)
     return Corpus(doc_ids=list(doc_order), references=refs, systems=syss, source=src,
                   boundaries=mode, files=files, docids_file=None if docids is None else str(docids),
-                  system_docids=own_files, missing_documents=missing)
+                  system_docids=own_files, missing_documents=missing,
+                  lone_cr={n: crs[f] for n, f in files.items() if f in crs})
 
 
 def attach_source(corpus: Corpus, path) -> None:
@@ -349,7 +378,8 @@ def attach_source(corpus: Corpus, path) -> None:
         k = next(i for i, (a, b) in enumerate(zip(docs, sizes)) if len(a) != b)
         raise InputError(f"document {k + 1} has {len(docs[k])} segments but the reference's has {sizes[k]}",
                          file=str(path), code=InputError.Codes.COUNTS)
-    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments", file=str(path), code=InputError.Codes.COUNTS)
+    raise InputError(f"has {len(lines)} lines but the reference has {sum(sizes)} segments"
+                     f"{lone_cr_note(lines.lone_cr)}", file=str(path), code=InputError.Codes.COUNTS)
 
 
 # --- structured files: tables, JSON Lines, WMT XML ------------------------------

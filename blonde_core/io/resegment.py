@@ -234,7 +234,7 @@ def _window_cells(ref_counts: list[int], n_hyp: int) -> int:
     n_ref = sum(ref_counts)
     if n_ref * n_hyp <= WHOLE_CELLS:
         return n_ref * n_hyp
-    w = max(WINDOW_TOKENS, 2 * max(ref_counts, default=0))
+    w = min(n_ref, max(WINDOW_TOKENS, 2 * max(ref_counts, default=0)))
     return w * min(n_hyp, 2 * (int(w * n_hyp / max(n_ref, 1) * SPAN_FACTOR) + SPAN_SLACK))
 
 

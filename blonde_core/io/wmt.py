@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import math
 import posixpath
+import unicodedata
 import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -282,6 +283,11 @@ def _text_members(tree: _Tree, folder: str, prefix: str) -> dict:
         for ext in (".txt", ".jsonl"):
             if base.endswith(ext):
                 name = base[len(prefix):-len(ext)]
+                if not name.strip() or any(unicodedata.category(c)[0] == "C" for c in name):
+                    why = "no name" if not name.strip() else "a line break or another control character in its name"
+                    raise InputError(f"member {rel!r} gives a text {why} ({name!r}): a text's name is its file's "
+                                     "name, shown in every table; rename the file", file=tree.label,
+                                     code=InputError.Codes.NAMES)
                 if name in out:
                     raise InputError(f"has both {out[name].rsplit('/', 1)[-1]} and {base}: one text, two files; "
                                      "keep one", file=tree.name(folder.rstrip("/")), code=InputError.Codes.NAMES)
@@ -357,6 +363,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         return [[next(it) for _ in range(n)] for n in sizes]
 
     refs, files = {}, {}
+    left_out: list = []  # (file, why) of what is not scored
     for name, rel in _text_members(tree, "references/", lp + ".").items():
         refs[name] = docs_of(rel, name)
         files[name] = tree.name(rel)
@@ -365,8 +372,14 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
                          code=InputError.Codes.MALFORMED)
     systems = {}
     for name, rel in _text_members(tree, f"system-outputs/{lp}/", "").items():
-        if name in refs:
-            continue  # a human translation that is also a reference: loaded once, as the reference
+        if name in refs:  # a human translation that is also a reference: loaded once, as the reference
+            mine = docs_of(rel)
+            if mine != refs[name]:  # not that reference's text: said, never dropped without a word
+                n = sum(a != b for x, y in zip(mine, refs[name]) for a, b in zip(x, y))
+                left_out.append((tree.name(rel), f"not loaded as a system: its name is that of the reference "
+                                                 f"'{name}' ({files[name]}), whose text it is not ({n:,} of "
+                                                 f"{len(ids):,} lines differ); rename it to score it as a system"))
+            continue
         systems[name] = docs_of(rel, name)
         files[name] = tree.name(rel)
     if not systems:
@@ -378,8 +391,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     corpus.check_names()
 
     skipped: list = []
-    left_out = [(tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary (domain "
-                                      "'canary'), which WMT does not score")] if skip else []
+    left_out += [(tree.name(docs_rel), f"line{'s 1-' if skip > 1 else ' '}{skip} of every file: the canary (domain "
+                                       "'canary'), which WMT does not score")] if skip else []
     for name, n in missing.items():
         if n:
             skipped.append((files[name], f"{n} segment{'s' if n > 1 else ''} '{NO_TRANSLATION}' (no output): read "

@@ -61,7 +61,7 @@ _FIRST_WORD = {"CJK": "Han", "HIRAGANA": "Kana", "KATAKANA": "Kana", "HANGUL": "
 _NOT_LANGUAGE = re.compile(r"\S+://\S+|www\.\S+|\S+@\S+\.\w+|[@#][\w.]+")  # URLs, addresses, @user, #tag
 _IDENT: list = []  # the py3langid identifier, loaded once per process
 MAX_CHARS = 20_000  # characters read per guess (the first ones)
-DETECT_VERSION = 1  # part of the disk cache's key of a study's guesses (Study.language_keys): raise it when guesses change
+DETECT_VERSION = 2  # part of the disk cache's key of a study's guesses (Study.language_keys): raise it when guesses change
 MIN_CONFIDENCE = 0.5  # py3langid's probability (among the script's languages) below which nothing is guessed
 
 
@@ -170,9 +170,34 @@ def identify_texts(texts, max_chars: int = MAX_CHARS) -> dict:
     return identify("\n".join(parts))
 
 
+# The scripts a language's text is written in (Japanese: Kana and Han; Korean: Hangul and Han), for the share of
+# its letters a text has (target_share).
+_SCRIPTS_OF = {"ja": ("Kana", "Han"), "ko": ("Hangul", "Han")}
+FOREIGN_SCRIPT_SHARE = 0.1  # a text with less than this share of its letters in the target's script is foreign
+
+
+def target_share(g: dict, target: str) -> float | None:
+    """The share of an identify() answer's letters written in the target language's script(s) (None: a target
+    whose script we do not know)."""
+    scripts = _SCRIPTS_OF.get(target) or ((script_of(target),) if script_of(target) else ())
+    return sum(g["scripts"].get(s, 0.0) for s in scripts) if scripts else None
+
+
+def foreign_script(g: dict, target: str) -> str | None:
+    """For an identify() answer in no language it knows: "Latin script" when (almost) none of its letters are in
+    the target's script (Latin gibberish under a Ukrainian target: not the target language, whatever it is), else
+    None.  A text that mixes in the target's letters (a name, a URL beside Chinese) is not foreign."""
+    if g["language"] is not None or not g["script"]:
+        return None
+    share = target_share(g, target)
+    return f"{g['script']} script" if share is not None and share < FOREIGN_SCRIPT_SHARE else None
+
+
 def segment_languages(segments, target: str, sample: int = 200) -> dict:
     """How many of (a sample of evenly spread) segments are not written in `target`:
-    {"checked", "other": {code: count}, "empty"}; a segment of fewer than 20 letters is not judged."""
+    {"checked", "other": {code: count}, "empty"}; a segment of fewer than 20 letters is not judged.  A segment in
+    no language the identifier knows, written (almost) without the target's script, counts under its script's
+    name ("Latin script"; foreign_script)."""
     segs = list(segments)
     step = max(1, len(segs) // sample)
     other: Counter = Counter()
@@ -185,13 +210,32 @@ def segment_languages(segments, target: str, sample: int = 200) -> dict:
         if g["chars"] < 20:
             continue
         checked += 1
-        g = g["language"]
-        if g is not None and g != target:
-            other[g] += 1
+        lang = g["language"]
+        if lang is not None and lang != target:
+            other[lang] += 1
+        elif lang is None and foreign_script(g, target):
+            other[foreign_script(g, target)] += 1
     return {"checked": checked, "other": dict(other.most_common()), "empty": empty}
 
 
-__all__ = ["NAMES", "identify", "identify_texts", "language_name", "script_of", "segment_languages"]
+_WORD = re.compile(r"[^\W\d_]+")  # a run of letters
+_LOOKALIKE = frozenset({"Latin", "Cyrillic", "Greek"})  # scripts that share letter shapes (a, е, о, р, с, х, ...)
+
+
+def mixed_script_words(text: str) -> int:
+    """Words whose letters mix Latin, Cyrillic and Greek (a Cyrillic 'о' inside a Latin word): homoglyphs, which
+    no writer types and which make a text look like its language while its words match nothing."""
+    n = 0
+    for w in _WORD.findall(text[:MAX_CHARS]):
+        if w.isascii():
+            continue
+        seen = {_SCRIPT_OF[ch] if ch in _SCRIPT_OF else _SCRIPT_OF.setdefault(ch, _script(ch)) for ch in w}
+        n += len(seen & _LOOKALIKE) > 1
+    return n
+
+
+__all__ = ["NAMES", "foreign_script", "identify", "identify_texts", "language_name", "mixed_script_words",
+           "script_of", "segment_languages", "target_share"]
 
 
 def _self_check() -> None:  # pragma: no cover - a quick look from the shell: python -m blonde_core.lang.detect
