@@ -51,10 +51,19 @@ def test_check_file_names_each_problem(tmp_path):
 
 @pytest.mark.pipeline
 @pytest.mark.parametrize("lang", [x for x in available() if gold_path(x).is_file()])
-def test_every_gold_file_is_sound_and_read_from_its_source(lang):
+def test_every_gold_file_is_sound_and_read_from_its_source(lang, tmp_path):
     """Each pack's gold parses, uses the pack's classes and is, mark for mark removed, the line of the shared data
-    it names; and it is big enough to measure (lang/GOLD.md: at least 60 paragraphs)."""
-    assert check_file(lang, DATA) == []
+    it names; and it is big enough to measure (lang/GOLD.md: at least 60 paragraphs).  Icelandic's source, WMT24
+    en-is, is not in the shared data: it is read from the fetched release (tests/wmt24_is.py), or the test skips
+    saying where it looked."""
+    data = DATA
+    if lang == "is":
+        from wmt24_is import WHERE, data_root
+
+        data = data_root(tmp_path)
+        if data is None:
+            pytest.skip(WHERE)
+    assert check_file(lang, data) == []
     items = load_gold(lang)
     assert len(items) >= 60
     assert all(it.get("by") for it in items)

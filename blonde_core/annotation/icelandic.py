@@ -10,15 +10,19 @@ K) and rare, old or obsolete words (`malsnid` SJALD, GAM, URE ...), whose readin
 is the adjective "new", not the rare verb "renew").  A form with several readings left gets one by these rules
 (each a fact of the grammar, lang/is/README.md says which):
 
-- a finite verb reading (FH indicative, VH subjunctive, BH imperative) wins over a noun or adjective (*sagði*
-  said, not the adjective *sagður*; *mun* will, not *munur* difference), except for the few forms whose other
-  reading is a function word that is far more frequent (*á* on, *sem* who/as, *sér* oneself, *sá* that one):
-  there the verb wins only next to a subject pronoun in the nominative (*hann á*, *á hann*, *ég sá*);
-- an infinitive reading wins over a plural present after the infinitive marker *að* or after a form that can be
-  a finite verb (*að hafa*, *mun gera*); the supine wins over a second-person plural present (*hefur orðið*);
-- of the finite readings, a third-person one wins (*sé* is *vera*'s subjunctive, not "I see", unless after
-  *ég*), the indicative before the subjunctive; an imperative wins only at the start of a clause (*Gerðu það!*
-  but *þeir gerðu*), and the bare-stem imperative (BH-ST, *kom*) never over another finite reading.
+- a rare, old or obsolete reading gives way to the core vocabulary's;
+- a finite verb reading (FH indicative, VH subjunctive, BH imperative) wins over a noun or adjective, except in a
+  noun's place: after a preposition, an adjective that is no plural subject, an article, a numeral, or right after
+  another finite verb (Icelandic is verb-second: *til jarðar*, *gekkst undir*); forms of vera, hafa, verða, munu,
+  skulu, geta stay verbs (*er*, *væri*); a present subjunctive or bare-stem imperative alone gives way to the noun
+  (*sinni*, *vel*);
+- first- and second-person readings count only beside their pronoun or in a clitic form (*ég standi*, *viltu*),
+  the verb agrees in number with a subject pronoun beside it (*hann sá*: sjá's past, not sá's plural present);
+- an infinitive wins over a third-person plural present after *að*, after a verb taking a bare infinitive (*mun*,
+  *vil*, *má*; a pronoun may stand between) and wherever no plural subject stands beside it; the supine wins over a
+  second-person plural present (*hefur orðið*); an imperative counts only at the start of a clause;
+- *á*, *sér*, *sá* are the preposition, reflexive and demonstrative unless a subject pronoun stands beside them;
+  *sem* is always the relative particle; *mun* before a comparative is the adverb "much".
 
 Entities: a word written with a capital letter inside a sentence is a name (Icelandic capitalises proper nouns
 only: not nationalities, languages, months or days); a capitalised word that opens a sentence is a name only
@@ -40,6 +44,7 @@ _NEVER_VERB = frozenset(("sem",))  # the relative "sem", never "ég sem" (I comp
 _SUBJECT = frozenset("ég þú hann hún það við þið þeir þær þau".split())
 _SUBJECT_AFTER = frozenset("ég þú hann hún þeir þær þau".split())  # a verb before its subject ("sá hún")
 _PLURAL_SUBJECT = frozenset("við þið þeir þær þau sem".split())  # before a plural verb: not an infinitive
+_SINGULAR = frozenset("ég þú hann hún það".split())
 _MUCH = frozenset(("mun",))  # the adverb "much" before a comparative (mun lengra), else munu's form
 # lemmas whose finite forms are verbs whatever their homographs (er is no conjunction, væri no noun)
 _ALWAYS_VERB = frozenset(("vera", "hafa", "verða", "munu", "skulu", "geta"))
@@ -126,7 +131,8 @@ class IslenskaAnalyser:
         strong = any(r[3] in _ALWAYS_VERB for r in finite)
         infs = [r for r in verbs if r[2].endswith("NH")]
         plural = bool(finite) and all(r[2].endswith("3P-FT") for r in finite if "FH" in r[2].split("-"))
-        aux_before = prev in _AUX_BEFORE_INF or (prev in _SUBJECT and len(before) > 1 and before[1][0] in _AUX_BEFORE_INF)
+        aux_before = prev in _AUX_BEFORE_INF or (
+            prev in _SUBJECT and len(before) > 1 and before[1][0] in _AUX_BEFORE_INF)
         if infs and (prev == "að" or aux_before or (plural and not (
                 prev in _PLURAL_SUBJECT or nxt in _PLURAL_SUBJECT or prev_tag.endswith("-NFFT")))):
             return "so", "VERB", "VerbForm=Inf"
@@ -149,6 +155,9 @@ class IslenskaAnalyser:
                 if imp and (clause_start or not ind):
                     return "so", "VERB", "VerbForm=Fin|Mood=Imp"
                 best = ind or [r for r in finite if "VH" in r[2].split("-")] or finite
+                # the verb agrees in number with a subject pronoun beside it (hann sá: sjá's past, not sá's plural)
+                num = "ET" if {prev, nxt} & _SINGULAR else "FT" if {prev, nxt} & (_PLURAL_SUBJECT - {"sem"}) else ""
+                best = [r for r in best if r[2].split("-")[-1].startswith(num)] or best if num else best
                 if best[0][2].endswith("BH-ST") and other:
                     finite = []
                 else:
@@ -162,7 +171,8 @@ class IslenskaAnalyser:
         closed = [r for r in other if r[0] in _CLOSED]
         r = closed[0] if closed and (low in _FUNCTION_FIRST or low in _MUCH) else other[0]
         nom_pl = any(q[2].split("-")[-1] == "NFFT" for q in other)
-        tag = r[0] + ("-MST" if "MST" in r[2].split("-") or r[2].startswith("MST") else "") + ("-NFFT" if nom_pl else "")
+        comparative = "MST" in r[2].split("-") or r[2].startswith("MST")
+        tag = r[0] + ("-MST" if comparative else "") + ("-NFFT" if nom_pl else "")
         pos = "PROPN" if r[1] in _NAME_DOMAINS else _POS.get(r[0], "X")
         return tag, pos, ""
 
