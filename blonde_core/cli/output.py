@@ -147,8 +147,9 @@ def to_text(data: dict) -> str:
     out.append("-" * len(head))
     for name, doc, e in rows:
         line = f"{name:<{nw}} {doc:<{dw}} " + " ".join(f"{_pct(e[k]['F1']):>10}" for k in tops)
-        line += " " + " ".join(f"{_pct(e['categories'][k]['F1']) + ('*' if e['categories'][k].get('thin') else ''):>8}"
-                               for k in cats)
+        # * = thin evidence; a category with no span on either side (or one the pack declares empty) is "-" alone
+        line += " " + " ".join(f"{_pct(c['F1']) + ('*' if c.get('thin') and c['F1'] is not None else ''):>8}"
+                               for c in (e["categories"][k] for k in cats))
         line += "".join(f" {'-' if e.get(k) is None else format(e[k], '.2f'):>13}" for k in extras)
         out.append(line)
     out.append("")
