@@ -31,7 +31,10 @@ domain of the name (person, place, company ...), "Unkn" when BÍN does not know 
 """
 from __future__ import annotations
 
-from .analysers import _WORD, _offsets  # words cut as the other per-word adapters cut them
+import re
+
+# words and punctuation, hyphenated words and words with an apostrophe kept whole (as the other per-word adapters)
+_WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
 
 # BÍN word classes -> the coarse part of speech (Universal Dependencies' names) the pack's rules read
 _POS = {"so": "VERB", "kk": "NOUN", "kvk": "NOUN", "hk": "NOUN", "lo": "ADJ", "ao": "ADV", "fs": "ADP",
@@ -188,8 +191,8 @@ class IslenskaAnalyser:
         return next((d for d in _LABEL_ORDER if d in doms), "Unkn")
 
     def record(self, text: str) -> dict:
-        words = _WORD.findall(text)
-        offs = _offsets(text, words)
+        found = list(_WORD.finditer(text))
+        words, offs = [m.group() for m in found], [m.start() for m in found]
         n = len(words)
         low = [w.lower() for w in words]
         tags, pos, morph, names = [], [], [], []
