@@ -201,6 +201,38 @@ class Study:
         study.messages["wmt"] = w.understood()
         return study
 
+    @classmethod
+    def release(cls, source, lps, cfg_of, n: int = 1000, seed: int = DEFAULT_SEED, gold: str | None = None,
+                engine: Engine | None = None, progress=None) -> dict:
+        """A WMT release at once (analysis.release): each pair of `lps` loaded as its own study, scored with its own
+        settings (cfg_of(study) -> ScoreConfig: the pair's language pack), BlonDe with the leaderboard's
+        significance clusters (Study.board, n resamples, seed), chrF and the human column; then systems x pairs
+        with the across-pair summary. progress(lp, k, total) before each pair."""
+        from .analysis.release import release_table
+
+        pairs = {}
+        for k, lp in enumerate(lps):
+            if progress:
+                progress(lp, k, len(lps))
+            st = cls.from_wmt(source, lp, gold, engine=engine)
+            cfg = cfg_of(st)
+            names = list(st.corpus.systems)
+            chrf = st.standards(cfg.granularity, ["chrF"])
+            hum = st.human_column(names)
+            rows = {s: {"BlonDe": None, "cluster": None, "chrF": chrf.score("chrF", s),
+                        "human": hum["systems"][s]["score"] if hum else None,
+                        "human_rank": hum["systems"][s].get("rank") if hum else None} for s in names}
+            block = {"lang": cfg.lang, "no_pack": st.no_pack(cfg), "human": hum["name"] if hum else None,
+                     "signature": st.signature(cfg) if cfg.has_pack else None, "systems": rows}
+            if cfg.has_pack:
+                b = st.board(cfg, n, seed)
+                block["board_signature"] = b["signature"]
+                for s in names:
+                    rows[s]["BlonDe"] = b["intervals"]["BlonDe"][s]["score"]
+                    rows[s]["cluster"] = b["clusters"].get(s)
+            pairs[lp] = block
+        return release_table(pairs)
+
     @staticmethod
     def wmt_pairs(source) -> list[str]:
         """The language pairs of a WMT-layout folder or zip (nothing but its file names read)."""

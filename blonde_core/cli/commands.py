@@ -46,6 +46,14 @@ def check_line_limit(a, study: Study) -> None:
     study.corpus.check_line_length(n, line_limit_said(n))
 
 
+def run_engine(a) -> Engine:
+    """The run's engine: its cache, processes and scheduler as the flags say."""
+    cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
+    # one run: its results are kept without measuring them (results_mb None; a server caps its memo)
+    return Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
+                  pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None, results_mb=None)
+
+
 def load_study(a, human=None, **human_kw) -> Study:
     """The Study of -r/-s (or --input) with the run's engine; a -r value that is no file but
     the name of a loaded text picks the one reference that scores the systems
@@ -61,10 +69,7 @@ def load_study(a, human=None, **human_kw) -> Study:
         raise InputError("-p/--plus needs an annotation file (-an FILE)", code=InputError.Codes.OPTIONS)
     if a.annotation and not a.plus:
         raise InputError("-an is given without -p/--plus; add -p to compute BlonD+", code=InputError.Codes.OPTIONS)
-    cap = os.environ.get("BLONDE_CACHE_MAX_MB", "").strip()
-    # one run: its results are kept without measuring them (results_mb None; a server caps its memo)
-    engine = Engine(cache_mode="off" if a.no_cache else "disk", cache_dir=a.cache_dir, n_process=a.jobs,
-                    pool="fork", scheduler=a.scheduler, disk_mb=int(cap) if cap.isdigit() else None, results_mb=None)
+    engine = run_engine(a)
     lps = list(a.lp or [])
     if len(lps) > 1:
         raise InputError(f"--lp given {len(lps)} times; one language pair (several only with correlate --task)",
@@ -201,7 +206,64 @@ def _metric_names(a) -> tuple[list[str], list[str]]:
     return [m for m in wanted if m in CATALOG.standard], [m for m in wanted if m in CATALOG.companions]
 
 
+def run_release(a) -> str:
+    """score --wmt-dir DIR --lp all (or several --lp): systems x pairs (analysis/release.py), each pair in its own
+    language pack with BlonDe's significance clusters (--ci N resamples, default 1000; --seed), chrF and the
+    human score, and the across-pair summary."""
+    if a.lang:
+        raise InputError("--lang with several pairs: each pair is scored in its own language (leave --lang out)",
+                         code=InputError.Codes.OPTIONS)
+    if a.reference or a.system or a.input or a.human or a.overlap:
+        raise InputError("several --lp (or --lp all) take a WMT folder alone: no -r/-s/--input/--human/--overlap",
+                         code=InputError.Codes.OPTIONS)
+    known = Study.wmt_pairs(a.wmt_dir)
+    lps = known if a.lp == ["all"] else list(dict.fromkeys(a.lp))
+    bad = [lp for lp in lps if lp not in known]
+    if bad:
+        raise InputError(f"--lp {bad[0]}: the folder has no such pair (it has {', '.join(known)})",
+                         file=str(a.wmt_dir), code=InputError.Codes.NAMES)
+
+    def progress(lp, k, total):
+        print(f"blonde-studio: pair {k + 1} of {total}: {lp}", file=sys.stderr, flush=True)
+
+    data = Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
+                         run_engine(a), progress=progress)
+    if a.format == "json":
+        return dump_json(data)
+    rows = [{"system": s, "pairs": v["pairs_entered"], "mean rank": v["mean_rank"], "top cluster": v["top_cluster"],
+             **{f"{lp} BlonDe": (None if lp not in v["per_pair"] or v["per_pair"][lp]["BlonDe"] is None
+                                 else 100 * v["per_pair"][lp]["BlonDe"]) for lp in data["pairs"]},
+             **{f"{lp} cluster": v["per_pair"].get(lp, {}).get("cluster") for lp in data["pairs"]},
+             **{f"{lp} chrF": v["per_pair"].get(lp, {}).get("chrF") for lp in data["pairs"]},
+             **{f"{lp} human": v["per_pair"].get(lp, {}).get("human") for lp in data["pairs"]}}
+            for s, v in data["systems"].items()]
+    if a.format == "csv":
+        return door.csv_text([list(r.values()) for r in rows], header=list(rows[0]) if rows else ["system"])
+    nw = max([20] + [len(s) for s in data["systems"]])
+    head = f"{'system':<{nw}} {'pairs':>5} {'mean rank':>9} {'top c.':>6} " + " ".join(f"{lp:>12}" for lp in data["pairs"])
+    out = [head, "-" * len(head)]
+    for s, v in data["systems"].items():
+        cells = []
+        for lp in data["pairs"]:
+            r = v["per_pair"].get(lp)
+            if r is None:  # not entered
+                cells.append(f"{'':>12}")
+                continue
+            f1 = "-" if r["BlonDe"] is None else f"{100 * r['BlonDe']:.2f}"
+            cells.append(f"{f1 + ('' if r['cluster'] is None else ' (' + str(r['cluster']) + ')'):>12}")
+        mr = "-" if v["mean_rank"] is None else f"{v['mean_rank']:.2f}"
+        out.append(f"{s:<{nw}} {v['pairs_entered']:>5} {mr:>9} {v['top_cluster']:>6} " + " ".join(cells))
+    out.append("")
+    out.append("Each pair: BlonDe F1 x 100 in the pair's own language pack, (n) its significance cluster there (1 = "
+               "top; blank: the system did not enter the pair). Summary " + data["summary_rule"] + ".")
+    for lp, p in data["pairs"].items():
+        out.append(f"{lp}: " + (p["board_signature"] if p.get("board_signature") else f"no BlonDe - {p['no_pack']}"))
+    return "\n".join(out) + "\n"
+
+
 def run_score(a) -> str:
+    if a.wmt_dir and a.lp and (len(a.lp) > 1 or a.lp == ["all"]):
+        return run_release(a)
     if a.entity_strings and a.format == "csv":
         raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
                          "missed per system)", code=InputError.Codes.OPTIONS)

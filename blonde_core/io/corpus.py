@@ -8,6 +8,16 @@ from blonde_core.errors import InputError
 Docs = list  # list of documents, each a list of segment strings
 
 
+def lone_cr_note(crs: list | None) -> str:
+    """"; line 4 holds a carriage return alone ..." for a count message (crs: Lines.lone_cr), or ""."""
+    if not crs:
+        return ""
+    where = ", ".join(str(x) for x in crs[:3]) + (f" and {len(crs) - 3} more" if len(crs) > 3 else "")
+    return (f"; line{'s' if len(crs) > 1 else ''} {where} of it hold{'s' if len(crs) == 1 else ''} a carriage "
+            "return (CR, \\r) alone, which ends a line as text is read and so splits that line in two: remove it "
+            "or replace it by a space")
+
+
 @dataclass
 class Corpus:
     doc_ids: list  # document ids in order
@@ -200,8 +210,6 @@ class Corpus:
                             what += "; by segment id it " + " and ".join(
                                 x for x in (f"lacks {_ids(lack)}" if lack else "",
                                             f"has {_ids(extra)}, which the reference has not" if extra else "") if x)
-                        from .readers import lone_cr_note
-
                         what += "".join(lone_cr_note(self.lone_cr.get(n)).replace("of it", f"of {n}'s file")
                                         for n in (name, ref0_name) if self.lone_cr.get(n))
                         raise InputError(

@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from .corpus import Corpus
+from .corpus import Corpus, lone_cr_note
 from blonde_core.errors import InputError
 
 
@@ -108,16 +108,6 @@ def split_lines(text: str) -> Lines:
         lines.pop()
     lines.lone_cr = crs
     return lines
-
-
-def lone_cr_note(crs: list | None) -> str:
-    """"; line 4 holds a carriage return alone ..." for a count message (crs: Lines.lone_cr), or ""."""
-    if not crs:
-        return ""
-    where = ", ".join(str(x) for x in crs[:3]) + (f" and {len(crs) - 3} more" if len(crs) > 3 else "")
-    return (f"; line{'s' if len(crs) > 1 else ''} {where} of it hold{'s' if len(crs) == 1 else ''} a carriage "
-            "return (CR, \\r) alone, which ends a line as text is read and so splits that line in two: remove it "
-            "or replace it by a space")
 
 
 MAX_SCORE = 1e12  # no score or judgment is this large; sums and squares of larger ones overflow to infinity

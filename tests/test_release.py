@@ -1,0 +1,64 @@
+"""Issue 65, point 1 (the command line): a WMT folder with several pairs scored at once, `score --wmt-dir DIR
+--lp all` - systems x pairs, each pair in its own language pack with BlonDe's significance clusters, chrF and
+the human score, and the across-pair summary. On a folder of two pairs built from WMT22 zh-en (real text and DA
+rows; the second pair with three of the five systems): each pair's column equals a single-pair run."""
+import json
+
+import pytest
+
+from blonde_core.cli import main
+from conftest import WMT_SUBSET_SYSTEMS, wmt22_layout
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory):
+    d = tmp_path_factory.mktemp("release")
+    wmt22_layout(d, 60, lp="zh-en")
+    return wmt22_layout(d, 40, systems=WMT_SUBSET_SYSTEMS[:3], lp="ja-en")["root"]
+
+
+def run(capsys, *argv):
+    code = main([str(x) for x in argv])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_every_pair_at_once_equals_each_pair_alone(release, capsys):
+    code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--ci", "200", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert list(data["pairs"]) == ["ja-en", "zh-en"] and "pair 2 of 2: zh-en" in err
+    for lp in ("zh-en", "ja-en"):
+        code, one, err = run(capsys, "score", "--wmt-dir", release, "--lp", lp, "--ci", "200", "--metrics", "chrF",
+                             "--format", "json")
+        assert code == 0, err
+        one = json.loads(one)
+        assert data["pairs"][lp]["board_signature"] == one["leaderboard"]["signature"]
+        for s, v in one["systems"].items():
+            row = data["systems"][s]["per_pair"][lp]
+            assert row["BlonDe"] == pytest.approx(v["BlonDe"]["F1"], abs=1e-12)
+            assert row["chrF"] == pytest.approx(v["chrF"], abs=1e-9)
+            assert row["cluster"] == one["leaderboard"]["clusters"][s]
+    # the summary over the pairs each system entered: ranks by BlonDe within each pair, top clusters counted
+    for s, v in data["systems"].items():
+        ranks = [r["rank"] for r in v["per_pair"].values()]
+        assert v["pairs_entered"] == len(ranks) == (2 if s in WMT_SUBSET_SYSTEMS[:3] or s == "refB" else 1)
+        assert v["mean_rank"] == pytest.approx(sum(ranks) / len(ranks))
+        assert v["top_cluster"] == sum(r["cluster"] == 1 for r in v["per_pair"].values())
+    order = list(data["systems"])
+    key = [(-data["systems"][s]["top_cluster"], data["systems"][s]["mean_rank"]) for s in order]
+    assert key == sorted(key)
+
+
+def test_text_and_csv_and_refusals(release, capsys):
+    code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "zh-en", "--lp", "ja-en", "--ci", "100")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:4] == ["system", "pairs", "mean", "rank"] and "zh-en" in lines[0]
+    assert any(line.startswith("zh-en: BlonDe|") for line in lines)
+    code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--ci", "100", "--format", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("system,pairs,mean rank,top cluster,ja-en BlonDe")
+    code, _, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--lang", "en")
+    assert code == 2 and "each pair is scored in its own language" in err
+    code, _, err = run(capsys, "score", "--wmt-dir", release, "--lp", "zh-en", "--lp", "xx-yy")
+    assert code == 2 and "--lp xx-yy: the folder has no such pair" in err
