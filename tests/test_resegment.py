@@ -392,6 +392,21 @@ def test_a_cut_moves_onto_the_nearest_sentence_end():
     assert snap([4, 4, 3], toks, set(), window=0) == [4, 4, 3]
 
 
+def test_an_empty_segment_takes_the_reference_s_own_words_from_its_neighbour():
+    """resegment.fill_by_words by hand: the aligner left segment 2 empty and put "Hello" at the end of segment 1;
+    the reference's segment 2 is "Hello," - the word moves; a word that is not the reference's stays; the
+    neighbour keeps at least one word."""
+    from blonde_core.io.resegment import fill_by_words
+
+    toks = "Wrong address Hello Thanks a lot".split()
+    ref = [["Wrong", "address!"], ["Hello,"], ["Thanks", "a", "lot."]]
+    assert fill_by_words([3, 0, 3], toks, ref) == [2, 1, 3]
+    assert fill_by_words([3, 0, 3], toks, [["Wrong", "address!"], ["Goodbye"], ["Thanks", "a", "lot."]]) == [3, 0, 3]
+    assert fill_by_words([1, 0, 2], ["Hello", "Thanks", "lot"], [["Hi"], ["Hello"], ["Thanks"]]) == [1, 0, 2]
+    # from the segment after when the words open it
+    assert fill_by_words([2, 0, 4], toks, [["Wrong", "address"], ["hello"], ["Thanks"]]) == [2, 1, 3]
+
+
 def test_document_id_files_by_their_conventions():
     from blonde_core.study import Study
 

@@ -74,7 +74,7 @@ def cache_keys(jobs: list[tuple[list[str], list[str]]], lang: str | None) -> lis
     from blonde_core.annotation.store import cache_key
     from blonde_core.digest import texts_digest
 
-    what = f"reseg-{RESEGMENT_VERSION}/snap-{SNAP_TOKENS}/mweralign-{dist_version('mweralign')}/{lang or ''}"
+    what = f"reseg-{RESEGMENT_VERSION}/snap-{SNAP_TOKENS}-fill/mweralign-{dist_version('mweralign')}/{lang or ''}"
     # the two documents' digest (digest.py: unambiguous, no JSON made of them)
     return [cache_key(what, False, texts_digest([list(r), list(h)]).hex()) for r, h in jobs]
 
@@ -300,6 +300,34 @@ def _windowed_counts(ref_lines: list[str], ref_counts: list[int], tokens: list[s
     return out
 
 
+def _word(t: str) -> str:
+    return "".join(ch for ch in t.lower() if ch.isalnum())
+
+
+def fill_by_words(counts: list[int], tokens: list[str], ref_tokens: list[list[str]],
+                  window: int = SNAP_TOKENS) -> list[int]:
+    """A segment the aligner left empty takes the last words of the segment before it (or the first of the one
+    after) when they are the reference segment's own words, case and punctuation aside - "Wrong address Hello"
+    joined without a full stop gives "Hello" to the reference's "Hello,": the aligner's tie between two places
+    of equal cost is broken by the words themselves. At most `window` words; the neighbour keeps at least one."""
+    bounds = [0]
+    for c in counts:
+        bounds.append(bounds[-1] + c)
+    for k, want in enumerate(ref_tokens):
+        m = len(want)
+        if bounds[k] != bounds[k + 1] or not 0 < m <= window:
+            continue
+        key = [_word(t) for t in want]
+        if not all(key):
+            continue
+        if k > 0 and bounds[k] - bounds[k - 1] > m and [_word(t) for t in tokens[bounds[k] - m:bounds[k]]] == key:
+            bounds[k] -= m
+        elif k + 2 < len(bounds) and bounds[k + 2] - bounds[k + 1] > m and \
+                [_word(t) for t in tokens[bounds[k + 1]:bounds[k + 1] + m]] == key:
+            bounds[k + 1] += m
+    return [b - a for a, b in zip(bounds, bounds[1:])]
+
+
 def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
     from mweralign.mweralign import align_texts
 
@@ -336,7 +364,8 @@ def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
         for x in enc:
             pos += len(x.split())
             line_ends.add(pos)
-        counts, pos, out = snap(counts, tokens, line_ends), 0, []
+        counts = fill_by_words(snap(counts, tokens, line_ends), tokens, [x.split() for x in ref_lines])
+        pos, out = 0, []
         for c in counts:
             out.append(" ".join(tokens[pos:pos + c]))
             pos += c
