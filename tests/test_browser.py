@@ -175,6 +175,9 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     first.get_by_role("heading", name="BlonDe Studio").first.wait_for()
     settled(first)
     warm = first.locator(".st-key-bl-warmup")
+    # the rule that hides them comes in the same run, in the main column: wait for it to apply, then check
+    first.wait_for_function("() => { const w = document.querySelector('.st-key-bl-warmup');"
+                            " return w && getComputedStyle(w).visibility === 'hidden'; }", timeout=30_000)
     assert warm.count() == 1 and not warm.is_visible() and warm.bounding_box()["height"] == 0
     ctx.close()
     ted_lines = (ted / "systems" / "SMU.txt").read_text(encoding="utf-8").splitlines()
