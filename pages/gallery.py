@@ -22,12 +22,13 @@ langs = sorted({ex["lang"] for ex in examples})
 # --- the choice, bound to the address (?phenomenon=pronoun&language=fr&language=zh): a link opens the same cards,
 # the choice stays when the user comes back from another page, and Streamlit rewrites the address in place only
 # when a pill changes (no history entry per rerun; values no card has are dropped from a hand-edited link)
-c1, c2 = st.columns([3, 2])
+# each on its own row, the whole width: twelve languages' pills beside eight phenomena's were cut off at 1280 px
+c1, c2 = st.container(), st.container()
 chosen_kinds = c1.pills("Phenomenon", kinds, selection_mode="multi", key="phenomenon", format_func=KINDS.get,
-                        bind="query-params",
+                        bind="query-params", width="stretch",
                         help="The cards that teach these phenomena; none chosen: every phenomenon")
 chosen_langs = c2.pills("Language", langs, selection_mode="multi", key="language",
-                        format_func=CATALOG.language_name, bind="query-params",
+                        format_func=CATALOG.language_name, bind="query-params", width="stretch",
                         help="The cards whose texts are in these languages (each scored with its own language "
                              "pack); none chosen: every language")
 
