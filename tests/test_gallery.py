@@ -82,9 +82,14 @@ def test_every_card_says_what_it_teaches():
 
 
 def test_every_pack_language_has_a_card_in_each_category():
+    """A category the pack declares empty (its reason in the pack's `<category>.empty`: Hindi's pronouns carry no
+    gender) has nothing to teach, so no card; a card for one would fail, its F1 None on both sides."""
     have = {(ex["lang"], ex["category"]) for ex in CARDS}
-    missing = [(lang, c) for lang in CATALOG.languages for c in CORE if (lang, c) not in have]
+    missing = [(lang, c) for lang in CATALOG.languages for c in CORE
+               if (lang, c) not in have and c not in CATALOG.language(lang).empty]
     assert not missing, missing
+    assert not [(lang, c) for lang, c in have if c in CORE and c in CATALOG.language(lang).empty]
+    assert "pronoun" in CATALOG.language("hi").empty  # the rule above skips something
     assert set(CATALOG.languages) >= {"cs", "de", "en", "es", "fr", "ja", "ru", "uk", "zh"}
 
 
