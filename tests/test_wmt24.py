@@ -32,8 +32,8 @@ def test_every_wmt24_target_language_is_recognised(lp, code, name):
     lines = (WMT24 / "references" / f"{lp}.refA.txt").read_text(encoding="utf-8").splitlines()[1:]
     g = guess_language(lines)
     assert (g["language"], g["name"]) == (code, name)
-    # the pack of that very language (issue 46), or none (Hindi): never en or fr
-    assert g["pack"] == (None if code == "hi" else code)
+    # the pack of that very language (issue 46; Hindi since issue 64): never en or fr
+    assert g["pack"] == code
 
 
 def test_scripts_and_short_texts():
@@ -49,21 +49,25 @@ def test_scripts_and_short_texts():
     assert identify("12345 !!!")["language"] is None
 
 
-def test_en_hi_gives_no_blonde_number_and_names_hindi(capsys):
-    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi")
-    assert code == 2 and "[E043]" in err and "Hindi (hi)" in err and out == ""
-    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--metrics", "chrF,BLEU", "--format", "json")
+def test_en_hi_scores_with_its_pack_and_without_one_names_the_language(capsys):
+    """en-hi has a pack since issue 64 (lang:hi, Hindi's pronoun category declared empty); the same texts under a
+    language without one (Marathi, same script) give no BlonDe number and name the language."""
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert "|lang:hi|analyser:hindiPOS" in data["signature"] and len(data["systems"]) == 19
+    assert all(v["categories"]["pronoun"]["F1"] is None for v in data["systems"].values())
+    # an empty system is named, not silently scored 0 among the others
+    assert any("'ONLINE-empty' is empty" in w for w in data["warnings"])
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--lang", "mr")
+    assert code == 2 and "[E043]" in err and "Marathi (mr)" in err and out == ""
+    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--lang", "mr", "--metrics",
+                         "chrF,BLEU", "--format", "json")
     assert code == 0
     data = json.loads(out)
-    assert data["blonde"] is None and data["language"]["language"] == "hi"
-    assert "Hindi (hi)" in data["warnings"][0] and "no language pack" in data["warnings"][0]
-    assert "BlonDe" not in out.replace("BlonDe Studio", "") .replace("BlonDe, BlonD-d", "")  # no BlonDe value anywhere
-    assert len(data["systems"]) == 19
-    assert all(set(v) >= {"chrF", "BLEU"} for v in data["systems"].values())
-    code, out, err = run(capsys, "score", "--wmt-dir", WMT24, "--lp", "en-hi", "--metrics", "chrF")
-    assert code == 0 and out.startswith("warning: The target texts are in Hindi (hi)")
-    # an empty system is named, not silently scored 0 among the others
-    assert "'ONLINE-empty'" in out and "empty" in out
+    assert data["blonde"] is None and data["language"]["language"] == "hi"  # what the text is written in
+    assert any("Marathi (mr)" in w and "no language pack" in w for w in data["warnings"])
+    assert all("BlonDe" not in v and set(v) >= {"chrF", "BLEU"} for v in data["systems"].values())  # no BlonDe value
 
 
 @pytest.mark.parametrize("lp,tok,systems", [("en-zh", "zh", ["GPT-4", "ONLINE-B", "Claude-3.5"]),
@@ -253,18 +257,18 @@ def test_esa_that_does_not_line_up_with_the_texts_is_refused(tmp_path):
 
 
 def test_a_language_set_against_the_text_is_said(capsys, tmp_path):
-    """--lang hi on English text: no BlonDe (hi has no pack) and a warning that the text looks English, not a
-    silent 'the target texts are in Hindi'; --lang zh (a pack since issue 46) scores, the warning with it."""
+    """--lang mr on English text: no BlonDe (mr has no pack) and a warning that the text looks English, not a
+    silent 'the target texts are in Marathi'; --lang zh (a pack since issue 46) scores, the warning with it."""
     ted = SHARED / "data" / "ted-zhen" / "refs"
     lines = (ted / "ref.txt").read_text(encoding="utf-8").splitlines()[:20]
     (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "sys.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, out, err = run(capsys, "score", "-r", tmp_path / "ref.txt", "-s", tmp_path / "sys.txt", "--lang", "hi",
+    code, out, err = run(capsys, "score", "-r", tmp_path / "ref.txt", "-s", tmp_path / "sys.txt", "--lang", "mr",
                          "--metrics", "chrF", "--format", "json", "--no-cache")
     assert code == 0
     data = json.loads(out)
     assert data["blonde"] is None
-    assert any("looks like 'en' (English) but the target language was set to 'hi'" in w for w in data["warnings"])
+    assert any("looks like 'en' (English) but the target language was set to 'mr'" in w for w in data["warnings"])
     code, out, err = run(capsys, "score", "-r", tmp_path / "ref.txt", "-s", tmp_path / "sys.txt", "--lang", "zh",
                          "--format", "json", "--no-cache")
     assert code == 0
