@@ -54,7 +54,7 @@ class Corpus:
         if total > max_segments:
             raise InputError(f"{total:,} segments in all ({len(texts)} texts); this server takes at most "
                              f"{max_segments:,} per upload", code=InputError.Codes.TOO_MUCH)
-        self.check_line_length(max_line_chars, f"this server takes at most {max_line_chars:,} per line")
+        self.check_line_length(max_line_chars, f"this server takes at most {max_line_chars:,} characters per line")
 
     def check_line_length(self, max_line_chars: int, limit: str) -> None:
         """InputError (TOO_MUCH) naming the file and line (a structured file: the document and segment) of the
