@@ -6,8 +6,8 @@ import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
 from blonde_core.study import reading_limits
-from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, set_data,
-                           summary_table)
+from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, scoped,
+                           set_data, summary_table)
 from studio.state import server_engine, study_store, upload_limits
 
 st.title("Data")
@@ -398,22 +398,25 @@ st.caption(f"Target language: **{md(target['name'] or 'not recognised')}**"
            + ", ".join(CATALOG.languages) + ".")
 for n in Study.pack_notes(config())["notes"]:
     st.caption(md(n))
+shown = scoped(d)  # as the pages score it: re-segmented when the sidebar's Re-segment is on
 try:
-    c.check("sentence")
+    shown.corpus.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
     st.warning(f"{md(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into the "
                "reference's sentences, what it left out is reported), or switch **Matching** to *document*.",
                icon=":material/warning:")
-moved = d.resegmentation()
+moved = shown.resegmentation()
 if moved:  # which systems were cut into the reference's segments, and what each left out or added
-    st.info(f"**Re-segmented ({md(c.seg_method)})**: {len(moved)} system(s) cut into the reference's segments - "
+    st.info(f"**Re-segmented ({md(shown.corpus.seg_method)})**: {len(moved)} system(s) cut into the reference's "
+            "segments - "
             f"**{md(', '.join(moved))}**. Everything sentence-level works for them; the Documents page keeps "
             "each one's own segments a click away.", icon=":material/content_cut:")
     st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
         {"system": n, "documents cut": len(docs), "own segments": sum(v["segments"] for v in docs.values()),
-         "reference segments": sum(len(ref0[c.doc_ids.index(doc)]) for doc in docs),
+         "reference segments": sum(len(next(iter(shown.corpus.references.values()))[shown.corpus.doc_ids.index(doc)])
+                                   for doc in docs),
          "omitted (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['omitted']))}"
                                                   for doc, v in docs.items() if v["omitted"]) or "none",
          "added (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['added']))}"
