@@ -923,13 +923,19 @@ class Study:
         return self._get(("standard_intervals", granularity, metrics, n, seed),
                          lambda: standard_intervals(std, metrics, list(self.corpus.systems), n, seed))
 
+    def tested_without_pack(self, metric: str) -> bool:
+        """Whether a metric is computed from the texts alone, so it is tested for a language without a pack: one
+        the registry says needs nothing of the language (sacrebleu's), or one computed elsewhere."""
+        spec = CATALOG.metric(metric.split(".")[0])
+        return metric in self.external or (spec is not None and spec.unavailable(None) is None)
+
     def compare(self, cfg: ScoreConfig, metric: str = "BlonDe", test: str = "bootstrap", unit: str = "doc",
                 n: int | None = 1000, seed: int = DEFAULT_SEED, std_metrics=(), cis: bool = True):
         """Every pair of systems tested on one metric (stats.compare); std_metrics: the sacrebleu
         metrics it may name."""
         from .analysis.stats import compare
 
-        if not cfg.has_pack and (metric.split(".")[0] not in CATALOG.standard and metric not in self.external):
+        if not cfg.has_pack and not self.tested_without_pack(metric):
             raise InputError(f"{self.no_pack(cfg)} (sacrebleu's metrics and metrics computed elsewhere are tested "
                              "without one)", code=InputError.Codes.NO_PACK)
         res = self.scores_or_texts(cfg)  # a language without a pack: the texts alone, for chrF, BLEU, TER ...

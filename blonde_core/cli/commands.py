@@ -484,7 +484,7 @@ def run_compare(a) -> str:
     study = load_study(a)
     cfg = resolve_config(a, study)
     # a language without a pack: sacrebleu's metrics and those computed elsewhere are tested on the texts alone
-    texts_only = not cfg.has_pack and (a.metric in CATALOG.standard or a.metric in study.external)
+    texts_only = not cfg.has_pack and study.tested_without_pack(a.metric)
     res = study.scores_or_texts(cfg) if texts_only else evaluate(a, study)
     if len(res.names) < 2:
         raise InputError("compare needs at least two systems (-s A B ...)", code=InputError.Codes.TOO_LITTLE)
