@@ -405,12 +405,48 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
 
         parts.append("<p class=note>Reproduce:</p><div class=sig>" + esc(" ".join(shlex.quote(x) for x in cmd))
                      + "</div>")
+    return _page("BlonDe Studio report", parts)
+
+
+def _page(title: str, parts: list[str]) -> str:
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width, initial-scale=1'>"
             "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "img-src data:\">"
-            f"<title>BlonDe Studio report</title><style>{REPORT_CSS}</style></head><body>"
-            + "".join(parts) + "</body></html>\n")
+            f"<title>{esc(title)}</title><style>{REPORT_CSS}</style></head><body>" + "".join(parts) + "</body></html>\n")
+
+
+def release_html(data: dict) -> str:
+    """The report of a WMT release (analysis/release.py): systems x pairs - BlonDe with its cluster (and rank)
+    per pair, chrF and the human score under it - the across-pair summary first, the notes and each pair's
+    signature after. Self-contained like build_report."""
+    from blonde_core.analysis.release import release_notes
+
+    pairs = list(data["pairs"])
+    header = ["system", "pairs", "mean rank", "top cluster", *pairs]
+    rows = []
+    for s in data["order"]:
+        v = data["systems"][s]
+        row = [s, str(v["pairs_entered"]), "-" if v["mean_rank"] is None else f"{v['mean_rank']:.2f}",
+               str(v["top_cluster"])]
+        for lp in pairs:
+            r = v["per_pair"].get(lp)
+            if r is None:
+                row.append("")
+                continue
+            first = "-" if r.get("BlonDe") is None else (
+                f"{100 * r['BlonDe']:.2f}" + ("" if r.get("cluster") is None else f" ({r['cluster']})"))
+            under = [f"chrF {r['chrF']:.2f}" if r.get("chrF") is not None else "",
+                     f"human {r['human']:.2f}" if r.get("human") is not None else ""]
+            cell = first + ("\n" + " · ".join(u for u in under if u) if any(under) else "")
+            row.append((cell, "font-weight:700") if r.get("cluster") == 1 else cell)
+        rows.append(row)
+    notes = release_notes(data)
+    parts = [f"<h1>BlonDe Studio: a WMT release</h1><p class=note>{len(pairs)} language pairs, "
+             f"{len(data['systems'])} systems. {esc(notes[0])} Bold: the pair's top cluster.</p>",
+             html_table(header, rows, left=1),
+             "<h2>Each pair's settings</h2>" + "".join(f"<div class=sig>{esc(n)}</div>" for n in notes[1:])]
+    return _page("BlonDe Studio release report", parts)
 
 
 CORRECTION_WORDS = {"p": "uncorrected", "p_holm": "Holm-corrected", "p_bh": "Benjamini-Hochberg-corrected"}

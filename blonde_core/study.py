@@ -203,19 +203,23 @@ class Study:
 
     @classmethod
     def release(cls, source, lps, cfg_of, n: int = 1000, seed: int = DEFAULT_SEED, gold: str | None = None,
-                engine: Engine | None = None, progress=None) -> dict:
+                engine: Engine | None = None, progress=None, work=None, studies: dict | None = None) -> dict:
         """A WMT release at once (analysis.release): each pair of `lps` loaded as its own study, scored with its own
         settings (cfg_of(study) -> ScoreConfig: the pair's language pack), BlonDe with the leaderboard's
         significance clusters (Study.board, n resamples, seed), chrF and the human column; then systems x pairs
-        with the across-pair summary. progress(lp, k, total) before each pair."""
+        with the across-pair summary. progress(lp, k, total) before each pair; work(lp, done, of) as each pair's
+        distinct sentences are annotated. studies: {lp: Study} already loaded (the dashboard's), else each pair is
+        read from source."""
         from .analysis.release import release_table
 
         pairs = {}
         for k, lp in enumerate(lps):
             if progress:
                 progress(lp, k, len(lps))
-            st = cls.from_wmt(source, lp, gold, engine=engine)
+            st = (studies or {}).get(lp) or cls.from_wmt(source, lp, gold, engine=engine)
             cfg = cfg_of(st)
+            if work and cfg.has_pack:
+                st.result(cfg, progress=lambda done, of, lp=lp: work(lp, done, of))
             names = list(st.corpus.systems)
             chrf = st.standards(cfg.granularity, ["chrF"])
             hum = st.human_column(names)
@@ -1697,6 +1701,10 @@ TOOLS = {
     "apt_of_links": ("analysis.apt", "apt_of_links"),
     "apt_of_files": ("analysis.apt", "apt_of_files"),
     "mqm_fields": ("analysis.mqm", "fields"),
+    "release_rows": ("analysis.release", "release_rows"),
+    "release_notes": ("analysis.release", "release_notes"),
+    "release_latex": ("analysis.release", "release_latex"),
+    "release_html": ("report", "release_html"),
 }
 
 

@@ -62,3 +62,30 @@ def test_text_and_csv_and_refusals(release, capsys):
     assert code == 2 and "each pair is scored in its own language" in err
     code, _, err = run(capsys, "score", "--wmt-dir", release, "--lp", "zh-en", "--lp", "xx-yy")
     assert code == 2 and "--lp xx-yy: the folder has no such pair" in err
+
+
+def test_latex_and_report_of_a_release(release, capsys, tmp_path):
+    code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--ci", "100", "--format", "json")
+    data = json.loads(out)
+    code, tex, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--ci", "100", "--format", "latex")
+    assert code == 0, err
+    assert r"\begin{tabular}{lrrrrr}" in tex and r"\label{tab:release}" in tex and tex.isascii()
+    body = tex.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
+    assert [line.split(" & ")[0] for line in body] == [s.replace("_", r"\_") for s in data["order"]]
+    for lp in data["pairs"]:  # each pair's best BlonDe in bold, with its cluster as a superscript
+        best = max((v["per_pair"][lp]["BlonDe"], s) for s, v in data["systems"].items() if lp in v["per_pair"])
+        col = 4 + list(data["pairs"]).index(lp)
+        row = body[data["order"].index(best[1])].rstrip(" \\").split(" & ")
+        assert row[col] == (r"\textbf{" + f"{100 * best[0]:.2f}" + "}$^{"
+                            + str(data["systems"][best[1]]["per_pair"][lp]["cluster"]) + "}$")
+    # a system that did not enter a pair has an empty cell there
+    missing = [s for s, v in data["systems"].items() if len(v["per_pair"]) < 2]
+    assert missing and body[data["order"].index(missing[0])].split(" & ")[4] == ""
+    report = tmp_path / "release.html"
+    code, _, err = run(capsys, "report", "--wmt-dir", release, "--lp", "all", "--ci", "100", "-o", report)
+    assert code == 0, err
+    html = report.read_text()
+    assert "<h1>BlonDe Studio: a WMT release</h1>" in html and html.count("<tr>") == len(data["systems"]) + 1
+    assert all(p["board_signature"] in html for p in data["pairs"].values())
+    code, _, err = run(capsys, "score", "--wmt-dir", release, "--lp", "zh-en", "--format", "latex")
+    assert code == 2 and "release table of several --lp" in err

@@ -36,3 +36,69 @@ def release_table(pairs: dict) -> dict:
                                            s.lower()))
     return {"pairs": {lp: {k: v for k, v in p.items() if k != "systems"} for lp, p in pairs.items()},
             "systems": {s: systems[s] for s in order}, "order": order, "summary_rule": SUMMARY_RULE}
+
+
+def release_rows(data: dict, scale: float = 100.0) -> list[dict]:
+    """One flat row per system (the order of release_table): pairs entered, mean rank, pairs in the top
+    cluster, then per pair BlonDe (x scale; None where the pair has no pack or the system did not enter it),
+    its cluster, rank, chrF and the human score. The CSV, LaTeX and the Release page's table are these rows."""
+    rows = []
+    for s in data["order"]:
+        v = data["systems"][s]
+        row = {"system": s, "pairs": v["pairs_entered"], "mean rank": v["mean_rank"], "top cluster": v["top_cluster"]}
+        for lp in data["pairs"]:
+            r = v["per_pair"].get(lp) or {}
+            row[f"{lp} BlonDe"] = None if r.get("BlonDe") is None else scale * r["BlonDe"]
+            row[f"{lp} cluster"] = r.get("cluster")
+            row[f"{lp} rank"] = r.get("rank")
+            row[f"{lp} chrF"] = r.get("chrF")
+            row[f"{lp} human"] = r.get("human")
+        rows.append(row)
+    return rows
+
+
+def release_notes(data: dict) -> list[str]:
+    """What a reader of the table must know: how cells and the summary are made, and each pair's signature (or
+    why it has no BlonDe)."""
+    out = ["Each pair: BlonDe F1 x 100 in the pair's own language pack, (n) its significance cluster there (1 = top); "
+           "an empty cell: the system did not enter the pair. Summary " + data["summary_rule"] + "."]
+    for lp, p in data["pairs"].items():
+        out.append(f"{lp}: " + (p["board_signature"] if p.get("board_signature") else f"no BlonDe - {p['no_pack']}"))
+    return out
+
+
+def release_latex(data: dict) -> str:
+    """The systems x pairs table as booktabs LaTeX (ASCII only, names escaped): the summary columns, then per pair
+    BlonDe with its significance cluster as a superscript, the pair's best BlonDe in bold; the first note as the
+    caption. Needs booktabs and graphicx."""
+    from blonde_core.report import latex_text
+
+    pairs = list(data["pairs"])
+    best = {lp: max((v["per_pair"][lp]["BlonDe"] for v in data["systems"].values()
+                     if lp in v["per_pair"] and v["per_pair"][lp].get("BlonDe") is not None), default=None)
+            for lp in pairs}
+    lines = [r"% needs \usepackage{booktabs,graphicx}", r"\begin{table}[t]", r"\centering",
+             r"\resizebox{\linewidth}{!}{%", r"\begin{tabular}{lrrr" + "r" * len(pairs) + "}", r"\toprule",
+             " & ".join(["system", "pairs", "mean rank", "top cl."] + [latex_text(lp) for lp in pairs]) + r" \\",
+             r"\midrule"]
+    for s in data["order"]:
+        v = data["systems"][s]
+        cells = [latex_text(s), str(v["pairs_entered"]),
+                 "--" if v["mean_rank"] is None else f"{v['mean_rank']:.2f}", str(v["top_cluster"])]
+        for lp in pairs:
+            r = v["per_pair"].get(lp)
+            if r is None:
+                cells.append("")
+            elif r.get("BlonDe") is None:
+                cells.append("--")
+            else:
+                t = f"{100 * r['BlonDe']:.2f}"
+                if r["BlonDe"] == best[lp]:
+                    t = r"\textbf{" + t + "}"
+                if r.get("cluster") is not None:
+                    t += r"$^{" + str(int(r["cluster"])) + "}$"
+                cells.append(t)
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}}", r"\caption{" + latex_text(release_notes(data)[0]) + "}",
+              r"\label{tab:release}", r"\end{table}"]
+    return "\n".join(lines) + "\n"

@@ -53,7 +53,8 @@ def _add_score(sub) -> None:
     s.add_argument("--overlap-reference", metavar="NAME",
                    help="with --overlap and several references: the one the spans are marked against (default: the "
                         "first)")
-    s.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    s.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text",
+                   help="latex: the release table of several --lp (a leaderboard's LaTeX: the Overview's download)")
     s.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
 
 

@@ -209,11 +209,16 @@ def _metric_names(a) -> tuple[list[str], list[str]]:
 def run_release(a) -> str:
     """score --wmt-dir DIR --lp all (or several --lp): systems x pairs (analysis/release.py), each pair in its own
     language pack with BlonDe's significance clusters (--ci N resamples, default 1000; --seed), chrF and the
-    human score, and the across-pair summary."""
+    human score, and the across-pair summary; text, CSV, JSON or LaTeX."""
+    return _release_out(a, run_release_data(a))
+
+
+def run_release_data(a) -> dict:
+    """The release's table (Study.release) for score and report of several --lp."""
     if a.lang:
         raise InputError("--lang with several pairs: each pair is scored in its own language (leave --lang out)",
                          code=InputError.Codes.OPTIONS)
-    if a.reference or a.system or a.input or a.human or a.overlap:
+    if a.reference or a.system or a.input or a.human or getattr(a, "overlap", None):
         raise InputError("several --lp (or --lp all) take a WMT folder alone: no -r/-s/--input/--human/--overlap",
                          code=InputError.Codes.OPTIONS)
     known = Study.wmt_pairs(a.wmt_dir)
@@ -223,21 +228,25 @@ def run_release(a) -> str:
         raise InputError(f"--lp {bad[0]}: the folder has no such pair (it has {', '.join(known)})",
                          file=str(a.wmt_dir), code=InputError.Codes.NAMES)
 
+    bars: dict = {}
+
     def progress(lp, k, total):
         print(f"blonde-studio: pair {k + 1} of {total}: {lp}", file=sys.stderr, flush=True)
 
-    data = Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
-                         run_engine(a), progress=progress)
+    def work(lp, done, of):  # each pair's annotation, with its time left (on a terminal)
+        bars.setdefault(lp, _progress(sys.stderr))(done, of)
+
+    return Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
+                         run_engine(a), progress=progress, work=work)
+
+
+def _release_out(a, data) -> str:
     if a.format == "json":
         return dump_json(data)
-    rows = [{"system": s, "pairs": v["pairs_entered"], "mean rank": v["mean_rank"], "top cluster": v["top_cluster"],
-             **{f"{lp} BlonDe": (None if lp not in v["per_pair"] or v["per_pair"][lp]["BlonDe"] is None
-                                 else 100 * v["per_pair"][lp]["BlonDe"]) for lp in data["pairs"]},
-             **{f"{lp} cluster": v["per_pair"].get(lp, {}).get("cluster") for lp in data["pairs"]},
-             **{f"{lp} chrF": v["per_pair"].get(lp, {}).get("chrF") for lp in data["pairs"]},
-             **{f"{lp} human": v["per_pair"].get(lp, {}).get("human") for lp in data["pairs"]}}
-            for s, v in data["systems"].items()]
+    if a.format == "latex":
+        return door.release_latex(data)
     if a.format == "csv":
+        rows = door.release_rows(data)
         return door.csv_text([list(r.values()) for r in rows], header=list(rows[0]) if rows else ["system"])
     nw = max([20] + [len(s) for s in data["systems"]])
     head = f"{'system':<{nw}} {'pairs':>5} {'mean rank':>9} {'top c.':>6} " + " ".join(f"{lp:>12}" for lp in data["pairs"])
@@ -254,16 +263,20 @@ def run_release(a) -> str:
         mr = "-" if v["mean_rank"] is None else f"{v['mean_rank']:.2f}"
         out.append(f"{s:<{nw}} {v['pairs_entered']:>5} {mr:>9} {v['top_cluster']:>6} " + " ".join(cells))
     out.append("")
-    out.append("Each pair: BlonDe F1 x 100 in the pair's own language pack, (n) its significance cluster there (1 = "
-               "top; blank: the system did not enter the pair). Summary " + data["summary_rule"] + ".")
-    for lp, p in data["pairs"].items():
-        out.append(f"{lp}: " + (p["board_signature"] if p.get("board_signature") else f"no BlonDe - {p['no_pack']}"))
+    out.extend(door.release_notes(data))
     return "\n".join(out) + "\n"
 
 
+def _several_pairs(a) -> bool:
+    return bool(getattr(a, "wmt_dir", None) and a.lp and (len(a.lp) > 1 or a.lp == ["all"]))
+
+
 def run_score(a) -> str:
-    if a.wmt_dir and a.lp and (len(a.lp) > 1 or a.lp == ["all"]):
+    if _several_pairs(a):
         return run_release(a)
+    if a.format == "latex":
+        raise InputError("score --format latex is the release table of several --lp (one pair's leaderboard in LaTeX: "
+                         "the Overview's download, or `report`)", code=InputError.Codes.OPTIONS)
     if a.entity_strings and a.format == "csv":
         raise InputError("--entity-strings is a table of its own: use --format json (or text for the ten most "
                          "missed per system)", code=InputError.Codes.OPTIONS)
@@ -790,7 +803,10 @@ def run_task(a) -> str:
 
 
 def run_report(a) -> str:
-    """One HTML file with the Overview's numbers and more (Study.report_html)."""
+    """One HTML file with the Overview's numbers and more (Study.report_html); of several --lp, the release table."""
+    if _several_pairs(a):
+        a.format, a.lang = "json", getattr(a, "lang", None)
+        return door.release_html(run_release_data(a))
     study = load_study(a, human=a.human)
     std = [m.strip() for m in a.metrics.split(",") if m.strip()]
     bad = [m for m in std if m not in CATALOG.standard]
