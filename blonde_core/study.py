@@ -199,7 +199,20 @@ class Study:
         study = cls(w.corpus, origin or f"WMT folder {f}", human=w.human, human_file=str(f), engine=engine,
                     external=w.metrics, domains=w.domains, wmt=(str(f), w.lp, w.gold))
         study.messages["wmt"] = w.understood()
+        if w.misaligned:  # WMT25: a system whose paragraphs do not match is cut into the reference's, and said
+            study = study.resegmented()
+            n = sum(len(v) for v in w.misaligned.values())
+            study.messages.setdefault("resegment", []).insert(0, (
+                f"{n} document(s) of {len(w.misaligned)} system(s) whose paragraphs do not match the reference's "
+                f"({', '.join(sorted(w.misaligned))}) re-segmented into the reference's paragraphs "
+                f"({study.corpus.seg_method}); their automatic scores per own paragraph left out"))
         return study
+
+    def damage(self) -> list[str]:
+        """What of a WMT release is damaged and what was done with it (a system file with bytes that are not UTF-8
+        read with them replaced, an empty or unreadable system set aside, a document a system lacks scored as
+        nothing translated), one sentence each naming the file and lines; [] when nothing is."""
+        return list((self.messages.get("wmt") or {}).get("damage", []))
 
     @classmethod
     def release(cls, source, lps, cfg_of, n: int = 1000, seed: int = DEFAULT_SEED, gold: str | None = None,

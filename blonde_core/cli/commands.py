@@ -84,6 +84,11 @@ def load_study(a, human=None, **human_kw) -> Study:
         # what of the test set is not scored (WMT24's canary line), said on stderr and in JSON (test_set_left_out)
         a.test_set_left_out = list(study.messages.get("wmt", {}).get("left out", []))
         a.notes = getattr(a, "notes", []) + [f"left out: {x}" for x in a.test_set_left_out]
+        # damage in the release, contained (a system read with bad bytes replaced, or set aside): stderr and JSON
+        a.damage = study.damage()
+        a.notes += [f"warning: damaged: {x}" for x in a.damage]
+        a.warnings = getattr(a, "warnings", []) + [f"damaged: {x}" for x in a.damage]
+        a.notes += [f"warning: {x}" for x in study.messages.get("resegment", [])]
     elif a.lp or a.gold:
         raise InputError("--lp and --gold go with --wmt-dir", code=InputError.Codes.OPTIONS)
     elif a.input:
@@ -292,6 +297,8 @@ def run_score(a) -> str:
     data["tagging"] = Study.tagging_report(cfg)
     if getattr(a, "test_set_left_out", None):
         data["test_set_left_out"] = a.test_set_left_out
+    if getattr(a, "damage", None):
+        data["damage"] = list(a.damage)
     if a.warnings:
         data["warnings"] = list(a.warnings)
     if a.per_feature:
@@ -414,6 +421,8 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
                   "warnings": warnings, "systems": {s: {} for s in names}}
     if getattr(a, "test_set_left_out", None):
         data["test_set_left_out"] = a.test_set_left_out
+    if getattr(a, "damage", None):
+        data["damage"] = list(a.damage)
     if study.domain:
         data["domain"] = domain_block(study)
     std = study.standards(cfg.granularity, std_names)

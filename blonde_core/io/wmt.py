@@ -18,13 +18,18 @@ Texts may also be JSON Lines as mt-metrics-eval writes them since 2025: sources/
 "[No translation supplied]" (mt-metrics-eval's marker) is a missing output: read as an
 empty segment, counted and said.
 
-Read from a folder on disk or from a zip of one (the folder may sit one level down).
+Read from a folder on disk or from a zip of one (the folder may sit one level down).  WMT25's release (JSON
+Lines: a test set, systems/, automatic_scores/, the human evaluation) is recognised the same way and read by
+io/wmt25.py.  Damage stays where it is: a system file with bytes that are not UTF-8 is read with them replaced
+(counted, its lines named), an empty system or one with another number of lines is set aside; each said in
+`damage`, the rest of the pair loads.
 Score lines are ``SYSTEM SCORE`` (``DOMAIN SYSTEM SCORE`` at domain level), ``None``
 for a missing score; segment and document files list every system's values in test-set
 order.  Everything read is checked against the texts (metric_scores.py).
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import posixpath
@@ -180,9 +185,25 @@ def _rooted(tree: _Tree, lp: str | None) -> tuple[_Tree, str]:
     return sub, lp
 
 
+def _wmt25(tree: _Tree):
+    """WMT25's layout found in the tree (io/wmt25.py wmt25_root), only where there is no documents/ folder."""
+    if any(n.startswith("documents/") or "/documents/" in n for n in tree.names):
+        return None
+    from .wmt25 import wmt25_root
+
+    return wmt25_root(tree)
+
+
 def wmt_pairs(source, roots=None) -> list[str]:
-    """The language pairs of a WMT-layout folder or zip (its documents/LP.docs); no text is read."""
-    return _root(_tree(source, roots))[1]
+    """The language pairs of a WMT-layout folder or zip (its documents/LP.docs; no text is read), or of WMT25's
+    release (its test set's document ids)."""
+    tree = _tree(source, roots)
+    w25 = _wmt25(tree)
+    if w25 is not None:
+        from .wmt25 import wmt25_pairs
+
+        return wmt25_pairs(w25[0], w25[1])
+    return _root(tree)[1]
 
 
 def _tree(source, roots=None) -> _Tree:
@@ -209,10 +230,14 @@ class WmtFolder:
     missing: dict = field(default_factory=dict)  # text name -> segments "[No translation supplied]" (read as empty)
     system_metadata: dict = field(default_factory=dict)  # system -> the fields of metadata/LP/NAME.jsonl
     left_out: list = field(default_factory=list)  # what of the test set is left out, and why (the WMT24 canary)
+    layout: str = "WMT (mt-metrics-eval)"
+    # what of the release is damaged, and what was done with it: [{"file", "kind", "lines", "said"}]
+    damage: list = field(default_factory=list)
+    misaligned: dict = field(default_factory=dict)  # WMT25: system -> documents whose paragraphs do not match
 
     def understood(self) -> dict:
         c = self.corpus
-        return {"layout": "WMT (mt-metrics-eval)", "language pair": self.lp, "documents": len(c.doc_ids),
+        return {"layout": self.layout, "language pair": self.lp, "documents": len(c.doc_ids),
                 "domains": dict(sorted(_count(self.domains.values()).items())), "segments": c.n_segments,
                 "references": list(c.references), "systems": list(c.systems), "source": c.source is not None,
                 "human scores": {k: sorted(v) for k, v in self.golds.items()}, "human score used": self.gold,
@@ -220,7 +245,9 @@ class WmtFolder:
                 "no translation supplied": {k: v for k, v in self.missing.items() if v},
                 "system metadata": {k: sorted(v) for k, v in sorted(self.system_metadata.items())},
                 "left out": [f"{f}: {why}" for f, why in self.left_out],
-                "not used": [f"{f}: {why}" for f, why in self.skipped]}
+                "not used": [f"{f}: {why}" for f, why in self.skipped],
+                "damage": [f"{x['file']}: {x['said']}" for x in self.damage],
+                "paragraphs do not match": {k: list(v) for k, v in self.misaligned.items()}}
 
 
 def _count(xs) -> dict:
@@ -230,18 +257,33 @@ def _count(xs) -> dict:
     return out
 
 
-def _lines(tree: _Tree, rel: str) -> list[str]:
+def _lines(tree: _Tree, rel: str, damage: list | None = None) -> list[str]:
+    """A member's lines; with `damage` (a system's file), bytes that are not UTF-8 are replaced instead of refusing
+    the file, and said there (which lines, how many bytes)."""
     f = tree.get(rel)
-    return split_lines(decode_bytes(f.data, f.name))
+    try:
+        return split_lines(decode_bytes(f.data, f.name))
+    except InputError as exc:
+        if damage is None or not exc.problem.startswith("not valid UTF-8"):
+            raise
+    from .wmt25 import decode_counting
+
+    text, bad = decode_counting(f.data)
+    lines = sorted(bad)
+    damage.append({"file": f.name, "kind": "not UTF-8", "lines": lines, "bytes": sum(bad.values()),
+                   "said": f"{sum(bad.values())} byte(s) that are not UTF-8 on line(s) "
+                           f"{', '.join(map(str, lines[:10]))}{' ...' if len(lines) > 10 else ''}: read with each "
+                           "replaced by U+FFFD"})
+    return split_lines(text)
 
 
-def _jsonl(tree: _Tree, rel: str, skip: int = 0) -> list[dict]:
+def _jsonl(tree: _Tree, rel: str, skip: int = 0, damage: list | None = None) -> list[dict]:
     """One JSON object per line (the first `skip` lines, a canary, taken as they are); an error names the member
     and line."""
     from .jsonsafe import loads
 
     rows = []
-    for k, line in enumerate(_lines(tree, rel), 1):
+    for k, line in enumerate(_lines(tree, rel, damage), 1):
         if k <= skip:
             rows.append({})
             continue
@@ -252,14 +294,14 @@ def _jsonl(tree: _Tree, rel: str, skip: int = 0) -> list[dict]:
     return rows
 
 
-def _text_lines(tree: _Tree, rel: str, skip: int = 0) -> list[str]:
+def _text_lines(tree: _Tree, rel: str, skip: int = 0, damage: list | None = None) -> list[str]:
     """A text's segments from LP...txt (one a line) or LP...jsonl (mt-metrics-eval 2025: the field of its
-    folder, "source", "target" or "hypothesis", in each line's object)."""
+    folder, "source", "target" or "hypothesis", in each line's object); damage: as _lines."""
     if not rel.endswith(".jsonl"):
-        return _lines(tree, rel)
+        return _lines(tree, rel, damage)
     key = TEXT_FIELDS[rel.split("/", 1)[0]]
     out = []
-    for k, row in enumerate(_jsonl(tree, rel, skip), 1):
+    for k, row in enumerate(_jsonl(tree, rel, skip, damage), 1):
         v = row.get(key, "" if k <= skip else None)  # a canary line need not carry the field
         if not isinstance(v, str):
             got = "no" if key not in row else f"a {type(v).__name__} as"
@@ -299,7 +341,18 @@ def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
     """(file label, every line) of one text of a WMT-layout folder or zip: the reference NAME
     (references/LP.NAME.txt) or the system NAME (system-outputs/LP/NAME.txt), or .jsonl; lines as in the file,
     the canary included, so that line numbers are the file's."""
-    tree, lp = _rooted(_tree(source), lp)
+    tree = _tree(source)
+    w25 = _wmt25(tree)
+    if w25 is not None:  # WMT25: the pair's paragraphs in the test set's order, as loaded
+        from .wmt25 import read_wmt25
+
+        c = read_wmt25(*w25, lp).corpus
+        docs = c.references.get(name) or c.systems.get(name)
+        if docs is None:
+            raise InputError(f"has no text '{name}' (references: {', '.join(c.references)}; systems: "
+                             f"{', '.join(c.systems)})", file=w25[0].label, code=InputError.Codes.NAMES)
+        return c.files[name], [seg for doc in docs for seg in doc]
+    tree, lp = _rooted(tree, lp)
     refs = _text_members(tree, "references/", lp + ".")
     systems = _text_members(tree, f"system-outputs/{lp}/", "")
     rel = refs.get(name) or systems.get(name)
@@ -315,7 +368,13 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder;
     esa_common: ESA systems compared only on the segments judged for every one of them (WMT24's way); roots: the
     folders a server allows, every member of a folder checked to lie inside one (links followed)."""
-    tree, lp = _rooted(_tree(source, roots), lp)
+    tree = _tree(source, roots)
+    w25 = _wmt25(tree)
+    if w25 is not None:
+        from .wmt25 import read_wmt25
+
+        return read_wmt25(*w25, lp, gold, lower_is_better, esa_common)
+    tree, lp = _rooted(tree, lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
     if not doc_lines:
@@ -348,8 +407,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
 
     missing: dict = {}
 
-    def docs_of(rel: str, name: str | None = None) -> list:
-        lines = _text_lines(tree, rel, skip)
+    def docs_of(rel: str, name: str | None = None, damage: list | None = None) -> list:
+        lines = _text_lines(tree, rel, skip, damage)
         if len(lines) != len(ids) + skip:
             raise InputError(f"has {len(lines)} lines but {docs_rel} has {len(ids) + skip}; they must have one line "
                              "per segment", file=tree.name(rel), code=InputError.Codes.COUNTS)
@@ -370,7 +429,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     if not refs:
         raise InputError(f"has no references/{lp}.NAME.txt (or .jsonl)", file=tree.label,
                          code=InputError.Codes.MALFORMED)
-    systems = {}
+    systems: dict = {}
+    damage: list = []  # what of the systems is damaged and what was done with it
     for name, rel in _text_members(tree, f"system-outputs/{lp}/", "").items():
         if name in refs:  # a human translation that is also a reference: loaded once, as the reference
             mine = docs_of(rel)
@@ -380,10 +440,20 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
                                                  f"'{name}' ({files[name]}), whose text it is not ({n:,} of "
                                                  f"{len(ids):,} lines differ); rename it to score it as a system"))
             continue
-        systems[name] = docs_of(rel, name)
+        try:  # a damaged system is read with its bad bytes replaced, or set aside: the rest of the pair loads
+            systems[name] = docs_of(rel, name, damage)
+        except InputError as exc:
+            damage.append({"file": tree.name(rel), "system": name, "kind": "set aside",
+                           "lines": [exc.line] if exc.line else [],
+                           "said": f"system '{name}' set aside: {exc.problem}" + (f" (line {exc.line})" if exc.line
+                                                                                  else "")})
+            missing.pop(name, None)
+            continue
         files[name] = tree.name(rel)
     if not systems:
-        raise InputError(f"has no system-outputs/{lp}/NAME.txt (or .jsonl) besides the references", file=tree.label,
+        aside = "; ".join(x["said"] for x in damage)
+        raise InputError(f"has no system-outputs/{lp}/NAME.txt (or .jsonl) besides the references"
+                         + (f" that could be read ({aside})" if aside else ""), file=tree.label,
                          code=InputError.Codes.MALFORMED)
     src_rel = next((f"sources/{lp}{ext}" for ext in (".txt", ".jsonl") if tree.has(f"sources/{lp}{ext}")), None)
     src = docs_of(src_rel) if src_rel else None
@@ -458,10 +528,18 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
             skipped.append((tree.name(rel), "domain-level scores (the documents' scores are used)"))
             continue
         metric_files[name][level] = tree.get(rel)
-    metrics = {name: metric_from_score_files(name, fs, corpus, name not in lower_is_better)
+    # a system set aside keeps its lines in the score files: read against a corpus that still names it, then dropped
+    aside = [x["system"] for x in damage if x["kind"] == "set aside"]
+    named = dataclasses.replace(corpus, systems={**corpus.systems, **{n: refs[next(iter(refs))] for n in aside}}) \
+        if aside else corpus
+    metrics = {name: metric_from_score_files(name, fs, named, name not in lower_is_better)
                for name, fs in sorted(metric_files.items())}
+    for m in metrics.values():
+        for n in aside:
+            for part in (m.seg, m.doc, m.sys):
+                part.pop(n, None)
     return WmtFolder(corpus, lp, domains, human, chosen, {k: set(v) for k, v in human_files.items()}, metrics, skipped,
-                     missing, system_metadata, left_out)
+                     missing, system_metadata, left_out, damage=damage)
 
 
 def _check_metadata(tree: _Tree, rel: str, ids: list, domains: dict, skip: int) -> None:
