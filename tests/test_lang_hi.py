@@ -82,6 +82,17 @@ def test_entities_from_the_lexicon_and_unknown_words():
 
 
 @pytest.mark.pipeline
+def test_what_the_lexicon_calls_a_name_and_is_none():
+    # the lexicon's NNP is its noisiest tag: लाल ("red") it also lists as an adjective, तेज़ी ("speed") is तेजी with a
+    # nukta, which it knows and never as a name; गाढ़ापन ("thickness", गाढ़ा + the suffix -पन) it lacks, yet its stem
+    # is a known word; MEPओं carries Hindi's plural ending: none of them a name. शॉ the lexicon knows as a common
+    # noun, but after the honorific मिस्टर it is a name; भारत stays one.
+    text = "मिस्टर शॉ ने लाल झंडा तेज़ी से उठाया। सॉस का गाढ़ापन कम था। MEPओं ने भारत की बात की।"
+    got = [s["text"] for s in spans_of(text) if s["category"] == "entity"]
+    assert sorted(got) == ["भारत", "शॉ"]
+
+
+@pytest.mark.pipeline
 def test_connectives_with_their_senses():
     # तो after a comma or a clause-final verb is "then" (cause: अगर ... तो); the particle तो (मैं तो) is none;
     # फिर से is "again", फिर alone "then"; फिर भी (still) is one comparison marker, not फिर as well

@@ -29,12 +29,16 @@ participle -ता / -ती / -ते, an infinitive, a conjunct participle (�
 
 Names (Devanagari has no capital letters; there is no recogniser): a word the lexicon tags NNP ("NNP"), except
 the closed classes it also tags so - month and weekday names (dates are not entities), titles and honorifics
-before a name (श्रीमती, कप्तान, राजकुमारी: the name after them counts), the four directions; a Devanagari word
-the lexicon does not know ("UNK": mostly transliterated foreign names - थसालीन, केरेन्स्की), unless it is
+before a name (श्रीमती, कप्तान, राजकुमारी: the name after them counts), the four directions - and a word it also
+lists as an adjective, adverb or verb (लाल "red", तेज़ी, पी "drank": the lexicon's NNP is its noisiest tag) or
+whose spelling variant (nukta dropped, a doubled vowel sign undone) it knows and never as a name; a Devanagari
+word the lexicon does not know ("UNK": mostly transliterated foreign names - थसालीन, केरेन्स्की), unless it is
 inflected as a noun's oblique plural (-ों, -ओं), written like a future or participle verb form, followed by a
-verb (the host of a conjunct verb: रीहायड्रेट करना) or a hyphenated pair whose last part is known (कभी-कभी);
-a word of Latin script that begins with a capital letter ("LATN": YouTube, Signal).  Neighbours with nothing
-but spaces between make one name (नरेंद्र मोदी, कबूम सिटी).
+verb (the host of a conjunct verb: रीहायड्रेट करना), a hyphenated pair whose last part is known (कभी-कभी), a
+spelling variant of a known word, or a known word with a derivational suffix (गाढ़ा + पन, रूपक + ात्मक); a word
+of Latin script that begins with a capital letter ("LATN": YouTube, Signal), unless it carries Hindi's plural
+ending (MEPओं); and any noun right after an honorific (लेडी कारी, मिस्टर शॉ), whatever the lexicon says of it.
+Neighbours with nothing but spaces between make one name (नरेंद्र मोदी, कबूम सिटी).
 """
 from __future__ import annotations
 
@@ -68,6 +72,15 @@ NOT_NAMES = frozenset("""जनवरी फ़रवरी फरवरी म�
     राजकुमारी महाराजा महारानी राष्ट्रपति प्रधानमंत्री मंत्री सांसद उत्तर दक्षिण पूर्व पश्चिम""".split())
 OBLIQUE_PLURAL = ("ों", "ओं")
 NEGATION = frozenset({"नहीं", "न", "मत"})
+# honorifics before a personal name: the word after one is a name (Kachru 2006, ch. 4 on titles and address)
+TITLES = frozenset("श्री श्रीमती सुश्री डॉ डॉक्टर प्रोफेसर प्रोफ़ेसर मिस्टर मिसेज़ मिसेज सर लेडी लॉर्ड कप्तान कैप्टन"
+                   .split())
+# derivational suffixes of abstract nouns and adjectives (McGregor 1995, § on word formation): a word the lexicon
+# lacks that is a known word with one of them (गाढ़ा + पन, रूपक + ात्मक) is no name
+DERIVATIONAL = ("पन", "पना", "ता", "त्व", "ात्मक", "पूर्ण", "हीन", "दार", "कार")
+# the lexicon's tags of a word that is no name: a word it lists as an adjective, adverb or verb too (लाल, तेज़ी, पी)
+NOT_NAME_TAGS = frozenset({"JJ", "RB", "VM", "VAUX"})
+DOUBLE_SIGN = re.compile("([\u093e-\u094c])[\u093e-\u094c]")
 
 
 def lexicon_path() -> Path:
@@ -78,9 +91,9 @@ def lexicon_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "wdpos.csv"
 
 
-def load_lexicon(path: Path) -> dict[str, str]:
+def load_lexicon(path: Path, every: dict | None = None) -> dict[str, str]:
     """{word (NFC): its tag of highest P(word | tag)} from hindiPOS's wdpos.csv (rows: index, Word, POS, Prob;
-    a few rows lack a probability: left out)."""
+    a few rows lack a probability: left out); `every`, when given, is filled with {word: {tag: P(word | tag)}}."""
     best: dict[str, tuple[float, str]] = {}
     with open(path, encoding="utf-8-sig", newline="") as f:
         rows = csv.reader(f)
@@ -93,6 +106,8 @@ def load_lexicon(path: Path) -> dict[str, str]:
             except ValueError:
                 continue
             w = unicodedata.normalize("NFC", row[1].lstrip("\ufeff"))
+            if every is not None:
+                every.setdefault(w, {})[row[2]] = p
             if p > best.get(w, (-1.0, ""))[0]:
                 best[w] = (p, row[2])
     return {w: t for w, (_, t) in best.items()}
@@ -132,7 +147,8 @@ class HindiPosAnalyser:
     """Hindi through hindiPOS's lexicon and the verb-group rules above (records(texts) -> [record])."""
 
     def __init__(self):
-        self.lexicon = load_lexicon(lexicon_path())
+        self.tags: dict[str, dict[str, float]] = {}
+        self.lexicon = load_lexicon(lexicon_path(), self.tags)
 
     def known(self, word: str) -> str | None:
         """The lexicon's tag of a word (also with candrabindu written as anusvara, हूँ/हूं), or None."""
@@ -171,7 +187,7 @@ class HindiPosAnalyser:
             k = j
         ents = []
         for k, (w, o, t) in enumerate(zip(words, offs, tags)):
-            label = self.name_label(norm[k], t, tags[k + 1] if k + 1 < n else "")
+            label = self.name_label(norm[k], t, tags[k + 1] if k + 1 < n else "", norm[k - 1] if k else "")
             if label is not None:
                 if ents and not text[ents[-1][1]:o].strip():
                     ents[-1][1] = o + len(w)
@@ -180,11 +196,18 @@ class HindiPosAnalyser:
         pos = [_COARSE.get(t, "X") for t in tags]
         return {"w": words, "i": offs, "t": tags, "e": ents, "p": pos, "m": morph}
 
-    def name_label(self, word: str, tag: str, next_tag: str) -> str | None:
-        """NNP, UNK or LATN for a word that is (part of) a name, else None (the module's docstring: Names)."""
+    def name_label(self, word: str, tag: str, next_tag: str, prev: str = "") -> str | None:
+        """NNP, UNK or LATN for a word that is (part of) a name, else None (the module's docstring: Names);
+        prev: the word before it (a title: the name after it counts whatever the lexicon says)."""
+        if prev in TITLES and tag in ("NN", "NNP") and "\u0900" <= word[:1] <= "\u097f":
+            return "NNP"  # लेडी कारी, मिस्टर शॉ: कारी, शॉ the lexicon knows as common nouns
         if tag == "NNP":
-            return None if word in NOT_NAMES else "NNP"
+            if word in NOT_NAMES or self.tags.get(word, {}).keys() & NOT_NAME_TAGS or self.variant_common(word):
+                return None
+            return "NNP"
         if "a" <= word[:1].lower() <= "z":
+            if word.endswith(OBLIQUE_PLURAL + ("ओ",)):
+                return None  # MEPओं: a Latin word with Hindi's plural ending is a common noun
             return "LATN" if word[:1].isupper() else None
         if tag != "NN" or not "\u0900" <= word[:1] <= "\u097f" or self.known(word):
             return None
@@ -192,7 +215,21 @@ class HindiPosAnalyser:
             return None
         if word.endswith(OBLIQUE_PLURAL) or FUTURE.search(word) or word.endswith(IMPERFECTIVE_ENDS[:3]):
             return None
+        if self.variant_common(word) or any(word.endswith(x) and self.common(word[:-len(x)]) for x in DERIVATIONAL):
+            return None
         return None if next_tag in VERB_TAGS else "UNK"
+
+    def common(self, word: str) -> bool:
+        """The lexicon knows the word, and not as a proper noun."""
+        t = self.known(word)
+        return bool(t) and t != "NNP"
+
+    def variant_common(self, word: str) -> bool:
+        """A spelling variant of the word (nukta dropped, or a doubled vowel sign, a typo) is a word the lexicon
+        knows, and never as a name: तेज़ी = तेजी."""
+        v = word.replace("\u093c", "")
+        v = DOUBLE_SIGN.sub(r"\1", v)
+        return v != word and self.common(v) and "NNP" not in self.tags.get(v, {})
 
     def records(self, texts):
         return [self.record(t) for t in texts]
