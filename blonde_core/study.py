@@ -1326,6 +1326,19 @@ class Study:
             return None
         return annotator_agreement(hs.rater_scores, hs.error_spans or {})
 
+    def metric_spans_vs_human(self, files) -> list[dict]:
+        """Each span file's error spans (xCOMET-style JSON Lines, io/spans.py; paths or (name, bytes)) scored against
+        the loaded human error spans as WMT25's metrics task scores spans (analysis/overlap.py
+        metric_spans_vs_human): character-level precision, recall and F1 per system and overall."""
+        from .analysis.overlap import metric_spans_vs_human
+        from .io.spans import read_span_file
+
+        if self.human is None or not self.human.error_spans:
+            raise InputError("error spans are scored against human error spans: load judgments that mark them (ESA, "
+                             "MQM, WMT25's human evaluation)", code=InputError.Codes.JUDGMENTS)
+        return [metric_spans_vs_human(self.corpus, self.human, read_span_file(_named(f), self.corpus))
+                for f in files]
+
     def resegmented(self) -> "Study":
         """The same study with every system document that does not line up with the reference's segments
         re-segmented into them (Corpus.resegment; the texts' language guides the tokens: characters for

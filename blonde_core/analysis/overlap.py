@@ -25,13 +25,23 @@ from blonde_core.metric.settings import DISCOURSE
 from .diagnostics import sentence_view
 from .spanf1 import char_f1
 
-NOT_ERRORS = ("neutral", "no-error", "undecided")  # human spans that mark no error (MQM Neutral) or no decision
+NOT_ERRORS = ("neutral", "no-error", "undecided")
+SEVERITIES = ("minor", "major", "critical", "undecided")  # what WMT25's span scoring knows (undecided: left out)  # human spans that mark no error (MQM Neutral) or no decision
 
 
 def _as_spans(spans, shift: int = 0) -> list[dict]:
     """Spans for char_f1 with their severity set aside (every one of one kind), shifted onto the loaded text."""
     return [{"start": e["start"] - shift, "end": e["end"] - shift, "severity": "major"} for e in spans
             if e.get("start") is not None and str(e.get("severity", "")).lower() not in NOT_ERRORS]
+
+
+def target_spans(human, key) -> list[dict]:
+    """The human error spans on a segment's target; where the judgments hold two annotations of one item with one
+    of them the gold (WMT25's human1 and human2: details["gold_rater"]), the gold's alone - the second annotation is
+    for the raters' agreement (spanf1.annotator_agreement), not a second truth."""
+    gold = (human.details or {}).get("gold_rater")
+    return [e for e in human.error_spans.get(key, []) if e["side"] == "target"
+            and (gold is None or e.get("rater", gold) == gold)]
 
 
 def _mqm_segments(human, doc_id: str) -> list[str]:
@@ -77,7 +87,7 @@ def document_errors(result, human, doc_index: int, system: str) -> list | None:
         # the whole segment, marked as such (never a crash: WMT24 en-zh wave 2 has 80 of them)
         out.append([dict(e, start=e["start"] - lead, end=e["end"] - lead) if e["start"] is not None else
                     dict(e, start=0, end=len(shown), text=shown, whole_segment=True)
-                    for e in human.error_spans.get(key, []) if e["side"] == "target"])
+                    for e in target_spans(human, key)])
     return out
 
 
@@ -109,7 +119,7 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
                 if key not in human.segments:
                     out["segments_without_rating"] += 1
                     continue
-                errs = [e for e in human.error_spans.get(key, []) if e["side"] == "target"]
+                errs = target_spans(human, key)
                 offset = _offset(human, key, row["text"])
                 if offset is None:
                     out["segments_text_differs"] += 1
@@ -155,3 +165,42 @@ def error_overlap(result, human, systems: list[str] | None = None, reference: st
     out["span_f1_rule"] = ("BlonDe's unmatched system spans as predicted error spans against the human's, character "
                            "by character as WMT25 scores error spans (severity set aside)")
     return out
+
+
+def metric_spans_vs_human(corpus, human, predicted) -> dict:
+    """A metric's error spans (io/spans.py MetricSpans: xCOMET's, a WMT25 submission's) scored against the human
+    error spans, character by character as WMT25 scores them (spanf1.char_f1: severity counts, half credit for the
+    wrong one), per system and overall, over the segments the humans judged that the metric's file gives.  A
+    judged segment the file lacks, or whose text differs from the judged one, is left out and counted; with two
+    annotations of an item, the gold's spans (target_spans)."""
+    texts = {**corpus.references, **corpus.systems}
+    places = corpus.segment_places()
+    per: dict = {}
+    counts = {"segments_compared": 0, "segments_not_in_file": 0, "segments_text_differs": 0}
+    for d, seg, di, k in places:
+        for s in texts:
+            key = (s, d, seg)
+            if key not in human.segments:
+                continue
+            if key not in predicted.spans:
+                counts["segments_not_in_file"] += 1
+                continue
+            text = texts[s][di][k]
+            lead = _offset(human, key, text)
+            mt = predicted.texts.get(key)
+            if lead is None or (mt is not None and mt.strip() != text.strip()):
+                counts["segments_text_differs"] += 1
+                continue
+            shift = 0 if mt is None else len(mt) - len(mt.lstrip())
+            gold = [dict(e, start=e["start"] - lead, end=e["end"] - lead) for e in target_spans(human, key)
+                    if e.get("start") is not None and str(e.get("severity", "")).lower() in SEVERITIES]
+            pred = [dict(e, start=e["start"] - shift, end=e["end"] - shift) for e in predicted.spans[key]]
+            per.setdefault(s, []).append((len(text), gold, pred))
+            counts["segments_compared"] += 1
+    return {"metric": predicted.metric, "file": predicted.file, **counts,
+            "systems": {s: char_f1(v) for s, v in per.items()},
+            "span_f1": char_f1([x for v in per.values() for x in v]),
+            "rule": "character-level precision, recall and F1 against the human error spans as WMT25's metrics task "
+                    "scores error spans (half credit for a wrong severity; spans without a position and 'undecided' "
+                    "left out)" + (f"; gold: {human.details['gold_rater']}" if human.details.get("gold_rater")
+                                   else "")}

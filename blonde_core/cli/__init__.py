@@ -48,6 +48,10 @@ def _add_score(sub) -> None:
     s.add_argument("--overlap", action="store_true",
                    help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "
                         "error spans (and their MQM categories), and human errors where BlonDe saw none (JSON)")
+    s.add_argument("--error-spans", nargs="+", metavar="FILE", default=[],
+                   help="a metric's error spans per segment (xCOMET-style JSON Lines: system, doc_id/seg_id or line, "
+                        "error_spans with start, end, severity), scored against the human error spans (--human, or "
+                        "the WMT folder's) as WMT25 scores spans: character-level P/R/F1 per system and overall")
     s.add_argument("--overlap-documents", nargs="+", metavar="DOC",
                    help="with --overlap: only these documents (the Documents page's table is one document's)")
     s.add_argument("--overlap-reference", metavar="NAME",

@@ -223,8 +223,9 @@ def run_release_data(a) -> dict:
     if a.lang:
         raise InputError("--lang with several pairs: each pair is scored in its own language (leave --lang out)",
                          code=InputError.Codes.OPTIONS)
-    if a.reference or a.system or a.input or a.human or getattr(a, "overlap", None):
-        raise InputError("several --lp (or --lp all) take a WMT folder alone: no -r/-s/--input/--human/--overlap",
+    if a.reference or a.system or a.input or a.human or getattr(a, "overlap", None) or getattr(a, "error_spans", None):
+        raise InputError("several --lp (or --lp all) take a WMT folder alone: no -r/-s/--input/--human/--overlap/"
+                         "--error-spans",
                          code=InputError.Codes.OPTIONS)
     known = Study.wmt_pairs(a.wmt_dir)
     lps = known if a.lp == ["all"] else list(dict.fromkeys(a.lp))
@@ -365,6 +366,7 @@ def run_score(a) -> str:
             data["systems"][name]["resegmented"] = docs
     if a.ci is not None:
         data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
+    span_text = error_spans_block(a, study, data)
     if a.overlap:
         if not study.human.error_spans:
             raise InputError("marks no error spans: --overlap needs MQM (<v>...</v>) or ESA error spans",
@@ -392,7 +394,25 @@ def run_score(a) -> str:
         if data.get("human_verdict"):
             a.notes = getattr(a, "notes", []) + [data["human_verdict"]["sentence"]]
         return to_csv(data)
-    return to_text(data) + (f"warning: {thin['message']}\n" if thin else "")
+    return to_text(data) + (f"warning: {thin['message']}\n" if thin else "") + span_text
+
+
+def error_spans_block(a, study: Study, data: dict) -> str:
+    """score --error-spans FILE...: each metric's error spans against the human's (Study.metric_spans_vs_human) under
+    `error_spans_f1` in JSON; the text lines that say the same ("" without the flag)."""
+    if not getattr(a, "error_spans", None):
+        return ""
+    got = study.metric_spans_vs_human(a.error_spans)
+    data["error_spans_f1"] = got
+    out = ["", "Error spans against the human's (character-level, WMT25's scoring):"]
+    for r in got:
+        f = r["span_f1"]
+        out.append(f"{r['metric']}: F1 {f['f1']:.3f} (P {f['precision']:.3f}, R {f['recall']:.3f}) on "
+                   f"{r['segments_compared']} judged segments; not in the file {r['segments_not_in_file']}, text "
+                   f"differs {r['segments_text_differs']}")
+        out += [f"  {s:<24} F1 {v['f1']:.3f}  P {v['precision']:.3f}  R {v['recall']:.3f}  ({v['segments']} segments)"
+                for s, v in r["systems"].items()]
+    return "\n".join(out) + "\n"
 
 
 def domain_block(study: Study) -> dict:
@@ -409,7 +429,8 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     names = list(study.corpus.systems)
     external = study.external_scores(names, per_doc=a.per_doc)
     human_col = study.human_column(names)
-    if not std_names and not a.metric_scores and not a.human:  # nothing asked for that needs no pack
+    # nothing asked for that needs no pack
+    if not std_names and not a.metric_scores and not a.human and not getattr(a, "error_spans", None):
         raise InputError(msg + "; ask for them with --metrics chrF,BLEU", code=InputError.Codes.NO_PACK)
     if a.per_feature or a.entity_strings or a.overlap:
         raise InputError(msg + "; --per-feature, --entity-strings and --overlap need the BlonDe family",
@@ -444,6 +465,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
         data["human"] = human_col
         for name, v in human_col["systems"].items():
             data["systems"][name].update({f"human:{human_col['name']}": v["score"], "human segments": v["segments"]})
+    span_text = error_spans_block(a, study, data)
     data["signature"] = " ; ".join((data.get("metric_signatures") or {}).values()) or study.signature(cfg)
     if a.ci is not None and std is not None:
         ints = study.standard_intervals(cfg.granularity, std_names, a.ci, a.seed)
@@ -475,7 +497,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
                                            f"[{per[s][0]:.2f}, {per[s][1]:.2f}]" for m, per in lb["intervals"].items()}}
                           for s in names])
     out += ["", *(data.get("metric_signatures") or {}).values()]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + span_text
 
 
 def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:

@@ -403,6 +403,8 @@ def _automatic_scores(tree, corpus: Corpus, lp: str, misaligned: dict, lower_is_
                 if d in misaligned.get(name, ()):
                     resegmented += 1
                     continue
+                if d in corpus.missing_documents.get(name, ()):
+                    continue  # a document the system file lacks (damage, said there): no score for nothing
                 n = start[di + 1] - start[di]
                 if not isinstance(vals, list) or len(vals) != n:
                     wrong.append((k, metric))
@@ -471,7 +473,7 @@ def _human(tree, rel: str, corpus: Corpus, lp: str, gold: str | None, esa_common
     spans: dict = defaultdict(list)
     targets: dict = {}
     found: dict = defaultdict(set)
-    outside = 0
+    outside = gone = 0
     unjudged: set = set()
     scale = scale_of("esa")
     for k, line in enumerate(_member_text(tree, rel).split("\n"), 1):
@@ -499,8 +501,14 @@ def _human(tree, rel: str, corpus: Corpus, lp: str, gold: str | None, esa_common
             if s not in texts:
                 unjudged.add(s)
                 continue
+            if doc in corpus.missing_documents.get(s, ()):
+                gone += 1  # a judgment of a document the system file lacks (damage): it rates no loaded text
+                continue
             key = (s, doc, str(j + 1))
             text = texts[s][di][j] if j < len(texts[s][di]) else ""
+            judged_text = (row.get("tgt_text") or {}).get(s) if isinstance(row.get("tgt_text"), dict) else None
+            if isinstance(judged_text, str):  # the text the spans point into, as judged (Appraise's line breaks)
+                text = judged_text
             for ann in GOLDS:
                 v = by.get(ann)
                 if v is None:
@@ -558,6 +566,8 @@ def _human(tree, rel: str, corpus: Corpus, lp: str, gold: str | None, esa_common
         skipped.append((name, f"judgments of {len(unjudged)} text(s) not loaded ({', '.join(sorted(unjudged)[:5])})"))
     if outside:
         skipped.append((name, f"{outside} paragraph(s) of {lp} outside the loaded documents: not used"))
+    if gone:
+        skipped.append((name, f"{gone} judgment(s) of documents a system file lacks: not used"))
     return hs, f"esa-{g}", {f"esa-{a}": found[a] for a in GOLDS if found[a]}
 
 
