@@ -346,7 +346,7 @@ def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
     if w25 is not None:  # WMT25: the pair's paragraphs in the test set's order, as loaded
         from .wmt25 import read_wmt25
 
-        c = read_wmt25(*w25, lp).corpus
+        c = read_wmt25(*w25, lp)["corpus"]
         docs = c.references.get(name) or c.systems.get(name)
         if docs is None:
             raise InputError(f"has no text '{name}' (references: {', '.join(c.references)}; systems: "
@@ -373,7 +373,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     if w25 is not None:
         from .wmt25 import read_wmt25
 
-        return read_wmt25(*w25, lp, gold, lower_is_better, esa_common)
+        return WmtFolder(**read_wmt25(*w25, lp, gold, lower_is_better, esa_common))
     tree, lp = _rooted(tree, lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)

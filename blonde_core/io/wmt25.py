@@ -55,14 +55,12 @@ def wmt25_root(tree):
     """(the tree re-rooted at the folder holding systems/ and the test set, the test set's member, the human
     evaluation's member or None), or None when the tree is not WMT25's layout; a systems/ folder with no test set
     beside it, or several candidates, is an InputError saying which."""
-    from .wmt import _Tree
-
     tops = sorted({m.group("top") for n in tree.names if (m := _SYSTEM.match(n))}, key=len)
     if not tops:
         return None
     top = tops[0]
-    sub = _Tree([n[len(top):] for n in tree.names if n.startswith(top)], lambda rel: tree._read(top + rel),
-                tree.label + ("/" + top.rstrip("/") if top else ""))
+    sub = type(tree)([n[len(top):] for n in tree.names if n.startswith(top)], lambda rel: tree._read(top + rel),
+                     tree.label + ("/" + top.rstrip("/") if top else ""))
     own = [n for n in sub.names if "/" not in n and n.endswith(".jsonl")]
     tests = [n for n in own if HUMEVAL not in n]
     if len(tests) > 1:
@@ -199,11 +197,9 @@ def _jsonl_contained(tree, rel: str, damage: list, what: str):
 
 def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: str | None = None,
                lower_is_better=(), esa_common: bool = True):
-    """WMT25's release (module doc) for one language pair -> io.wmt.WmtFolder (layout "WMT25 (JSON Lines)"); the
-    systems whose paragraphs do not match in `misaligned` ({system: [document ids]}), for the caller to
-    re-segment."""
-    from .wmt import WmtFolder
-
+    """WMT25's release (module doc) for one language pair -> the fields of io.wmt.WmtFolder (layout "WMT25 (JSON
+    Lines)", which io/wmt.py makes of them); the systems whose paragraphs do not match in `misaligned` ({system:
+    [document ids]}), for the caller to re-segment."""
     rows = _test_rows(tree, test_rel)
     test_name = tree.name(test_rel)
     lp = resolve_pair(sorted({_pair_of(r["doc_id"]) for _, r in rows}), lp, tree.label)
@@ -340,9 +336,9 @@ def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: s
     elif gold is not None:
         raise InputError(f"has no human evaluation (*{HUMEVAL}*.jsonl), so --gold {gold} has nothing to choose",
                          file=tree.label, code=InputError.Codes.NAMES)
-    w = WmtFolder(corpus, lp, domains, human, chosen, golds, metrics, skipped, missing, {}, left_out)
-    w.layout, w.damage, w.misaligned = "WMT25 (JSON Lines)", damage, misaligned
-    return w
+    return dict(corpus=corpus, lp=lp, domains=domains, human=human, gold=chosen, golds=golds, metrics=metrics,
+                skipped=skipped, missing=missing, left_out=left_out, layout="WMT25 (JSON Lines)", damage=damage,
+                misaligned=misaligned)
 
 
 def _doc_key(lp: str, row: dict, known: dict) -> str | None:
