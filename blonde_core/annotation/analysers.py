@@ -29,6 +29,7 @@ import re
 
 from blonde_core.lang.base import LanguagePack
 
+from .japanese import katakana_word
 from .pipeline import doc_to_record, load_pipeline
 
 _LOADED: dict[str, object] = {}
@@ -103,7 +104,9 @@ class JiebaAnalyser(_PerText):
 
 
 class MecabAnalyser(_PerText):
-    """MeCab with IPAdic (the dictionary inside the `ipadic` package; sacrebleu's ja-mecab uses it)."""
+    """MeCab with IPAdic (the dictionary inside the `ipadic` package; sacrebleu's ja-mecab uses it); a katakana
+    common noun also carries UniDic's verdict on it in its morphology (`Uni=人名|地名|固有|普通|未知`, japanese.py):
+    IPAdic lacks most loanwords, which then look like the foreign names it lacks."""
 
     PROPER = ("人名", "地域", "組織", "一般")
 
@@ -111,8 +114,11 @@ class MecabAnalyser(_PerText):
         import ipadic
         import MeCab
 
+        from .japanese import UniDicLexicon
+
         self.tagger = MeCab.Tagger(ipadic.MECAB_ARGS)
         self.memo: dict = {}  # MeCab's feature string -> (tag, POS, morphology, entity label)
+        self.unidic = UniDicLexicon()
 
     def record(self, text: str) -> dict:
         """One call of MeCab's parse (a line "surface<TAB>features" per word): three times faster than
@@ -138,8 +144,12 @@ class MecabAnalyser(_PerText):
             got_all.append(got)
         offs = _offsets(text, words)
         ents = [(o, o + len(w), g[3]) for w, o, g in zip(words, offs, got_all) if g[3] is not None]
+        morph = [g[2] for g in got_all]
+        for k, (w, g) in enumerate(zip(words, got_all)):
+            if g[0].startswith("名詞-一般") and katakana_word(w):
+                morph[k] = f"{morph[k]}|Uni={self.unidic.verdict(w)}" if morph[k] else f"Uni={self.unidic.verdict(w)}"
         return {"w": words, "i": offs, "t": [g[0] for g in got_all], "e": _merged(ents, text),
-                "p": [g[1] for g in got_all], "m": [g[2] for g in got_all]}
+                "p": [g[1] for g in got_all], "m": morph}
 
 
 _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)

@@ -298,31 +298,79 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
 _KATAKANA = frozenset(chr(c) for c in range(0x30A1, 0x30FB)) | {"ー", "・", "ヴ"}
 
 
+# A noun after a name that makes the whole an organisation (グーグル社, ...軍, ...大学), and the suffixes that make
+# a name a nationality, language or religion (ソ連人, ロシア語, ...教): those are no entities here (README).
+_JA_ORG_SUFFIX = frozenset({"社", "軍", "党", "省", "庁", "大学", "銀行", "協会", "財団", "連盟", "機構"})
+_JA_NOT_NAME_SUFFIX = frozenset({"人", "語", "教"})
+
+
 def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list:
     """Japanese (entity.unknown_katakana): a word IPAdic does not know (no lemma), a common noun written in
-    katakana, is a foreign name the dictionary lacks (a character of a novel, a person in the news): with a
-    person suffix after it (さん, 氏, 様: 名詞-接尾-人名) a person, else a name of unknown kind; runs joined by
-    ・ and names beside it (アレクサンドル・ケレンスキー) are one name."""
+    katakana, is a foreign name the dictionary lacks (a character of a novel, a person in the news) - unless
+    UniDic (the adapter's `Uni=` in its morphology, annotation/japanese.py) knows it as a common word: a loanword
+    IPAdic is too old for (タトゥー, ブラウザ).  What follows it decides its kind, and makes even a word UniDic knows
+    a name: a person suffix (さん, 氏, 様: 名詞-接尾-人名; after any katakana noun: パールさん), a place suffix (市,
+    州: 名詞-接尾-地域) or an organisation's noun (社, 軍, 大学: _JA_ORG_SUFFIX, the span taking it in); else UniDic's
+    人名 makes a person, its 地名 a place, and the rest are names of unknown kind.  Runs joined by ・ and names
+    beside them (アレクサンドル・ケレンスキー) are one name.  Any name followed by the suffix 人, 語 or 教 (ソ連人,
+    ロシア語) and a proper noun ending in 教 (イスラム教) is a nationality, language or religion: none."""
     words, offs, tags, morph = rec["w"], rec["i"], rec["t"], rec["m"]
     person = pack.group_of_label.get("人名")
+    place = pack.group_of_label.get("地域")
+    org = pack.group_of_label.get("組織")
     other = pack.group_of_label.get("一般")
     n = len(words)
 
-    def unknown(k):
+    def katakana(k):
         w = words[k]
-        return (tags[k].startswith("名詞-一般") and "Lemma=" not in morph[k] and len(w) > 1 and w[0] != "ー"
-                and all(ch in _KATAKANA for ch in w))
-    spans = [(s, e, g) for g, _, s, e in out]
+        return tags[k].startswith("名詞-一般") and len(w) > 1 and w[0] != "ー" and all(ch in _KATAKANA for ch in w)
+
+    def foreign(k):  # not in IPAdic
+        return katakana(k) and "Lemma=" not in morph[k]
+
+    def unknown(k):  # in neither dictionary as a common word
+        return foreign(k) and "Uni=普通" not in morph[k]
+
+    def suffix(j):  # the group a word after a name gives it, and whether the span takes the word in
+        if j >= n:
+            return None, False
+        if tags[j].startswith("名詞-接尾-人名"):
+            return person, False
+        if tags[j].startswith("名詞-接尾-地域"):
+            return place, True
+        if words[j] in _JA_ORG_SUFFIX:
+            return org, True
+        return None, False
+
+    def after(e):  # the token starting at character e
+        return next((j for j in range(n) if offs[j] == e), n)
+
+    spans = []
+    for g, _, s, e in out:  # the analyser's names, less nationalities, languages and religions
+        j = after(e)
+        if text[s:e].endswith("教") or (j < n and tags[j].startswith("名詞-接尾") and words[j] in _JA_NOT_NAME_SUFFIX):
+            continue
+        spans.append((s, e, g))
     k = 0
     while k < n:
-        if not unknown(k):
+        if not katakana(k):
             k += 1
             continue
         j = k + 1
-        while j + 1 < n and words[j] == "・" and (unknown(j + 1) or tags[j + 1].startswith("名詞-固有名詞")):
-            j += 2
-        s, e = offs[k], offs[j - 1] + len(words[j - 1])
-        g = person if j < n and tags[j].startswith("名詞-接尾-人名") else other
+        while j < n and (katakana(j) and offs[j] == offs[j - 1] + len(words[j - 1])  # ゲン + スラー: one word
+                         or j + 1 < n and words[j] == "・" and (foreign(j + 1) or tags[j + 1].startswith("名詞-固有名詞"))):
+            j += 1 if katakana(j) else 2
+        by, take = suffix(j)
+        named = any(unknown(i) for i in range(k, j))
+        if not (named or (by is not None and (by == person or any(foreign(i) for i in range(k, j))))):
+            k = j
+            continue
+        if j < n and tags[j].startswith("名詞-接尾") and words[j] in _JA_NOT_NAME_SUFFIX:
+            k = j
+            continue
+        s, e = offs[k], offs[(j if take else j - 1)] + len(words[j if take else j - 1])
+        uni = {m.partition("Uni=")[2] for m in morph[k:j] if "Uni=" in m}
+        g = by if by is not None else person if uni == {"人名"} else place if uni == {"地名"} else other
         spans.append((s, e, g))
         k = j
     spans.sort()
@@ -334,8 +382,6 @@ def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list
         else:
             merged.append((s, e, g))
     return [(g, entity_key(text[s:e], pack), s, e) for s, e, g in merged if g is not None]
-
-
 
 
 def entity_occurrences(key: str, text: str, pack: LanguagePack) -> int:
