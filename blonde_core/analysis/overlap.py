@@ -25,8 +25,8 @@ from blonde_core.metric.settings import DISCOURSE
 from .diagnostics import sentence_view
 from .spanf1 import char_f1
 
-NOT_ERRORS = ("neutral", "no-error", "undecided")
-SEVERITIES = ("minor", "major", "critical", "undecided")  # what WMT25's span scoring knows (undecided: left out)  # human spans that mark no error (MQM Neutral) or no decision
+NOT_ERRORS = ("neutral", "no-error", "undecided")  # human spans that mark no error (MQM Neutral) or no decision
+SEVERITIES = ("minor", "major", "critical", "undecided")  # what WMT25's span scoring knows (undecided: left out)
 
 
 def _as_spans(spans, shift: int = 0) -> list[dict]:

@@ -443,6 +443,8 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
         try:  # a damaged system is read with its bad bytes replaced, or set aside: the rest of the pair loads
             systems[name] = docs_of(rel, name, damage)
         except InputError as exc:
+            if exc.code == InputError.Codes.TOO_MUCH:  # a size limit (a zip bomb, a server's cap) refuses the upload
+                raise
             damage.append({"file": tree.name(rel), "system": name, "kind": "set aside",
                            "lines": [exc.line] if exc.line else [],
                            "said": f"system '{name}' set aside: {exc.problem}" + (f" (line {exc.line})" if exc.line
@@ -451,7 +453,7 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
             continue
         files[name] = tree.name(rel)
     if not systems:
-        aside = "; ".join(x["said"] for x in damage)
+        aside = "; ".join(f"{x['file']}: {x['said']}" for x in damage)
         raise InputError(f"has no system-outputs/{lp}/NAME.txt (or .jsonl) besides the references"
                          + (f" that could be read ({aside})" if aside else ""), file=tree.label,
                          code=InputError.Codes.MALFORMED)

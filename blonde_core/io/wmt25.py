@@ -226,8 +226,9 @@ def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: s
         segs = {n: paragraphs(v) for n, v in texts.items()}
         n0 = len(segs[ref_names[0]])
         if any(len(v) != n0 for v in segs.values()):
-            raise InputError(f"document {r['doc_id']!r}: its references have {', '.join(str(len(v)) for v in segs.values())} "
-                             "paragraphs; they must have as many", file=test_name, line=k, code=InputError.Codes.COUNTS)
+            counts = ", ".join(str(len(v)) for v in segs.values())
+            raise InputError(f"document {r['doc_id']!r}: its references have {counts} paragraphs; they must have as "
+                             "many", file=test_name, line=k, code=InputError.Codes.COUNTS)
         d = r["doc_id"]
         order.append(d)
         domains[d] = str(r.get("domain") or d.split(SEP)[1])
@@ -322,7 +323,7 @@ def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: s
                                             "translated"))
     if not systems:
         raise InputError(f"has no system output of {lp} under systems/ (besides what was set aside: "
-                         f"{'; '.join(x['said'] for x in damage) or 'nothing'})", file=tree.label,
+                         f"{'; '.join(x['file'] + ': ' + x['said'] for x in damage) or 'nothing'})", file=tree.label,
                          code=InputError.Codes.MALFORMED)
     for name in ref_names:
         files[name] = test_name
