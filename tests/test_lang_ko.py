@@ -55,6 +55,9 @@ HAND = [
     # 그리고 between the noun phrases of a list, 먼저 inside a question ("who first") and 그때 closing a
     # sentence ("back then") link no clauses
     ("빠른 정답, 풍부한 지식, 그리고 멋진 결말. 누가 먼저 말할래? 좋았지, 그때.", "dm", {}),
+    # 하지만 is the conjunctive adverb (Kiwi: MAJ) only where it opens a clause; after 있긴 / 좋기는 it is the verb 하-
+    # with the ending -지만 ("there are, but"), inside the predicate (Kiwi: 하/VX + 지만/EC): no marker
+    ("문제점이 있긴 하지만, 좋은 제품이다. 비싸기는 하지만 산다. 하지만 나는 안 샀다.", "dm", {"comparison": 1}),
 ]
 
 
