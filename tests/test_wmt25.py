@@ -367,3 +367,28 @@ def test_jsonsafe_refusals_are_contained_in_a_system_file(tmp_path):
         f.write("[" * 500 + "]" * 500 + "\n")
     st = Study.from_wmt(root, "en-cs")
     assert any("GPT-4.jsonl" in x and "line 5 left out" in x and "nests" in x for x in st.damage())
+
+
+def test_the_data_page_lists_the_damage(tmp_path):
+    """The Data page, with a WMT25 release whose one system has a byte that is not UTF-8 and another is empty:
+    the layout is named and a warning lists both, with their files."""
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.metric.settings import ScoreConfig
+
+    root = copy(tmp_path)
+    p = root / "systems" / "GPT-4.jsonl"
+    data = p.read_bytes()
+    at_ = data.index("í".encode())
+    p.write_bytes(data[:at_] + b"\xff" + data[at_ + 2:])
+    (root / "systems" / "Empty.jsonl").write_bytes(b"")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["data"] = Study.from_wmt(root, "en-cs")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.session_state["config"] = ScoreConfig(lang="cs", lowercase=False)  # what the sidebar sets
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    hurt = [w.value for w in at.warning if "Damaged in this release (2)" in w.value]
+    assert len(hurt) == 1 and "GPT-4.jsonl" in hurt[0] and "Empty.jsonl" in hurt[0] and "set aside" in hurt[0]
+    assert any("WMT25 (JSON Lines)" in m.value for m in at.markdown)
