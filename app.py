@@ -21,8 +21,9 @@ internals.legacy_pages_off()
 from blonde_core.study import InputError  # noqa: E402
 
 from studio.shared import (config, data, esc, gone_link, keep_token, load_sample, md, scoped,  # noqa: E402
-                           sidebar_nav, sidebar_settings)
-from studio.state import presence, settle  # noqa: E402
+                           set_data, sidebar_nav, sidebar_settings)
+from studio import release  # noqa: E402
+from studio.state import presence, server_engine, settle  # noqa: E402
 
 # a local icon: a material or emoji icon makes every page load fetch it from fonts.gstatic.com
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
@@ -33,6 +34,7 @@ PAGES = {
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("pages/data.py", title="Data", icon=":material/folder_open:"),
         st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:"),
+        st.Page("pages/release.py", title="Release", icon=":material/table_view:"),
         st.Page("pages/categories.py", title="Categories", icon=":material/category:"),
         st.Page("pages/documents.py", title="Documents", icon=":material/article:"),
         st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
@@ -67,6 +69,7 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
     if data() is None and not gone_link():  # a link whose data is gone says so (pages), not the sample instead
         load_sample()
 nav_box = st.sidebar.container(key="bl-nav")  # the page links, above the settings; filled once the token is known
+release.sidebar(server_engine(), set_data)  # a WMT release's pair selector (studio/release.py), before the settings
 sidebar_settings()
 d = data()
 sidebar_nav(nav_box, PAGES)
@@ -75,6 +78,7 @@ if d is not None:
     keep_token()
     st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
     d = scoped(d)
+    presence().hold(internals.session_id(), data(), d)  # and the form the pages score: its results are its own
     if d.domain:
         st.sidebar.caption(f"Pages show domain **{md(d.domain)}** only: {len(d.corpus.doc_ids)} documents, "
                            f"{d.corpus.n_segments} segments.")

@@ -408,6 +408,43 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
     return _page("BlonDe Studio report", parts)
 
 
+def release_latex(data: dict) -> str:
+    """The systems x pairs table as booktabs LaTeX (ASCII only, names escaped): the summary columns, then per pair
+    BlonDe with its significance cluster as a superscript, the pair's best BlonDe in bold; the first note as the
+    caption. Needs booktabs and graphicx."""
+    from blonde_core.analysis.release import release_notes
+
+    pairs = list(data["pairs"])
+    best = {lp: max((v["per_pair"][lp]["BlonDe"] for v in data["systems"].values()
+                     if lp in v["per_pair"] and v["per_pair"][lp].get("BlonDe") is not None), default=None)
+            for lp in pairs}
+    lines = [r"% needs \usepackage{booktabs,graphicx}", r"\begin{table}[t]", r"\centering",
+             r"\resizebox{\linewidth}{!}{%", r"\begin{tabular}{lrrr" + "r" * len(pairs) + "}", r"\toprule",
+             " & ".join(["system", "pairs", "mean rank", "top cl."] + [latex_text(lp) for lp in pairs]) + r" \\",
+             r"\midrule"]
+    for s in data["order"]:
+        v = data["systems"][s]
+        cells = [latex_text(s), str(v["pairs_entered"]),
+                 "--" if v["mean_rank"] is None else f"{v['mean_rank']:.2f}", str(v["top_cluster"])]
+        for lp in pairs:
+            r = v["per_pair"].get(lp)
+            if r is None:
+                cells.append("")
+            elif r.get("BlonDe") is None:
+                cells.append("--")
+            else:
+                t = f"{100 * r['BlonDe']:.2f}"
+                if r["BlonDe"] == best[lp]:
+                    t = r"\textbf{" + t + "}"
+                if r.get("cluster") is not None:
+                    t += r"$^{" + str(int(r["cluster"])) + "}$"
+                cells.append(t)
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}}", r"\caption{" + latex_text(release_notes(data)[0]) + "}",
+              r"\label{tab:release}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
 def _page(title: str, parts: list[str]) -> str:
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width, initial-scale=1'>"

@@ -1729,7 +1729,7 @@ TOOLS = {
     "mqm_fields": ("analysis.mqm", "fields"),
     "release_rows": ("analysis.release", "release_rows"),
     "release_notes": ("analysis.release", "release_notes"),
-    "release_latex": ("analysis.release", "release_latex"),
+    "release_latex": ("report", "release_latex"),
     "release_html": ("report", "release_html"),
 }
 

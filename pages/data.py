@@ -8,6 +8,7 @@ from blonde_core.study import CATALOG, InputError, Study
 from blonde_core.study import reading_limits
 from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, scoped,
                            set_data, summary_table)
+from studio import release
 from studio.state import server_engine, study_store, upload_limits
 
 st.title("Data")
@@ -213,6 +214,24 @@ def roots_said() -> str:
         "on your own machine reads any folder)"
 
 
+def release_pairs(src, lp: str | None, roots) -> list[str]:
+    """The pairs of a release when the form asks for several ("all", or pairs separated by commas or spaces), else
+    [] (one pair: the usual study). A pair the folder lacks is refused, naming the ones it has."""
+    import re
+
+    asked = [x for x in re.split(r"[,\s]+", lp or "") if x]
+    if not asked or (len(asked) == 1 and asked[0].lower() != "all"):
+        return []
+    known = Study.wmt_pairs(src)
+    if [x.lower() for x in asked] == ["all"]:
+        return known
+    bad = [x for x in asked if x not in known]
+    if bad:
+        raise InputError(f"language pair {bad[0]}: the folder has no such pair (it has {', '.join(known)})",
+                         file=str(getattr(src, "name", src)))
+    return list(dict.fromkeys(asked))
+
+
 def analyse_wmt() -> None:
     """The WMT form's callback: an uploaded zip, or a folder under one of wmt_roots()."""
     from pathlib import Path
@@ -235,9 +254,15 @@ def analyse_wmt() -> None:
             src = p
         else:
             raise InputError("upload a zip of a WMT folder or give the folder's path on this server")
-        set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine(),
-                                                      esa_common=not ss.get("up_wmt_esa_all"),
-                                                      roots=None if z is not None else wmt_roots())))
+        roots = None if z is not None else wmt_roots()
+        pairs = release_pairs(src, lp, roots)
+        if pairs:  # several pairs, or all: one study per pair, a pair selector in the sidebar, the Release page
+            release.start(src, pairs, z.name if z is not None else str(src), gold=gold, lower=lower,
+                          esa_common=not ss.get("up_wmt_esa_all"), roots=roots, engine=server_engine(),
+                          set_data=set_data)
+        else:
+            set_data(within_limits(lambda: Study.from_wmt(src, lp, gold, lower, engine=server_engine(),
+                                                          esa_common=not ss.get("up_wmt_esa_all"), roots=roots)))
     except InputError as exc:
         upload_errors.setdefault("wmt", []).append(exc.for_page())
 
@@ -317,7 +342,10 @@ with tab_wmt:
         a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
         b.text_input("or the folder's path on this server", key="up_wmt_dir",
                      help="This server reads " + roots_said() + ".")
-        a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en")
+        a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en",
+                     help="One pair (zh-en), or a release: several pairs separated by commas (en-cs, en-ja) or "
+                          "**all** - then the sidebar switches between the pairs and the Release page shows "
+                          "systems x pairs.")
         b.text_input("Human scores to use (default: mqm, esa, esa-human1, da-sqm, wmt-appraise, wmt-z, wmt-raw, first "
                      "found)",
                      key="up_wmt_gold")

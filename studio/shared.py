@@ -113,6 +113,9 @@ def set_data(study: Study | None) -> None:
         ahead.set()  # the previous data's background annotation sends nothing more
     st.session_state.pop("shared_copy", None)
     if study is None:
+        from studio import release
+
+        release.forget(server_engine())
         store.drop(token, me)
         if old is not None and not store.holds(old):  # another session's copy keeps what it uses
             server_engine().forget(old)
@@ -123,14 +126,19 @@ def set_data(study: Study | None) -> None:
         st.session_state.pop("data_token", None)
         st.query_params.pop(TOKEN_PARAM, None)
         return
+    from studio import release
+
+    if not release.holds(study):  # other data than the release's pairs: the release is forgotten
+        release.forget(server_engine())
     if study.engine is not server_engine():  # every study of this server computes through its one engine
         study = study.with_engine(server_engine())
     study = store.intern(study)  # the same files loaded by another session: one copy for both
     st.session_state["data"] = study
     st.session_state["data_token"] = store.put(study, token, me)
     st.query_params[TOKEN_PARAM] = st.session_state["data_token"]
-    if old is not None and old.key != study.key and not store.holds(old):
-        server_engine().release(old)  # replaced: its computed results go (its cached sentences stay)
+    if old is not None and old.key != study.key and not store.holds(old) and not release.holds(old):
+        server_engine().release(old)  # replaced: its computed results go (its cached sentences stay; a release's
+        # other pairs keep theirs for a switch back)
     _annotate_ahead(study)
 
 

@@ -89,3 +89,59 @@ def test_latex_and_report_of_a_release(release, capsys, tmp_path):
     assert all(p["board_signature"] in html for p in data["pairs"].values())
     code, _, err = run(capsys, "score", "--wmt-dir", release, "--lp", "zh-en", "--format", "latex")
     assert code == 2 and "release table of several --lp" in err
+
+
+def test_release_page_loads_every_pair_and_switches(release, monkeypatch, capsys):
+    """The Data page's folder form with the pair 'all' loads a release (the first pair is the session's data); the
+    sidebar switches pairs (each page then shows that pair), and the Release page's table equals score --lp all;
+    other data loaded forgets the release."""
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.study import Study
+    from conftest import ROOT
+    code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--format", "json")
+    want = json.loads(out)
+    monkeypatch.setenv("BLONDE_WMT_ROOTS", str(release.parent))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.text_input(key="up_wmt_dir").set_value(str(release))
+    at.text_input(key="up_wmt_lp").set_value("zh-en, xx-yy")
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    assert any("language pair xx-yy: the folder has no such pair (it has ja-en, zh-en)" in e.value.replace("\\", "")
+               for e in at.error)
+    at.text_input(key="up_wmt_lp").set_value("all")
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    rel = at.session_state["release"]
+    assert rel["pairs"] == ["ja-en", "zh-en"] and rel["studies"]["ja-en"] is at.session_state["data"]
+    assert any("language pair ja-en" in m.value for m in at.markdown if "understood as" in m.value)
+    at.text_input(key="up_wmt_lp").set_value("zh-en")  # other data: the release is forgotten
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    assert not at.exception and "release" not in at.session_state
+    # the sidebar (app.py's run; AppTest's switch_page runs a page alone): a release as the form leaves it
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    first = Study.from_wmt(release, "ja-en")
+    at.session_state["data"] = first
+    at.session_state["release"] = {"source": release, "pairs": ["ja-en", "zh-en"], "gold": None, "lower": [],
+                                   "esa_common": True, "roots": None, "label": str(release),
+                                   "studies": {"ja-en": first}, "tables": {}}
+    at.session_state["release_pair_ja-en"] = "zh-en"  # the sidebar's choice (AppTest reruns a page without app.py)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    pick = at.sidebar.selectbox(key="release_pair_ja-en")
+    assert pick.options == ["ja-en", "zh-en"] and pick.value == "zh-en"
+    assert at.session_state["data"].wmt[1] == "zh-en"  # switched: the Home page and the settings after it
+    assert at.session_state["release"]["studies"]["zh-en"] is at.session_state["data"]
+    assert at.sidebar.selectbox(key=f"lang_{at.session_state['data'].key}").value == "en"
+    at.switch_page("pages/release.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value.set_index("system")
+    assert list(table.index) == want["order"]
+    for s, v in want["systems"].items():
+        assert table.loc[s, "top cluster"] == v["top_cluster"]
+        for lp, r in v["per_pair"].items():
+            assert table.loc[s, f"{lp} BlonDe"] == pytest.approx(100 * r["BlonDe"], abs=1e-9)
+            assert table.loc[s, f"{lp} cl."] == r["cluster"]
+    lead = want["order"][0]
+    assert any(m.value.startswith(f"**{lead}** leads across the release") for m in at.markdown)
