@@ -61,8 +61,7 @@ if PAGE_TITLE:
 # restarted by every update (twice a second), kept each waiting tab redrawing the bar 60 times
 # a second - with eight sessions on one machine, CPU taken from the annotation they wait for.
 # The second rule hides the elements that warm the browser up (below).
-st.html("<style>.stProgress *{transition:none!important;}"
-        ".st-key-bl-warmup{position:absolute;visibility:hidden;height:0;overflow:hidden;}</style>")
+st.html(f"<style>{internals.progress_without_transition()}{internals.hidden_block('bl-warmup')}</style>")
 # scripts/run.sh sets BLONDE_AUTOLOAD=sample: every new session starts on the bundled sample data
 if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.session_state:
     st.session_state["autoloaded"] = True

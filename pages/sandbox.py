@@ -6,6 +6,7 @@ import streamlit as st
 
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from studio.views import pronoun_threads_view, tense_timeline_view
+from studio.internals import stale_not_dimmed
 from studio.shared import TAG_MARK, tagging_marked
 from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, scroll_top,
                            shown_f1, spans_text, styled)
@@ -33,8 +34,7 @@ SANDBOX_CSS = """<style>
 .bl-note{font-size:.85rem;opacity:.8;margin:.2rem 0;}
 .bl-note code{word-break:break-all;white-space:normal;}
 .bl-grid{display:grid;gap:1rem;margin-top:.5rem;}
-.stElementContainer[data-stale="true"]{opacity:1!important;transition:none!important;}
-</style>"""
+""" + stale_not_dimmed() + "</style>"
 
 
 def score_table(table: pd.DataFrame, marked=()) -> str:

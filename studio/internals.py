@@ -8,10 +8,41 @@
 * `Runtime` (`exists`, `instance`, `is_active_session`, `clear_user_info_for_session`): which sessions are
   live, and closing a disconnected one's stored state.
 * `get_script_run_ctx`: the running script's session id.
+* Streamlit's DOM - class names (`stProgress`, `stElementContainer`, `st-key-KEY`) and test ids (`stMain`) it
+  does not promise to keep - reached by the app's CSS and page scripts: every selector is written below (the
+  CSS and script helpers), so an upgrade that renames one is mended here; tests/test_architecture.py fails when
+  a selector appears anywhere else.
 """
 from __future__ import annotations
 
 XSRF_COOKIE = "_streamlit_xsrf"
+
+# Streamlit's DOM, as its CSS and page scripts reach it
+MAIN_SELECTOR = '[data-testid="stMain"]'  # the scrolling main column
+
+
+def progress_without_transition() -> str:
+    """CSS: a progress bar jumps to each new value instead of gliding (Streamlit's 0.5 s transition, restarted
+    by every update, kept each waiting tab redrawing the bar 60 times a second)."""
+    return ".stProgress *{transition:none!important;}"
+
+
+def hidden_block(key: str) -> str:
+    """CSS: the container made with key=KEY takes no room and is not seen (its elements still load)."""
+    safe = "".join(ch for ch in key if ch.isalnum() or ch in "-_")
+    return f".st-key-{safe}{{position:absolute;visibility:hidden;height:0;overflow:hidden;}}"
+
+
+def stale_not_dimmed() -> str:
+    """CSS: elements of the previous run are not greyed out while the page reruns (the Sandbox's scores stay
+    readable while a new text is scored)."""
+    return '.stElementContainer[data-stale="true"]{opacity:1!important;transition:none!important;}'
+
+
+def scroll_main_to_top() -> str:
+    """A page-script step (JavaScript, run in the page itself): the main column and the window to their top."""
+    return ("const m=window.parent.document.querySelector('" + MAIN_SELECTOR.replace('"', '\\"') + "');"
+            "if(m){m.scrollTo(0,0);}window.parent.scrollTo(0,0);")
 
 
 def legacy_pages_on() -> bool:

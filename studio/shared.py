@@ -811,8 +811,7 @@ def _in_page(step: str, tries: int) -> None:
 def scroll_top() -> None:
     """Scroll the page to its top, once it is drawn (a page opened from a button far down another page keeps
     that page's scroll position otherwise), for 1.5 s while it draws."""
-    _in_page("const m=window.parent.document.querySelector('[data-testid=\"stMain\"]');if(m){m.scrollTo(0,0);}"
-             "window.parent.scrollTo(0,0);", 15)
+    _in_page(internals.scroll_main_to_top(), 15)
 
 
 def first_clause(text: str) -> str:

@@ -125,8 +125,8 @@ def pronoun_threads(result, doc_index: int, systems: list[str], reference: str |
         for n in names:
             if i < len(per[n]):
                 t, rec = per[n][i]
-                prons = [(rec["w"][k], pack.pronoun_classes[c]) for k, cls in pronoun_tokens(rec["w"], pack)
-                         for c in cls]
+                prons = [(rec["w"][k], pack.pronoun_classes[c])
+                         for k, cls in pronoun_tokens(rec["w"], pack, rec.get("m")) for c in cls]
             else:
                 t, prons = "", []
             row["texts"][n] = t

@@ -30,6 +30,7 @@ import re
 from blonde_core.lang.base import LanguagePack
 
 from .japanese import katakana_word
+from .german import german_expletives, german_names
 from .pipeline import doc_to_record, load_pipeline
 
 _LOADED: dict[str, object] = {}
@@ -270,7 +271,7 @@ class HantaAnalyser(_PerText):
         words = _WORD.findall(text)
         offs = _offsets(text, words)
         tagged = self.tagger.tag_sent(words, taglevel=3) if words else []
-        tags, pos, morph, ents = [], [], [], []
+        tags, pos, morph = [], [], []
         for (w, stem, morphs, tag), o in zip(tagged, offs):
             stts = tag.replace("(", "").replace(")", "")  # VV(FIN) -> VVFIN, as STTS writes it
             tags.append(stts)
@@ -290,9 +291,15 @@ class HantaAnalyser(_PerText):
             else:
                 pos.append("PUNCT" if stts.startswith("$") else _STTS_POS.get(stts, "X"))
                 morph.append("")
-            if stts == "NE":
-                ents.append((o, o + len(w), "NE"))
-        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
+        cased = any(c.isupper() for c in text)
+        for k in german_expletives(words, tags):
+            morph[k] = "Expl=Yes"
+        if cased:
+            ents = [(offs[a], offs[b - 1] + len(words[b - 1]), "NE")
+                    for a, b in german_names(words, tags, text, offs)]
+        else:  # lowercased text: HanTa's NE tags alone, adjacent ones as one name
+            ents = _merged([(o, o + len(w), "NE") for w, t, o in zip(words, tags, offs) if t == "NE"], text)
+        return {"w": words, "i": offs, "t": tags, "e": ents, "p": pos, "m": morph}
 
 
 def load_analyser(pack: LanguagePack):

@@ -405,11 +405,12 @@ def _dm_not(rules: dict) -> dict:
 
 
 def _entity_rules(ent: dict) -> dict:
-    """entity.require_pos, exclude_morph, initial_require_pos (lists) and from_morph ({group: [Key=Value]}) of a
-    pack, as metric/features.py entities reads them."""
+    """entity.require_pos, exclude_morph, initial_require_pos (lists), from_morph ({group: [Key=Value]}) and
+    relabel_from_morph, whole_words (booleans) of a pack, as metric/features.py entities reads them."""
     out = {k: frozenset(ent[k]) for k in ("require_pos", "exclude_morph", "initial_require_pos") if ent.get(k)}
-    if ent.get("unknown_katakana"):
-        out["unknown_katakana"] = True
+    for k in ("unknown_katakana", "relabel_from_morph", "whole_words"):
+        if ent.get(k):
+            out[k] = True
     if ent.get("from_morph"):
         groups = list(ent["features"])
         out["from_morph"] = tuple((groups.index(g), frozenset(fs)) for g, fs in ent["from_morph"].items())

@@ -76,16 +76,17 @@ def entity_key(text: str, pack: LanguagePack) -> str:
     return text
 
 
-def pronoun_tokens(words: list[str], pack: LanguagePack):
+def pronoun_tokens(words: list[str], pack: LanguagePack, morph: list[str] | None = None):
     """Yield (token index, pronoun class indices) of every counted pronoun: a pronoun that stands where one of
-    the pack's impersonal patterns puts it (French "il y a", "il faut", German "gibt es") has no referent and is
-    not counted."""
+    the pack's impersonal patterns puts it (French "il y a", "il faut", German "gibt es"), or that the analyser
+    marks expletive by its context (morphology "Expl=Yes": German correlate "es", annotation/german.py), has no
+    referent and is not counted."""
     pron = pack.pronoun_of
     pats = pack.pronoun_impersonal
     low = None
     for k, w in enumerate(words):
         cls = pron.get(w)
-        if not cls:
+        if not cls or (morph and "Expl=Yes" in morph[k]):
             continue
         if pats:
             if low is None:
@@ -102,7 +103,7 @@ def dense_counts(rec: dict, pack: LanguagePack) -> list[int]:
     out = [0] * (nt + npr + nd)
     for _, i in pack.tense_tokens(rec):
         out[i] += 1
-    for _, cls in pronoun_tokens(rec["w"], pack):
+    for _, cls in pronoun_tokens(rec["w"], pack, rec.get("m")):
         for c in cls:
             out[nt + c] += 1
     for ti, start, end in dm_occurrences(rec["w"], pack, rec.get("t"), rec.get("p")):
@@ -247,7 +248,12 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
                            of these (a capitalised common word is no name; lowercased text is left alone)
       from_morph           {group: ["Key=Value", ...]}: proper nouns (POS PROPN, capitalised) inside a sentence
                            with one of these features and outside every recogniser span are names of that
-                           group (the morphologizer knows names the recogniser misses)"""
+                           group (the morphologizer knows names the recogniser misses)
+      relabel_from_morph   a recogniser span whose tokens' features (those from_morph lists) all point to one
+                           group takes that group (Czech: the morphologizer's NameType=Giv/Sur tells a person
+                           better than the recogniser's label)
+      whole_words          a span that stops at a hyphen inside a word runs to the word's end (El-Rufaiho,
+                           TP-Link: the tokenizer splits at the hyphen)"""
     out = []
     rules = pack.entity_rules
     pos, morph, words, offs = rec.get("p"), rec.get("m"), rec["w"], rec["i"]
@@ -269,6 +275,14 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
             if (first and len(toks) == 1 and span[:1].isupper() and _starts_sentence(words, toks[0])
                     and pos[toks[0]] not in first):
                 continue
+            if morph and rules.get("relabel_from_morph"):
+                said = {gi for k in toks for gi, feats in rules.get("from_morph", ()) if _has_feature(morph[k], feats)}
+                g = said.pop() if len(said) == 1 else g
+        if rules.get("whole_words"):
+            while e < len(text) and text[e - 1] == "-" and text[e].isalpha():
+                while e < len(text) and text[e].isalnum():
+                    e += 1
+            span = text[s:e]
         out.append((g, entity_key(span, pack), s, e))
     extra = rules.get("from_morph")
     if extra and pos and morph:
@@ -397,7 +411,7 @@ def spans(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[
     for k, fi in pack.tense_tokens(rec):
         w, o = words[k], offs[k]
         out.append({"category": "tense", "feature": pack.tense_tags[fi], "start": o, "end": o + len(w), "text": w})
-    for k, cls in pronoun_tokens(words, pack):
+    for k, cls in pronoun_tokens(words, pack, rec.get("m")):
         w, o = words[k], offs[k]
         for c in cls:
             out.append({"category": "pronoun", "feature": pack.pronoun_classes[c],
