@@ -392,3 +392,24 @@ def test_the_data_page_lists_the_damage(tmp_path):
     hurt = [w.value for w in at.warning if "Damaged in this release (2)" in w.value]
     assert len(hurt) == 1 and "GPT-4.jsonl" in hurt[0] and "Empty.jsonl" in hurt[0] and "set aside" in hurt[0]
     assert any("WMT25 (JSON Lines)" in m.value for m in at.markdown)
+
+
+def test_the_human_judgments_page_shows_the_two_annotations():
+    """WMT25's human1 and human2 on the Human judgments page: the two annotations' span F1 and correlation, the
+    same numbers as Study.annotator_agreement."""
+    from streamlit.testing.v1 import AppTest
+
+    from blonde_core.metric.settings import ScoreConfig
+
+    st = Study.from_wmt(ENCS, "en-cs")
+    two = st.annotator_agreement()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.session_state["data"] = st
+    at.run()
+    at.session_state["config"] = ScoreConfig(lang="cs", lowercase=False)
+    at.switch_page("pages/judgments.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(h.value == "Two annotations of the same segments" for h in at.subheader)
+    said = next(m.value for m in at.markdown if "segments two raters judged" in m.value)
+    assert f"**{two['items']:,}**" in said and f"F1 {two['span_f1']['f1']:.3f}" in said
+    assert f"Pearson **{two['pearson']:.3f}**" in said
