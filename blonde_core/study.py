@@ -240,7 +240,8 @@ class Study:
                         "human": hum["systems"][s]["score"] if hum else None,
                         "human_rank": hum["systems"][s].get("rank") if hum else None} for s in names}
             block = {"lang": cfg.lang, "no_pack": st.no_pack(cfg), "human": hum["name"] if hum else None,
-                     "signature": st.signature(cfg) if cfg.has_pack else None, "systems": rows}
+                     "signature": st.signature(cfg) if cfg.has_pack else None, "systems": rows,
+                     "damage": st.damage()}  # what of the pair's files was damaged, contained (said per pair)
             if cfg.has_pack:
                 b = st.board(cfg, n, seed)
                 block["board_signature"] = b["signature"]

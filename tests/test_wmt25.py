@@ -413,3 +413,19 @@ def test_the_human_judgments_page_shows_the_two_annotations():
     said = next(m.value for m in at.markdown if "segments two raters judged" in m.value)
     assert f"**{two['items']:,}**" in said and f"F1 {two['span_f1']['f1']:.3f}" in said
     assert f"Pearson **{two['pearson']:.3f}**" in said
+
+
+def test_a_release_run_says_each_pairs_damage(tmp_path):
+    """score --lp all on a WMT25 release with a damaged system: the release table loads, the pair's damage is in
+    its JSON block and on stderr."""
+    root = copy(tmp_path)
+    (root / "systems" / "Empty.jsonl").write_bytes(b"")
+    env = dict(os.environ, BLONDE_SHARED_DIR=str(SHARED))
+    got = subprocess.run([sys.executable, "-m", "blonde_core", "score", "--wmt-dir", str(root), "--lp", "all",
+                          "--ci", "20", "--format", "json", "--no-cache"], capture_output=True, text=True, env=env,
+                         cwd=ROOT)
+    assert got.returncode == 0, got.stderr
+    data = json.loads(got.stdout)
+    hurt = data["pairs"]["en-cs_CZ"]["damage"]
+    assert len(hurt) == 1 and "Empty.jsonl" in hurt[0] and "set aside" in hurt[0] and "Empty" not in data["systems"]
+    assert "en-cs_CZ: damaged:" in got.stderr and "Empty.jsonl" in got.stderr

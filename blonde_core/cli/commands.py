@@ -242,8 +242,11 @@ def run_release_data(a) -> dict:
     def work(lp, done, of):  # each pair's annotation, with its time left (on a terminal)
         bars.setdefault(lp, _progress(sys.stderr))(done, of)
 
-    return Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
+    data = Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
                          run_engine(a), progress=progress, work=work)
+    a.notes = getattr(a, "notes", []) + [f"warning: {lp}: damaged: {x}" for lp, p in data["pairs"].items()
+                                         for x in p.get("damage") or []]  # in JSON too, per pair
+    return data
 
 
 def _release_out(a, data) -> str:
