@@ -93,8 +93,9 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "documents with domains, source, references, systems, human scores and metric scores; "
                         "-r NAME picks the reference (default: all of them)")
     w.add_argument("--lp", metavar="SRC-TGT", action="append",
-                   help="with --wmt-dir: the language pair (needed when it has several; correlate --task: repeat it "
-                        "for several, default every pair with human scores)")
+                   help="with --wmt-dir: the language pair (needed when it has several; score and report: repeat it, "
+                        "or 'all', for the release's systems x pairs table; correlate --task: repeat it for several, "
+                        "default every pair with human scores)")
     w.add_argument("--gold", metavar="NAME", help="with --wmt-dir: which human scores to use (default: the first of "
                                                   "mqm, esa, da-sqm, wmt-appraise, wmt-z, wmt-raw there)")
     w.add_argument("--esa-every-judged", action="store_true",
