@@ -81,9 +81,9 @@ def _merged(spans: list[tuple[int, int, str]], text: str) -> list[list]:
 
 
 class JiebaAnalyser(_PerText):
-    """jieba.posseg with its own dictionary (inside the package), HMM on for unknown words."""
-
-    PROPER = {"nr": "nr", "nrfg": "nr", "nrt": "nr", "ns": "ns", "nt": "nt", "nz": "nz"}
+    """jieba.posseg with its own dictionary (inside the package), HMM on for unknown words; the entity spans are
+    LAC's, mended by rules over jieba's words (chinese.py: jieba's dictionary tags give a word one tag whatever
+    its context, and invent as many names as they find)."""
 
     def __init__(self):
         import logging
@@ -91,17 +91,19 @@ class JiebaAnalyser(_PerText):
         import jieba
         import jieba.posseg
 
+        from .chinese import ChineseEntities
+
         jieba.setLogLevel(logging.WARNING)
         self.tok = jieba.posseg.POSTokenizer(jieba.Tokenizer())
         self.tok.tokenizer.initialize()
+        self.names = ChineseEntities(self.tok.word_tag_tab)
 
     def record(self, text: str) -> dict:
         pairs = [(p.word, p.flag) for p in self.tok.lcut(text) if p.word.strip()]
         words = [w for w, _ in pairs]
         offs = _offsets(text, words)
         tags = [f for _, f in pairs]
-        ents = [(o, o + len(w), self.PROPER[f]) for (w, f), o in zip(pairs, offs) if f in self.PROPER]
-        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text)}
+        return {"w": words, "i": offs, "t": tags, "e": self.names.spans(text, words, offs)}
 
 
 class MecabAnalyser(_PerText):
