@@ -9,7 +9,9 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
     mecab       Japanese: MeCab with IPAdic, the dictionary sacrebleu's ja-mecab tokenizer uses
                 (tags 品詞-細分類1-2-3, e.g. 名詞-固有名詞-人名-姓; 活用型/活用形/原形 as morphology)
     pymorphy3   Russian and Ukrainian: pymorphy3's dictionary analysis of each word (OpenCorpora
-                grammemes: POS, aspect, tense, mood, gender; Name/Surn/Patr/Geox/Orgn/Trad)
+                grammemes: POS, aspect, tense, mood, gender; Name/Surn/Patr/Geox/Orgn/Trad), names by rules over it
+                (slavic.py)
+    pymorphy3+slovnet  Russian: the same, and slovnet's named-entity recogniser (PER, LOC, ORG; slavic.py)
     hanta       German: the Hannover Tagger (STTS tags with its morphological segmentation); the
                 tense of a finite verb is read off its morphemes (HantaAnalyser.tense)
     hindipos    Hindi: each word's part of speech from hindiPOS's lexicon (BIS tags: VM, VAUX, NNP ...), a verb
@@ -156,73 +158,6 @@ class MecabAnalyser(_PerText):
 
 
 _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
-# OpenCorpora's proper-name grammemes -> the entity label (a first name, patronymic and surname in a row: one "Name")
-_PROPER_SET = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
-
-
-class Pymorphy3Analyser(_PerText):
-    """pymorphy3 over words cut by a regular expression: each word's most probable analysis.  A word
-    is a proper name when it is written with a capital letter and its first analysis carries one of
-    OpenCorpora's Geox (place), Orgn (organisation), Trad (trade mark), or Name, Surn, Patr (a person:
-    "Name", unless the word is also a common inanimate noun); a capitalised noun the dictionary does not
-    know as a name, inside a sentence, is a name of unknown kind ("Unkn": Ukrainian's dictionary has no
-    places).  A pronoun or function word is never a name.  A text with no capital letter at all (BlonDe
-    lowercases by default) leaves the dictionary alone to decide: a word whose first analysis is a proper
-    name.  Each distinct word form is analysed once per process (`memo`)."""
-
-    def __init__(self, lang: str):
-        import pymorphy3
-
-        self.morph = pymorphy3.MorphAnalyzer(lang=lang)
-        self.memo: dict = {}  # word form -> (analyses, tag, POS, morphology)
-
-    def record(self, text: str) -> dict:
-        words = _WORD.findall(text)
-        offs = _offsets(text, words)
-        tags, pos, morph, ents = [], [], [], []
-        cased = any(c.isupper() for c in text)  # BlonDe lowercases by default: then the dictionary alone decides
-        start = True  # at a sentence start (the first word, or after . ! ? … : « " —)
-        memo = self.memo
-        for w, o in zip(words, offs):
-            got = memo.get(w)
-            if got is None:  # each distinct word form analysed once per process
-                parses = self.morph.parse(w)
-                tag = parses[0].tag
-                got = (parses, str(tag),  # plain str: pymorphy3's grammemes are str subclasses that do not pickle
-                       str(tag.POS) if tag.POS else str(tag).split(",")[0].split(" ")[0],  # PNCT, LATN, NUMB, UNKN
-                       "|".join(f"{k}={v}" for k, v in (
-                           ("Aspect", tag.aspect), ("Tense", tag.tense), ("Mood", tag.mood), ("Gender", tag.gender),
-                           ("Number", tag.number), ("Person", tag.person), ("Voice", tag.voice)) if v))
-                if len(memo) < 500_000:
-                    memo[w] = got
-            parses = got[0]
-            tags.append(got[1])
-            pos.append(got[2])
-            morph.append(got[3])
-            if w[:1].isalpha() and (w[:1].isupper() or not cased):
-                label = self.name_label(w, parses, cased and not start)
-                if label is not None:
-                    ents.append((o, o + len(w), label))
-            start = w in ".!?…:«\"“„—–-" if not w.isalnum() else False
-        return {"w": words, "i": offs, "t": tags, "e": _merged(ents, text), "p": pos, "m": morph}
-
-    @staticmethod
-    def name_label(word: str, parses, mid_sentence: bool) -> str | None:
-        """The entity label of a capitalised word (or of any word of a lowercased text), or None."""
-        if any(q.tag.POS in ("NPRO", "PREP", "CONJ", "PRCL", "ADVB") for q in parses):
-            return None  # a pronoun or function word ("Вона", "Але") whatever else the dictionary has
-        gram = parses[0].tag.grammemes
-        for g in ("Geox", "Orgn", "Trad"):
-            if g in gram:
-                return g
-        lemma = parses[0].normal_form
-        common = any(q.tag.POS == "NOUN" and "inan" in q.tag.grammemes and not q.tag.grammemes & _PROPER_SET
-                     and q.normal_form != lemma for q in parses)
-        if gram & {"Name", "Surn", "Patr"} and not common:  # "Києві" is also Київ's locative: not a person
-            return "Name"
-        if mid_sentence and not word.isupper() and (parses[0].tag.POS == "NOUN" or gram & {"UNKN", "LATN"}):
-            return "Unkn"  # a capitalised noun inside a sentence: a name the dictionary does not know as one
-        return None
 
 
 # STTS -> Universal Dependencies' coarse part of speech (what barriers and rules read)
@@ -318,7 +253,13 @@ def load_analyser(pack: LanguagePack):
         elif pack.analyser == "mecab":
             got = MecabAnalyser()
         elif pack.analyser == "pymorphy3":
+            from .slavic import Pymorphy3Analyser
+
             got = Pymorphy3Analyser(pack.name)
+        elif pack.analyser == "pymorphy3+slovnet":
+            from .slavic import SlovnetAnalyser
+
+            got = SlovnetAnalyser(pack.name)
         elif pack.analyser == "hanta":
             got = HantaAnalyser()
         elif pack.analyser == "hindipos":

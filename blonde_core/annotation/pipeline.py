@@ -25,7 +25,8 @@ from blonde_core.lang.base import LanguagePack
 
 # The version of each non-spaCy adapter (analysers.py), part of its pipeline id: a change to what an
 # adapter writes makes every record it wrote before unreadable, never wrong.
-ADAPTER_VERSION = {"jieba": 2, "mecab": 2, "pymorphy3": 1, "hanta": 2, "hindipos": 3, "kiwi": 1, "islenska": 2}
+ADAPTER_VERSION = {"jieba": 2, "mecab": 2, "pymorphy3": 2, "hanta": 2, "hindipos": 3, "kiwi": 1, "islenska": 2,
+                   "pymorphy3+slovnet": 1}
 RECORD_VERSION = 2  # 1: w, i, t, e; 2: + p and m (coarse POS and morphology, when the pipeline sets them)
 
 _PIPELINES: dict[str, object] = {}

@@ -5,7 +5,7 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 
     name, description
     analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta" |
-                           "kiwi" | "hindipos",
+                           "kiwi" | "hindipos" | "islenska" | "pymorphy3+slovnet",
                            "packages": [installed packages it needs, the first one names the pipeline id]};
                            annotation/analysers.py turns each kind's output into the same record
     spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
@@ -305,7 +305,8 @@ def morph_features(m: str) -> dict:
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos", "islenska")  # analysers.py: one adapter each
+# analysers.py: one adapter each
+ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos", "islenska", "pymorphy3+slovnet")
 
 
 class _Not(frozenset):
