@@ -40,7 +40,10 @@ def measure(lang: str, lowercase: bool | None = None, engine: Engine | None = No
     pack = load_pack(lang)
     lc = pack.lowercase if lowercase is None else lowercase
     items = load_gold(lang)
-    cfg = ScoreConfig(lang=lang, lowercase=lc)
+    # as written, in a pack that lowercases by default (en, fr): --tag-as-written, the setting that tags the text as
+    # written (English's entity rules apply only under it: the package's own settings stay exact)
+    cfg = ScoreConfig(lang=lang, lowercase=lc) if lc or not pack.lowercase else \
+        ScoreConfig(lang=lang, lowercase=True, tag_as_written=True)
     texts = [it["text"] for it in items]
     spans = Study.spans_of_lines(texts, cfg, engine or Engine(cache_mode="memory", pool="inline"))
     per = [[] for _ in items]
@@ -119,7 +122,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lang", nargs="+", help="these packs only (default: every pack with gold.jsonl)")
     case = ap.add_mutually_exclusive_group()
-    case.add_argument("--as-written", action="store_true", help="annotate the text as written (no lowercasing)")
+    case.add_argument("--as-written", action="store_true",
+                      help="annotate the text as written (no lowercasing; in en, fr --tag-as-written)")
     case.add_argument("--lowercase", action="store_true", help="lowercase before annotation (the blonde package)")
     ap.add_argument("-v", "--verbose", action="store_true", help="per class, confusions, every miss and extra")
     ap.add_argument("--write", action="store_true",

@@ -205,3 +205,51 @@ def test_wmt22_de_fr_same_json_from_the_text_files_and_from_the_xml(tmp_path, ca
     assert "lang:fr" in from_text["signature"] and len(from_text["systems"]) == 6
     assert len(next(iter(from_text["systems"].values()))["documents"]) == 271
     assert from_xml == from_text
+
+
+def _entities_as_written(text: str) -> tuple[list, list]:
+    """(the recogniser's spans, the counted entities) of a text tagged as written and compared lowercased."""
+    from blonde_core.metric.features import entities
+
+    rec = doc_to_record(load_pipeline(FR)(text))
+    return [text[s:e] for s, e, _ in rec["e"]], [text[s:e] for _, _, s, e in entities(rec, text, FR, fold=True)]
+
+
+@pytest.mark.parametrize("text, dropped, kept", [
+    # a capitalised word opening a sentence that the pipeline's lexicon knows in lower case: a greeting, an
+    # imperative, an adjective, a holiday (entity.initial_lexicon)
+    ("Bonjour, je voudrais parler à Marie Dupont.", "Bonjour", ["Marie Dupont"]),
+    ("Regardez le tableau à la fin de l'offre de Renault.", "Regardez", ["Renault"]),
+    ("Désolé, mais Pierre n'est pas là.", "Désolé", ["Pierre"]),  # inside the sentence a known word stays a name
+    ("Noël approche et Jean part à Lyon.", "Noël", ["Jean", "Lyon"]),
+    # a span without a capital letter in a text written with them (entity.require_capital)
+    ("Si vous êtes enceinte, veuillez consulter un médecin à Lyon.", "veuillez", ["Lyon"]),
+    ("Le traîneau est tiré par des rennes, raconte Hans.", "rennes", ["Hans"]),
+])
+def test_common_words_the_recogniser_calls_names_are_not_counted(text, dropped, kept):
+    raw, counted = _entities_as_written(text)
+    assert dropped in raw  # what the recogniser says, before the pack's rules
+    assert counted == kept
+
+
+def test_the_case_rules_leave_lowercased_text_alone():
+    """Lowercased (the package's default) there is no capital to read: the recogniser's spans stand."""
+    from blonde_core.metric.features import entities
+
+    text = "bonjour, je voudrais parler à marie dupont à paris."
+    rec = doc_to_record(load_pipeline(FR)(text))
+    assert [text[s:e] for _, _, s, e in entities(rec, text, FR)] == [
+        text[s:e] for s, e, label in rec["e"] if label in FR.group_of_label]
+
+
+def test_the_lexicon_is_the_pipelines_own():
+    """annotation/common_words.py reads fr_core_news_sm's lemmatizer tables without spaCy: its string hash is
+    spaCy's, and it knows inflected forms (regardez), lemmas (désolé) and not names (Allemagne, Renault)."""
+    from spacy.strings import hash_string
+
+    from blonde_core.annotation.common_words import knows, string_hash
+
+    for w in ("", "a", "regardez", "abcdefgh", "abcdefghi", "désolé", "ça", "œuvre", "漢字"):
+        assert string_hash(w) == hash_string(w)
+    assert all(knows(FR, w) for w in ("Regardez", "regardez", "Désolé", "Bonjour", "Maisons"))
+    assert not any(knows(FR, w) for w in ("Allemagne", "Renault", "Lahnstein"))

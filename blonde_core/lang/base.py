@@ -415,6 +415,9 @@ def _entity_rules(ent: dict) -> dict:
     if ent.get("from_morph"):
         groups = list(ent["features"])
         out["from_morph"] = tuple((groups.index(g), frozenset(fs)) for g, fs in ent["from_morph"].items())
+    # the rules that read letter case (features.py _no_name_by_case), and English's: only under --tag-as-written
+    out.update({k: frozenset(ent[k]) for k in ("initial_require_tag", "initial_exempt_labels") if ent.get(k)})
+    out.update({k: True for k in ("require_capital", "initial_lexicon", "tag_as_written_only") if ent.get(k)})
     return out
 
 

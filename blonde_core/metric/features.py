@@ -223,6 +223,30 @@ def _starts_sentence(words: list[str], k: int) -> bool:
     return k == 0 or words[k - 1][-1:] in SENTENCE_END
 
 
+def _no_name_by_case(rec: dict, text: str, s: int, e: int, label: str, rules: dict, pack: LanguagePack) -> bool:
+    """Is a recogniser span no name by the entity rules that read letter case (each leaves lowercased text alone):
+    require_capital (a span without a capital letter in a text written with them), initial_require_tag (a
+    capitalised one-word span opening a sentence whose fine tag is none of these) and initial_lexicon (such a span
+    whose word the pipeline's own lexicon knows in lower case: annotation/common_words.py); the two sentence-opening
+    rules spare the labels in initial_exempt_labels (English NORP: *German* is tagged JJ wherever it stands)."""
+    span = text[s:e]
+    if rules.get("require_capital") and not any(ch.isupper() for ch in span) and any(ch.isupper() for ch in text):
+        return True
+    first_tag, lexicon = rules.get("initial_require_tag"), rules.get("initial_lexicon")
+    if not (first_tag or lexicon) or not span[:1].isupper() or label in rules.get("initial_exempt_labels", ()):
+        return False
+    toks = [k for k, o in enumerate(rec["i"]) if s <= o < e]
+    if len(toks) != 1 or not _starts_sentence(rec["w"], toks[0]):
+        return False
+    if first_tag and rec["t"][toks[0]] not in first_tag:
+        return True
+    if lexicon:
+        from blonde_core.annotation.common_words import knows
+
+        return knows(pack, rec["w"][toks[0]])
+    return False
+
+
 def _has_feature(morph: str | None, wanted: frozenset) -> bool:
     """Does a morphology string ("Case=Nom|NameType=Giv,Nat") hold one of the wanted "Key=Value" pairs (a value
     of a multi-valued feature counts)?"""
@@ -246,6 +270,9 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
                            (NameType=Nat: nationalities are not names here)
       initial_require_pos  a capitalised one-word span that opens a sentence is dropped unless its POS is one
                            of these (a capitalised common word is no name; lowercased text is left alone)
+      require_capital, initial_require_tag, initial_lexicon, initial_exempt_labels: _no_name_by_case
+      tag_as_written_only  the rules apply only to text tagged as written and compared lowercased (fold: English,
+                           whose blonde-0.1.4 settings stay the package's, lowercased or not)
       from_morph           {group: ["Key=Value", ...]}: proper nouns (POS PROPN, capitalised) inside a sentence
                            with one of these features and outside every recogniser span are names of that
                            group (the morphologizer knows names the recogniser misses)
@@ -256,6 +283,8 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
                            TP-Link: the tokenizer splits at the hyphen)"""
     out = []
     rules = pack.entity_rules
+    if rules.get("tag_as_written_only") and not fold:  # English: the package's own settings stay exact
+        rules = {}
     pos, morph, words, offs = rec.get("p"), rec.get("m"), rec["w"], rec["i"]
     need = rules.get("require_pos")
     for s, e, label in rec["e"]:
@@ -264,6 +293,8 @@ def entities(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> li
             continue
         span = text[s:e]
         if _handle(span, text[s - 1:s]) or not any(ch.isalpha() for ch in span):
+            continue
+        if rules and _no_name_by_case(rec, text, s, e, label, rules, pack):
             continue
         if rules and pos:
             toks = [k for k, o in enumerate(offs) if s <= o < e]
@@ -467,7 +498,8 @@ def _csr_from_pairs(n_rows: int, rows: np.ndarray, codes: np.ndarray) -> Csr:
 
 
 TABLE_VERSION = 1  # the binary form of a FeatureTable (to_bytes); part of its cache key
-_CODE = ("metric/features.py", "lang/base.py", "annotation/pipeline.py")  # what the counts are computed by
+# what the counts are computed by
+_CODE = ("metric/features.py", "lang/base.py", "annotation/pipeline.py", "annotation/common_words.py")
 
 
 def table_key(texts: list[str], pack: LanguagePack, pipeline_id: str, lowercase: bool,
