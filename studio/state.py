@@ -226,7 +226,8 @@ class StudyStore:
 
 
 class Presence:
-    """Which live browser sessions hold which data: every script run says (hold), and a sweep
+    """Which live browser sessions hold which data (the loaded study and the form the pages score, re-segmented
+    or one domain, whose results have a key of their own): every script run says (hold), and a sweep
     takes the sessions that have been disconnected for `grace` seconds (a tab closed; a short
     network break resumes within it) and releases what only they held - the results computed
     from it and its sentences in the annotation memo (the disk cache keeps them; the reload
@@ -237,16 +238,24 @@ class Presence:
     memo's bound pushed them out (issue 38: 1,306 MB still 160 s after five sessions closed)."""
 
     def __init__(self):
-        self._held: dict[str, Study | None] = {}
+        self._held: dict[str, tuple] = {}  # session id -> the studies it holds (its data and the form pages score)
         self._since: dict[str, float] = {}  # session id -> when it was first seen disconnected
         self._lock = threading.Lock()
         self.closed = 0  # sessions this sweeper has closed so far
 
-    def hold(self, session_id: str | None, study: Study | None) -> None:
+    def hold(self, session_id: str | None, *studies: Study | None) -> None:
+        """This session's studies now: its loaded data and the form its pages score (re-segmented, one domain:
+        studio/shared.scoped), whose results are stored under a content key of their own."""
         if session_id:
+            held = tuple({id(s): s for s in studies if s is not None}.values())
             with self._lock:
-                self._held[session_id] = study
+                self._held[session_id] = held
                 self._since.pop(session_id, None)
+
+    def holding(self) -> dict:
+        """{session id: the studies it holds} (a copy)."""
+        with self._lock:
+            return dict(self._held)
 
     def sweep(self, is_active, engine: Engine, close=None, grace: float = 45.0, now: float | None = None) -> int:
         """Release what only the sessions disconnected for `grace` seconds held and close them
@@ -262,18 +271,20 @@ class Presence:
             if not gone:
                 return 0
             self.closed += len(gone)
-            left = [self._held.pop(sid) for sid in gone]
+            left = [s for sid in gone for s in self._held.pop(sid)]
             for sid in gone:
                 self._since.pop(sid)
-            live = [s for s in self._held.values() if s is not None]
+            live = [s for held in self._held.values() for s in held]
         live_keys = {s.key for s in live}
-        orphans = {s.key: s for s in left if s is not None and s.key not in live_keys}
-        for study in orphans.values():
-            engine.release(study, live)
+        orphans = list({s.key: s for s in left if s.key not in live_keys}.values())
+        released, left = len(orphans), None
+        while orphans:  # each let go once released: none is kept alive through the collection below
+            engine.release(orphans.pop(), live)
+        live = None
         for sid in gone if close is not None else ():
             close(sid)
         _give_back_memory()
-        return len(orphans)
+        return released
 
 
 def _give_back_memory() -> None:

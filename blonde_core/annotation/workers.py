@@ -22,7 +22,8 @@ cannot start) each worker is its own `python -m blonde_core.annotation.workers L
 A `WorkerPool` starts all its workers at once and hands batches from any thread
 to the first free worker that is ready (small jobs, such as a Sandbox edit,
 before the batches of large ones): a job never waits for a worker that is still
-loading spaCy while another is free.  A worker that died is replaced.
+loading spaCy while another is free.  A worker that died is replaced, and so is one that
+worked and then sat idle (idle_seconds): what it grew to goes back to the system.
 """
 from __future__ import annotations
 
@@ -182,6 +183,19 @@ class WorkerDied(RuntimeError):
 RETRIES = 2  # a job whose worker dies goes to a fresh worker this many times more before it fails
 
 
+def idle_seconds() -> float:
+    """BLONDE_WORKER_IDLE (default 60; 0: never): a worker that annotated and then had no job for this many
+    seconds is closed and a fresh one started in its place. A worker only grows: spaCy's string store keeps
+    every new word it met, and the records it built leave its heap fragmented (WMT24 en-zh annotated cold: the zh
+    fork server and its two workers still held ~720 MB 150 s after the sessions closed, bench/
+    bench_sessions_memory.py). A fresh fork of the fork server costs milliseconds and shares the loaded
+    pipeline's pages again; a worker of its own reloads the pipeline."""
+    try:
+        return max(0.0, float(os.environ.get("BLONDE_WORKER_IDLE", 60)))
+    except ValueError:
+        return 60.0
+
+
 class _Channel:
     """A ready worker at the other end of a line-based text channel."""
     rfile = wfile = None
@@ -311,8 +325,11 @@ class WorkerPool:
     Future.  `start(lang)` makes a ready worker (default: forked by the pool's fork server
     where supported and n > 1; tests give their own)."""
 
-    def __init__(self, lang: str, n: int, start=None):
+    def __init__(self, lang: str, n: int, start=None, idle: float | None = None):
         self.lang, self.n, self._start = lang, max(1, n), start or self._fork_or_spawn
+        # a worker that annotated and then waited this long for a job is replaced by a fresh one (idle_seconds)
+        self.idle = idle_seconds() if idle is None else idle
+        self.recycled = 0  # workers replaced after an idle spell so far
         self._forks: ForkServer | None = None
         self._forks_lock = threading.Lock()
         # one worker: a fork server would only add a process (~65 MB) that saves no load
@@ -359,14 +376,20 @@ class WorkerPool:
     def _serve(self) -> None:
         """One thread per worker: start the worker, then take jobs only while it is ready
         (a job left in the queue goes to whichever worker is free first)."""
-        worker, failed = None, None
+        worker, failed, worked = None, None, False
         while True:
             if worker is None:
                 try:
-                    worker, failed = self._start(self.lang), None
+                    worker, failed, worked = self._start(self.lang), None, False
                 except Exception as exc:  # e.g. no pipeline: the next job is told why
                     failed = exc
-            _, _, batch, fut = self._jobs.get()
+            try:
+                _, _, batch, fut = self._jobs.get(timeout=self.idle if worked and self.idle > 0 else None)
+            except queue.Empty:  # it worked, then waited: a fresh worker gives back what this one grew to
+                worker.close()
+                worker = None
+                self.recycled += 1
+                continue
             if not fut.set_running_or_notify_cancel():
                 continue
             if worker is None:
@@ -375,6 +398,7 @@ class WorkerPool:
             for attempt in range(RETRIES + 1):
                 try:
                     fut.set_result(worker.run(batch))
+                    worked = True
                     break
                 except WorkerDied as exc:  # killed mid-job: the job goes to a fresh worker (a new one starts in ms)
                     worker.close()

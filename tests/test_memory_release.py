@@ -1,0 +1,87 @@
+"""Memory back after sessions close (issue 63 point 10): what a closed session held is let go by the server's own
+cleanup, and an annotation worker that worked and then sat idle is replaced by a fresh one. bench/
+bench_sessions_memory.py measures the server's memory with five real WMT24 en-zh sessions; these tests check
+the mechanisms it rests on, without a browser."""
+import gc
+import os
+import sys
+import time
+import weakref
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT, wmt22_layout
+
+
+def _result_keys(engine) -> set:
+    """The content keys the engine's results memo holds results for."""
+    return {k[0] for k in list(engine.results._data) if isinstance(k, tuple) and k}
+
+
+def test_a_closed_sessions_study_and_its_one_domain_form_are_released_by_the_sweep(tmp_path):
+    """A session (AppTest running app.py) holds a WMT folder and the sidebar's Domain set to news: the pages score
+    the one-domain form, whose results are stored under a key of its own. Once the session is gone, the server's
+    sweep (studio.state.presence().sweep, as its sweeper thread calls it) closes it and releases both: no result
+    of either key is left in the engine's memo, none of their sentences in the annotation memo, and nothing keeps
+    either study alive."""
+    from blonde_core.study import Study
+    from studio.state import presence, server_engine
+
+    engine = server_engine()
+    study = Study.from_wmt(wmt22_layout(tmp_path, 20)["root"], "zh-en", engine=engine)
+    assert set(study.domain_counts()) == {"news", "social"}
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["data"] = study
+    at.session_state[f"domain_{study.key}"] = "news"
+    at.run()
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    sub = at.session_state["scoped_study"][1]
+    assert sub.domain == "news" and sub.key != study.key
+    keys = {study.key, sub.key}
+    assert sub.key in _result_keys(engine), "the Overview scored the one-domain form"
+    held = presence().holding()["test session id"]
+    assert [s.key for s in held] == [study.key, sub.key]
+    ann = engine.annotator(at.session_state["config"].tag_lowercase, "en")
+    texts = sub.distinct_texts(at.session_state["config"].tag_lowercase)  # what the pages annotated: news only
+    assert ann.known(texts) == len(texts)
+    gone = [weakref.ref(study), weakref.ref(sub)]
+    del at, study, sub, held  # the browser tab closed: Streamlit drops the session's state
+    gc.collect()
+    assert all(r() is not None for r in gone), "the server still holds them until its sweep"
+
+    closed = []
+    assert presence().sweep(lambda sid: False, engine, close=closed.append, grace=0) >= 2
+    assert "test session id" in closed and "test session id" not in presence().holding()
+    assert not keys & _result_keys(engine)
+    assert ann.known(texts) == 0
+    assert all(r() is None for r in gone), [type(r()).__name__ for r in gone if r() is not None]
+
+
+def _children(pid: int) -> set[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return {int(c) for c in f.read().split()}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only; reads /proc")
+def test_a_worker_that_worked_and_sat_idle_is_replaced_by_a_fresh_fork():
+    """Real workers of the fork server: the one that annotated is closed after `idle` seconds without a job and a
+    fresh fork takes its place (the one that never worked stays); the pool answers as before."""
+    from blonde_core.annotation.workers import WorkerPool
+
+    pool = WorkerPool("en", 2, idle=1.0)
+    first = pool.submit(["The cat sat on the mat."]).result(timeout=180)
+    zygote = pool._forks.proc.pid
+    before = _children(zygote)
+    assert len(before) == 2 and pool.recycled == 0
+    deadline = time.monotonic() + 30
+    while pool.recycled == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert pool.recycled == 1
+    after = _children(zygote)
+    while not (len(after) == 2 and len(before & after) == 1) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the old worker reads the end of its socket and exits; the fresh fork comes in milliseconds
+        after = _children(zygote)
+    assert len(after) == 2 and len(before & after) == 1, (before, after)
+    assert pool.submit(["The cat sat on the mat."]).result(timeout=60) == first
