@@ -351,12 +351,14 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                  "corrected p-value (* and shaded: significant) and A - B in points.</p>")
     # correlation with humans
     if study.human is not None:
+        from blonde_core.analysis.stats.statistics import shown as meta_statistics
+
         try:
             out, _ = study.correlate(cfg, "system", tuple(std_metrics), bootstrap=min(n, 1000), seed=seed)
-            crow = [[m, _fmt(v["pearson"], 3), _fmt(v["spearman"], 3), _fmt(v["kendall"], 3),
-                     _fmt(v.get("accuracy"), 3)] for m, v in out["metrics"].items()]
+            shown = meta_statistics("report", "system", out["metrics"])  # the table's (analysis/stats/statistics.py)
+            crow = [[m] + [_fmt(v.get(s.key), s.digits - 1) for s in shown] for m, v in out["metrics"].items()]
             parts.append("<h2>Correlation with humans (system level)</h2>" +
-                         html_table(["metric", "Pearson", "Spearman", "Kendall", "pairwise accuracy"], crow) +
+                         html_table(["metric"] + [s.label for s in shown], crow) +
                          f"<p class=note>Human: {esc(out['human'])} ({esc(out['human_direction'])}); "
                          f"{out['n_systems']} systems; {esc(out['signature'])}</p>")
         except Exception as exc:  # noqa: BLE001 - a report section that cannot be made says why

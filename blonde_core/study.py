@@ -1732,6 +1732,8 @@ TOOLS = {
     "release_notes": ("analysis.release", "release_notes"),
     "release_latex": ("report", "release_latex"),
     "release_html": ("report", "release_html"),
+    "meta_statistics": ("analysis.stats.statistics", "shown"),
+    "meta_options": ("analysis.stats.statistics", "options"),
 }
 
 

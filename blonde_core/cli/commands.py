@@ -719,29 +719,14 @@ def run_correlate(a) -> str:
     if a.format == "json":
         return dump_json(out)
     system = a.level == "system"
-
-    def ci(v, fmt="+.3f"):
-        return "-" if not v or v[0] is None else f"[{v[0]:{fmt}}, {v[1]:{fmt}}]"
-
-    # (header, width, cell of a metric's values)
-    cols = [("pearson", 8, lambda v: _num(v["pearson"], "+.4f")), ("95% CI", 18, lambda v: ci(v["pearson_ci"])),
-            ("spearman", 9, lambda v: _num(v["spearman"], "+.4f")), ("kendall", 8, lambda v: _num(v["kendall"], "+.4f"))]
-    if system:
-        cols.append(("95% CI", 18, lambda v: ci(v.get("kendall_ci"))))
-        if a.accuracy:
-            cols += [("accuracy", 8, lambda v: _num(v.get("accuracy"), ".4f")),
-                     ("95% CI", 16, lambda v: ci(v.get("accuracy_ci"), ".3f")),
-                     ("chance", 23, lambda v: _num(v["accuracy_chance"]["mean"], ".3f") + " "
-                      + ci(v["accuracy_chance"]["range"], ".3f")),
-                     ("acc_eq", 7, lambda v: _num(v.get("acc_eq"), ".4f")),
-                     ("epsilon", 8, lambda v: _num(v.get("acc_eq_epsilon"), ".4g"))]
-        if a.spa:
-            cols += [("SPA", 7, lambda v: _num(v.get("spa"), ".4f")),
-                     ("95% CI", 16, lambda v: ci(v.get("spa_ci"), ".3f"))]
-            if out.get("spa_segments"):
-                cols.append(("SPA seg", 8, lambda v: _num(v.get("spa_segments"), ".4f")))
-    else:
-        cols += [("PDP", 8, lambda v: _num(v.get("pdp"), "+.4f")), ("95% CI", 18, lambda v: ci(v.get("pdp_ci")))]
+    # (header, width, cell of a metric's values): the level's statistics as the table declares them (statistics.py)
+    shown = door.meta_statistics("cli", a.level, out["metrics"], [f for f, on in vars(a).items() if on is True])
+    cols = []
+    for s in shown:
+        cols.append((s.short, s.width, lambda v, s=s: s.text(v.get(s.key))))
+        if s.interval:
+            cols.append(("95% CI", s.interval_width, lambda v, s=s: s.interval_text(v.get(s.interval))))
+        cols += [(b.header, b.width, b.text) for b in s.beside]
     lines = [f"{'metric':<12}" + "".join(f" {h:>{w}}" for h, w, _ in cols)]
     for m, v in out["metrics"].items():
         lines.append(f"{m:<12}" + "".join(f" {fn(v):>{w}}" for _, w, fn in cols))
@@ -752,13 +737,7 @@ def run_correlate(a) -> str:
     if system:
         lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} (the BlonDe family); Fisher z "
                      "for the others' correlations")
-        if a.spa:
-            lines.append(f"SPA: over documents (seed {a.seed}, {a.permutations} permutations)"
-                         + (f"; SPA seg: over segments as WMT24 (seed {a.spa_seed})" if out.get("spa_segments") else
-                            "; over segments: needs sentence-level matching"))
-    else:
-        lines.append("PDP: pairwise difference Pearson (within each item the differences between every two "
-                     "systems, pooled; mt-metrics-eval 2025)")
+    lines += [s.note(out) for s in shown if s.note]
     if out.get("compare"):
         c = out["compare"]
         w = c["williams"]

@@ -3,12 +3,15 @@ Williams test for dependent correlations, metric tables at system and document l
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 from scipy import stats as sps
 
 from blonde_core.errors import InputError
 from blonde_core.metric.scoring import score
+from . import meta, statistics
 from .units import DEFAULT_SEED, metric_fn
 
 
@@ -19,10 +22,6 @@ def _fisher_ci(r: float, n: int, se_scale: float, offset: int, level: float) -> 
     se = math.sqrt(se_scale / (n - offset))
     q = sps.norm.ppf(0.5 + level / 2)
     return [math.tanh(z - q * se), math.tanh(z + q * se)]
-
-
-FISHER = {"pearson_ci": "Fisher z", "spearman_ci": "Fisher z (variance 1.06/(n-3))",
-          "kendall_ci": "Fisher z (variance 0.437/(n-4))"}
 
 
 def correlations(x, y, level: float = 0.95) -> dict:
@@ -220,6 +219,57 @@ def _segment_tables(result, human, metrics, exclude, extra_segments=None):
     return keys, vals, H[ok], systems, H, ok.astype(float), M, fns, item_doc
 
 
+@dataclass
+class Cells:
+    """One metric beside the humans at one level: what a statistic of the table (statistics.py) computes from.
+    ``human`` and ``metric``: the level's aligned values (one per system, or one per rated cell); ``human_items``
+    and ``metric_items``: systems x items matrices (documents, or segments at segment level; NaN where not rated);
+    ``weights``: resampled item multiplicities (B, items) for intervals at document and segment level;
+    ``bootstrap``: () -> resampled (B, S) human and metric system scores, for a metric re-scored from its
+    sufficient statistics (None otherwise); ``spa``, ``segments``: SPA's settings and its segment matrices (None
+    when not asked for).  ``methods``: each interval's method, written as the statistics make them."""
+    level: str
+    grouping: str
+    confidence: float
+    seed: int
+    human: np.ndarray
+    metric: np.ndarray
+    human_items: np.ndarray
+    metric_items: np.ndarray | None
+    weights: np.ndarray | None
+    bootstrap_method: str
+    bootstrap: Callable | None = None
+    spa: dict | None = None
+    segments: dict | None = None
+    methods: dict = field(default_factory=dict)
+    _memo: dict = field(default_factory=dict)
+
+    def _once(self, key: str, fn):
+        if key not in self._memo:
+            self._memo[key] = fn()
+        return self._memo[key]
+
+    def rated(self) -> np.ndarray:
+        """The level's values with both a human score and the metric's."""
+        return ~(np.isnan(self.human) | np.isnan(self.metric))
+
+    def n(self) -> int:
+        """The cells taking part: systems, or the rated (system, item) cells with the metric's value."""
+        if self.level == "system":
+            return int(self.rated().sum())
+        return int((~(np.isnan(self.human_items) | np.isnan(self.metric_items))).sum())
+
+    def fisher(self) -> dict:
+        """Pearson, Spearman and Kendall of the level's values with Fisher-z intervals (correlations)."""
+        return self._once("fisher", lambda: correlations(self.metric, self.human, self.confidence))
+
+    def system_bootstrap(self) -> dict | None:
+        """The percentile intervals of meta.bootstrap_system_level, or None without resampled system scores."""
+        if self.bootstrap is None:
+            return None
+        return self._once("bootstrap", lambda: meta.bootstrap_system_level(*self.bootstrap(), self.confidence))
+
+
 def compare_pair(result, human, pair, level: str = "system", metrics=None, extra=None, grouping: str = "none",
                  exclude=(), permutations: int = 1000, seed: int = DEFAULT_SEED, extra_docs=None) -> dict:
     """Two metrics head to head (Williams, PERM-BOTH) without the rest of correlate's work."""
@@ -255,7 +305,6 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     values {name: {system: (n_segments,)}} for segment level) must already be
     oriented higher-is-better (e.g. "-TER").  ``compare``: two metric names, compared with
     the Williams test and PERM-BOTH at the chosen level and grouping."""
-    from . import meta
     from .intervals import resample_weights
 
     if level == "system" and grouping != "none":
@@ -302,61 +351,30 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
     seg_cache: dict = {}
     spa_signs = meta.permutation_signs(len(doc_ids), permutations, seed) if spa else None
     spa_w = w[:SPA_RESAMPLES] if (spa and w is not None) else None
-    boot = f"bootstrap over documents ({bootstrap} resamples)"
+    wi = None if w is None or level == "system" else w if item_doc is None else w[:, item_doc]
+    table = statistics.at(level, ("spa",) if spa else ())
+
+    def system_bootstrap(m):
+        """Every system's statistics over the resampled documents (once for all metrics), m re-scored from them."""
+        nonlocal resampled
+        if resampled is None:
+            resampled = [np.einsum("bd,d...->b...", w, result.doc_stats(s)) for s in systems]
+        return hsys, np.stack([fns[m](r_s) for r_s in resampled], -1)
+
     for m, v in vals.items():
-        r = correlations(v, hum, confidence)
-        methods = dict(FISHER)
-        if level == "system":
-            r.update(meta.pairwise_accuracy(hum, v))
-            rated = ~(np.isnan(hum) | np.isnan(v))
-            r["accuracy_chance"] = meta.chance_accuracy(hum[rated], seed=seed, level=confidence)
-            eq = meta.tie_calibrated_accuracy(hum, v)
-            r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
-            if w is not None and m in fns:
-                if resampled is None:  # every system's statistics over the resampled documents, once
-                    resampled = [np.einsum("bd,d...->b...", w, result.doc_stats(s)) for s in systems]
-                ms = np.stack([fns[m](r_s) for r_s in resampled], -1)
-                r.update(meta.bootstrap_system_level(hsys, ms, confidence))
-                methods = {k: boot for k in ("pearson_ci", "spearman_ci", "kendall_ci", "accuracy_ci")}
-            if spa and m in docs:
-                sp = meta.soft_pairwise_accuracy(hdoc, docs[m], signs=spa_signs, cache=spa_cache,
-                                                 weights=spa_w, level=confidence)
-                r["spa"], r["spa_ci"] = sp["spa"], sp.get("spa_ci", [None, None])
-            if seg_m is not None:
-                r["spa_segments"] = None
-                if m in seg_m:
-                    sm = seg_m[m][:, seg_cols]
-                    if np.isnan(sm[~np.isnan(seg_h[:, seg_cols])]).any():  # the gold's cells, or no value
-                        r["spa_segments_note"] = "no value on some rated segment: left out, as mt-metrics-eval does"
-                    else:
-                        r["spa_segments"] = meta.soft_pairwise_accuracy(seg_h[:, seg_cols], sm, k=permutations,
-                                                                        seed=spa_seed, cache=seg_cache)["spa"]
-        else:
-            for method in ("pearson", "spearman", "kendall"):
-                g = meta.grouped_correlation(hdoc, docs[m], grouping, method)
-                r[method] = None if math.isnan(g["value"]) else g["value"]
-            r.update({"groups": g["groups"], "groups_used": g["groups_used"], "groups_left_out": g["groups_left_out"],
-                      "n": g["cells"]})
-            eq = meta.tie_calibrated_accuracy(hdoc, docs[m], grouping)
-            r["acc_eq"], r["acc_eq_epsilon"] = eq["acc_eq"], eq["epsilon"]
-            if eq.get("note"):
-                r["acc_eq_note"] = eq["note"]
-            r.update(meta.pairwise_difference_pearson(hdoc, docs[m]))
-            r["pdp_pairs"], r["pdp_items"] = r.pop("pairs"), r.pop("items")
-            if w is not None:
-                wi = w if item_doc is None else w[:, item_doc]
-                r["pearson_ci"] = meta.bootstrap_grouped(hdoc, docs[m], grouping, wi, confidence)
-                methods["pearson_ci"] = boot
-                r["pdp_ci"] = meta.bootstrap_pdp(hdoc, docs[m], wi, confidence) if r["pdp"] is not None else \
-                    [None, None]
-                methods["pdp_ci"] = boot
-            if grouping != "none":
-                for k in ("pearson_p", "spearman_p", "kendall_p", "spearman_ci", "kendall_ci"):
-                    r[k] = None if k.endswith("_p") else [None, None]
-                    methods.pop(k, None)
-        if r.get("spa_ci") is not None and spa_w is not None:
-            methods["spa_ci"] = f"percentile over {len(spa_w)} of the document resamples, the permutation signs kept"
+        cells = Cells(level, grouping, confidence, seed, hum, v, hdoc, docs.get(m), wi,
+                      f"bootstrap over documents ({bootstrap} resamples)",
+                      (lambda m=m: system_bootstrap(m)) if level == "system" and w is not None and m in fns else None,
+                      {"signs": spa_signs, "cache": spa_cache, "weights": spa_w} if spa else None,
+                      None if seg_m is None else {"human": seg_h[:, seg_cols], "cache": seg_cache, "seed": spa_seed,
+                                                  "permutations": permutations,
+                                                  "metric": seg_m[m][:, seg_cols] if m in seg_m else None})
+        fields = {"n": cells.n()}
+        for st in table:
+            fields.update(st.compute(cells))
+        r = statistics.record(level, fields)
         # every interval says how it was made; ci_method: the one method of them all, or each in turn
+        methods = cells.methods
         r["ci_methods"] = methods
         kinds = sorted(set(methods.values()))
         r["ci_method"] = kinds[0] if len(kinds) == 1 else "; ".join(
@@ -389,8 +407,6 @@ def correlate(result, human, level: str = "system", metrics: list[str] | None = 
 def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str, pair, k: int,
                     seed: int) -> dict:
     """Williams (Pearson, ungrouped) and PERM-BOTH (Pearson, the chosen grouping) for two metrics."""
-    from . import meta
-
     a, b = pair
     for m in (a, b):
         if m not in vals:
