@@ -287,7 +287,7 @@ def lost_entities(result, annotator, doc_index: int, names: list[str]) -> dict:
             found = []
             if len(cased) == len(lower) and lower in table.index:
                 have = [(s, e) for _, _, s, e in entities(table.records[table.index[lower]], lower, pack)]
-                for g, key, s, e in entities(recs[cased], cased, pack):
+                for g, key, s, e in entities(recs[cased], cased, pack, True):  # as --tag-as-written would count
                     if not any(s < e2 and s2 < e for s2, e2 in have):
                         found.append({"category": "entity", "feature": pack.entity_groups[g], "start": s, "end": e,
                                       "text": cased[s:e], "key": key, "counted": False, "lost": True})

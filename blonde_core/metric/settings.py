@@ -127,7 +127,7 @@ class ScoreConfig:
         help="Not the package's behaviour (off by default, the blonde-0.1.4 preset stays exact): with lowercasing on, "
              "the analyser reads the text as written (capital letters are most of what tells a name) and only the "
              "matching is lowercased (entity strings, n-grams). Measured on the gold spans: English entity recall "
-             "0.59 -> 0.84, French 0.35 -> 0.96 (docs/languages.md#tagging-accuracy); recommended for English and French",
+             "0.59 -> 0.84, French 0.35 -> 0.94 (docs/languages.md#tagging-accuracy); recommended for English and French",
         to_cli=lambda v, cfg: ["--tag-as-written"] if v and cfg.lowercase else [],
         sig=lambda cfg: "tag:written" if cfg.tag_as_written and cfg.lowercase else None)
     average: str = _setting(
