@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from blonde_core.study import CATALOG, InputError
+from blonde_core.study import CATALOG, InputError, meta_options, meta_statistics
 from studio.shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
                            standard, styled)
 
@@ -32,11 +32,11 @@ grouping = c3.selectbox("Grouping", ["none", "sys", "item"], key="corr_grouping"
                         help="Document and segment level: none = one correlation over all cells; sys = per system "
                              "across documents (segments), then the mean; item = per document (segment) across "
                              "systems, then the mean (WMT23/24's choice).") if level != "system" else "none"
-spa = c4.toggle("Soft pairwise accuracy", key="corr_spa", disabled=level != "system",
-                help="SPA (WMT24): one-sided paired permutation p-values for every pair of systems, humans vs "
-                     f"metric, 1000 permutations: from per-document scores (seed {CATALOG.seed}) and, as WMT24 "
-                     "defines it, "
-                     "from per-segment scores (seed 4).") and level == "system"
+# the statistics computed only when asked for (SPA), one switch per option, from the table (statistics.py)
+asked = {opt: c4.toggle(name, key=f"corr_{opt}", disabled=level != "system",
+                        help="; ".join(f"{s.label}: {s.help}" for s in stats) + ".") and level == "system"
+         for opt, (name, stats) in meta_options("system").items()}
+spa = asked.get("spa", False)
 try:
     d = d0.scored_against(ref)
 except InputError as exc:
@@ -119,7 +119,9 @@ if ok.sum() >= 2 and np.ptp(x[ok]) > 0:
     fig.add_trace(go.Scatter(x=xs, y=slope * xs + icpt, mode="lines", name="least squares",
                              line=dict(dash="dash", color="#555"), hoverinfo="skip"))
 m = out["metrics"][metric]
-title = f"Pearson {m['pearson']:.3f}" if m["pearson"] is not None else "Pearson n/a"
+shown = meta_statistics("page", level, out["metrics"])  # the level's statistics, as the table declares them
+head = shown[0]  # the first (Pearson) titles the plot
+title = f"{head.label} " + ("n/a" if m.get(head.key) is None else f"{m[head.key]:.{head.digits - 1}f}")
 if level == "document":
     title += f" (grouping {grouping})"
 fig.update_layout(xaxis_title=label(metric + (" (points)" if metric in blonde else "")),
@@ -129,45 +131,26 @@ st.plotly_chart(fig, width="stretch")
 
 rows = []
 for name, v in out["metrics"].items():
-    row = {"metric": name, "pearson": v["pearson"], "pearson_low": v["pearson_ci"][0],
-           "pearson_high": v["pearson_ci"][1], "spearman": v["spearman"], "kendall": v["kendall"]}
+    row = {"metric": name}
+    for s in shown:
+        row[s.short] = v.get(s.key)
+        if s.interval:
+            row[f"{s.short}_low"], row[f"{s.short}_high"] = v.get(s.interval) or [None, None]
+        for b in s.beside:
+            row.update(b.page(v))
     if level == "system":
-        row.update({"kendall_low": v["kendall_ci"][0], "kendall_high": v["kendall_ci"][1],
-                    "accuracy": v.get("accuracy"), "accuracy_low": (v.get("accuracy_ci") or [None])[0],
-                    "accuracy_high": (v.get("accuracy_ci") or [None, None])[1]})
-        chance = v.get("accuracy_chance") or {}
-        row["chance accuracy"] = chance.get("mean")
-        row["chance 95% range"] = "-" if not chance.get("range") or chance["range"][0] is None else \
-            f"{chance['range'][0]:.3f} - {chance['range'][1]:.3f}"
-        if spa:
-            row["SPA (documents)"] = v.get("spa")
-            row["SPA_low"], row["SPA_high"] = (v.get("spa_ci") or [None, None])
-            if out.get("spa_segments"):
-                row["SPA (segments, WMT24)"] = v.get("spa_segments")
         row["intervals"] = v["ci_method"]
     else:
-        row.update({"PDP": v.get("pdp"), "PDP_low": (v.get("pdp_ci") or [None, None])[0],
-                    "PDP_high": (v.get("pdp_ci") or [None, None])[1]})
         row.update({"groups used": v["groups_used"], "groups left out": v["groups_left_out"]})
-    row["acc_eq"], row["acc_eq epsilon"] = v.get("acc_eq"), v.get("acc_eq_epsilon")
     row["n"] = v["n"]
     rows.append(row)
 table = pd.DataFrame(rows)
 st.subheader("Correlations with 95% intervals")
-st.caption("System level: Pearson, Spearman, Kendall tau-b and pairwise accuracy (share of system pairs ordered "
-           "as the humans order them), intervals over resampled documents for the BlonDe family and Fisher-z for "
-           "the others" + ("; SPA from per-document scores (humans: the mean of a document's rated segments) "
-                           "and, as WMT24 defines it, from per-segment scores (seed 4, every pair of systems over "
-                           "the segments rated for both; at sentence-level matching)" if spa else "") +
-           ". PDP (document and segment level): pairwise difference Pearson (mt-metrics-eval 2025): within each "
-           "document (segment), the differences between every two systems, human and metric, pooled into one "
-           "Pearson, whatever the grouping; its interval over resampled documents. Chance accuracy: what a random metric gets on the same pairs (a pair "
-           "the humans tie is never agreed with, an untied one half the time) and the range of 95% of 1,000 random "
-           "metrics - an accuracy inside that range says no more than chance. acc_eq: tie-calibrated pairwise "
-           "accuracy (Deutsch et al. 2023, the WMT23/24 statistic): metric differences up to epsilon count as ties, "
-           "epsilon chosen to maximise it. Document level: the chosen grouping; groups that are constant or "
-           "shorter than 2 are left out and counted.")
-st.dataframe(styled(table, precision=3), hide_index=True, placeholder="-")
+st.caption(" ".join(f"**{md(s.label)}**: {md(s.help)}." for s in shown)
+           + (" Document and segment level: the chosen grouping; groups that are constant or shorter than 2 are left "
+              "out and counted." if level != "system" else ""))
+st.dataframe(styled(table, precision=3), hide_index=True, placeholder="-",
+             column_config={s.short: st.column_config.Column(help=s.help) for s in shown})
 downloads(table, f"correlation_{level}", latex=True, key="corr")
 
 st.subheader("Compare two metrics")
@@ -278,7 +261,7 @@ cli += ["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" e
 mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
 cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \
     (["--grouping", grouping] if level == "document" else []) + (["--exclude", *exclude] if exclude else []) + \
-    ["--accuracy"] + (["--spa"] if spa else []) + \
+    [f"--{f}" for f in dict.fromkeys(s.flag for s in shown if s.flag)] + \
     (["--compare", a, b] if a != b and not a.startswith("-") and not b.startswith("-") else []) + \
     ["--metrics", ",".join(m.lstrip("-") for m in all_names if not m.startswith("APT"))]
 if apt_pair:

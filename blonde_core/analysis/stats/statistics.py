@@ -243,7 +243,8 @@ TABLE = (
               ("--spa", "per-document scores of the metric"), _spa, ("spa", "spa_ci"),
               "soft pairwise accuracy (WMT24) from per-document scores (humans: the mean of a document's rated "
               "segments): one-sided paired permutation p-values for every pair of systems, humans' and metric's, "
-              "1 - their mean absolute difference; its interval over resampled documents, the permutation signs kept",
+              "1 - their mean absolute difference (1000 permutations, the run's seed); its interval over resampled "
+              "documents, the permutation signs kept",
               interval="spa_ci", signed=False, width=7, option="spa", flag="spa", note=_spa_note),
     Statistic("spa_segments", SYSTEM, "SPA over segments (WMT24)", "SPA seg", "none (systems compared over segments)",
               ("--spa", "sentence-level matching", "segment scores of the metric"), _spa_segments,
@@ -301,12 +302,15 @@ def shown(view: str, level: str, records: dict | None = None, flags=()) -> list[
             and (s.flag is None or s.flag in flags or view != "cli")]
 
 
-def options(level: str) -> dict[str, list[Statistic]]:
-    """The options that ask for statistics at this level (spa), each with the statistics it adds."""
+OPTIONS = {"spa": "Soft pairwise accuracy"}  # what asks for statistics computed on request: its switch's label
+
+
+def options(level: str) -> dict[str, tuple[str, list[Statistic]]]:
+    """The options that ask for statistics at this level (spa): its label and the statistics it adds."""
     out: dict = {}
     for s in STATISTICS.values():
         if s.option and level in s.levels:
-            out.setdefault(s.option, []).append(s)
+            out.setdefault(s.option, (OPTIONS.get(s.option, s.option), []))[1].append(s)
     return out
 
 
@@ -318,4 +322,4 @@ def record(level: str, fields: dict) -> dict:
     return out
 
 
-__all__ = ["Beside", "FISHER", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "at", "options", "record", "shown"]
+__all__ = ["Beside", "FISHER", "OPTIONS", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "at", "options", "record", "shown"]
