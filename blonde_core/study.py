@@ -784,9 +784,9 @@ class Study:
         """Why TER is not computed by default (None: it is): too many system segments, or a target written
         without spaces, where TER is meaningful only normalised with Asian support (every character a token),
         which costs about a second a paragraph."""
-        from .lang.scripts import ASIAN as CJK
+        from .lang.scripts import script
 
-        if self.guess_language()["language"] in CJK:
+        if script(self.guess_language()["language"]).ter_asian_support:
             return ("TER into Chinese, Japanese and Korean is computed only when asked (--metrics ...,TER; the "
                     "Overview's switch): normalised with Asian support, as sacrebleu recommends, every character "
                     "is a token and it takes about a second a paragraph")

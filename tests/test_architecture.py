@@ -125,3 +125,47 @@ def test_streamlit_internals_are_there():
     internals.legacy_pages_off()
     assert internals.legacy_pages_on() is False
     PagesManager.uses_pages_directory = was
+
+
+def test_every_pack_names_a_registered_analyser_and_its_script():
+    """A language is its folder (issue 61 point 4): each pack's analyser kind is declared by one adapter module
+    (annotation/adapters.py reads the decorator lines), whose import registers that kind with a version (spaCy's
+    alone has none: its pipeline's versions name the records); a kind nobody declares is the pack's error, naming
+    its file.  The pack's script says BLEU's tokenizer: for the languages sacrebleu knows it is sacrebleu's own
+    choice for that target (the facts moved out of three lists without changing one)."""
+    import importlib
+    import json
+
+    import pytest
+    from sacrebleu.metrics import BLEU
+
+    from blonde_core.annotation import adapters
+    from blonde_core.annotation.pipeline import find_pipeline
+    from blonde_core.errors import InputError
+    from blonde_core.lang.base import _build, available, load_pack
+    from blonde_core.lang.scripts import script
+
+    declared = adapters.declared()
+    assert {"spacy", "jieba", "mecab", "kiwi"} <= set(declared)
+    for kind, module in declared.items():
+        importlib.import_module(f"blonde_core.annotation.{module}")
+        got = adapters._REGISTRY[kind]
+        assert got.kind == kind and hasattr(got.cls, "records"), kind
+        assert (got.version is None) == (kind == "spacy") and (got.version is None or got.version >= 1), kind
+    for code in available():
+        pack = load_pack(code)
+        assert pack.analyser in declared, (code, pack.analyser)
+        assert adapters.adapter_of(pack).kind == pack.analyser
+        want = BLEU(trg_lang=code).tokenizer.signature()
+        assert BLEU(tokenize=script(code).bleu_tokenize).tokenizer.signature() == want, code
+    assert [c for c in available() if script(c).unspaced] == ["ja", "zh"]
+    assert [c for c in available() if script(c).ter_asian_support] == ["ja", "ko", "zh"]
+    assert script("th") == script(None) == script("en")  # no pack: sacrebleu's defaults
+    data = json.loads(load_pack("fr").source and open(load_pack("fr").source, encoding="utf-8").read())
+    odd = _build({**data, "analyser": {"kind": "treetagger", "packages": ["treetaggerwrapper"]}}, "odd/pack.json")
+    with pytest.raises(InputError) as e:
+        find_pipeline(odd)
+    assert e.value.file == "odd/pack.json" and "'treetagger'" in str(e.value) and "kiwi" in str(e.value)
+    with pytest.raises(InputError) as e:
+        _build({**data, "script": {"unspaced": True, "tokenizer": "zh"}}, "odd/pack.json")
+    assert e.value.file == "odd/pack.json" and "tokenizer" in str(e.value)

@@ -130,10 +130,11 @@ def test_score_wmt24_en_hi_gives_blonde_with_lang_hi(tmp_path, capsys):
             cut(WMT24 / "system-outputs" / "en-hi" / f"{name}.txt"), encoding="utf-8")
     assert main(["score", "--wmt-dir", str(d), "--lp", "en-hi", "--format", "json", "--no-cache"]) == 0
     out = json.loads(capsys.readouterr().out)
-    from blonde_core.annotation.pipeline import ADAPTER_VERSION
+    from blonde_core.annotation.adapters import adapter_of
+    from blonde_core.lang import load_pack
 
     assert "|lang:hi|" in out["signature"]
-    assert f"analyser:hindiPOS-0.0.6/hindipos-adapter-{ADAPTER_VERSION['hindipos']}" in out["signature"]
+    assert f"analyser:hindiPOS-0.0.6/hindipos-adapter-{adapter_of(load_pack('hi')).version}" in out["signature"]
     gpt = out["systems"]["GPT-4"]
     assert 0 < gpt["BlonDe"]["F1"] <= 1
     assert gpt["categories"]["pronoun"]["spans"]["reference"] == 0

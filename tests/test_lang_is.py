@@ -110,8 +110,9 @@ def test_the_wmt24_reference_is_recognised_as_icelandic():
 @pytest.mark.pipeline
 def test_score_wmt24_en_is_gives_blonde_with_lang_is(tmp_path, capsys):
     """The done-when of issue 64 on a subset of the released files: three systems, the first 40 segments."""
-    from blonde_core.annotation.pipeline import ADAPTER_VERSION
+    from blonde_core.annotation.adapters import adapter_of
     from blonde_core.cli import main
+    from blonde_core.lang import load_pack
 
     d = wmt_folder(tmp_path / "wmt24", lines=41)
     if d is None:
@@ -119,7 +120,7 @@ def test_score_wmt24_en_is_gives_blonde_with_lang_is(tmp_path, capsys):
     assert main(["score", "--wmt-dir", str(d), "--lp", "en-is", "--format", "json", "--no-cache"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "|lang:is|" in out["signature"]
-    adapter = f"islenska-adapter-{ADAPTER_VERSION['islenska']}"
+    adapter = f"islenska-adapter-{adapter_of(load_pack('is')).version}"
     assert f"analyser:islenska-2.1.0+islenska-data-5.0.0/{adapter}" in out["signature"]
     for name in ("GPT-4", "ONLINE-B", "Aya23"):
         assert 0 < out["systems"][name]["BlonDe"]["F1"] <= 1

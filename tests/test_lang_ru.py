@@ -46,6 +46,7 @@ def test_the_pack_runs_slovnet_and_names_it_in_the_pipeline_id():
     """The recogniser's packages and versions are part of the pipeline id (so of every cache key and
     signature); the model files are read from inside the installed natasha package, nothing downloads."""
     from blonde_core.annotation import pipeline
+    from blonde_core.annotation.adapters import adapter_of
     from blonde_core.annotation.analysers import load_analyser
     from blonde_core.annotation.slavic import SlovnetAnalyser
     from blonde_core.lang import load_pack
@@ -57,7 +58,7 @@ def test_the_pack_runs_slovnet_and_names_it_in_the_pipeline_id():
     assert pid.startswith(f"pymorphy3-{pipeline.dist_version('pymorphy3')}+")
     for name in ("slovnet", "navec", "razdel", "natasha"):
         assert f"+{name}-{pipeline.dist_version(name)}" in pid
-    assert pid.endswith(f"/pymorphy3+slovnet-adapter-{pipeline.ADAPTER_VERSION['pymorphy3+slovnet']}")
+    assert pid.endswith(f"/pymorphy3+slovnet-adapter-{adapter_of(pack).version}")
 
 
 def test_lowercased_text_gets_the_dictionary_alone():

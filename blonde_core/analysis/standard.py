@@ -13,7 +13,7 @@ import numpy as np
 
 from blonde_core.io.corpus import Corpus
 from blonde_core.errors import InputError
-from blonde_core.lang.scripts import ASIAN as CJK
+from blonde_core.lang.scripts import script
 from blonde_core.metric import registry
 from blonde_core.numbers import nan_to_none
 
@@ -32,15 +32,17 @@ def base_metric(name: str) -> str:
 
 
 def sacrebleu_options(metric: str, lang: str | None) -> dict:
-    """The keyword arguments of sacrebleu's metric class for a target language: BLEU's tokenizer is
-    sacrebleu's own choice for `trg_lang` (`zh`, `ja-mecab`, `ko-mecab`, else `13a`); TER into Chinese, Japanese
-    and Korean is normalised with Asian support, as sacrebleu recommends for them (its TER applies
-    `asian_support` only when `normalized` is on: without it an unspaced paragraph is one word and TER
-    meaningless, 475 on WMT24 en-zh); chrF is the same for every language. The options are in each metric's
-    sacrebleu signature (TER: `norm:yes|...|asian:yes`)."""
+    """The keyword arguments of sacrebleu's metric class for a target language, from its pack's script
+    (lang/scripts.py): BLEU's tokenizer (`zh`, `ja-mecab`, `ko-mecab`, what sacrebleu itself picks for those
+    targets; `13a`, sacrebleu's default, for every other language); TER into Chinese, Japanese and Korean is
+    normalised with Asian support, as sacrebleu recommends for them (its TER applies `asian_support` only when
+    `normalized` is on: without it an unspaced paragraph is one word and TER meaningless, 475 on WMT24 en-zh);
+    chrF is the same for every language. The options are in each metric's sacrebleu signature (BLEU: `tok:zh`;
+    TER: `norm:yes|...|asian:yes`)."""
+    facts = script(lang)
     if metric == "BLEU":
-        return {"trg_lang": lang or ""}
-    if metric == "TER" and (lang or "") in CJK:
+        return {"trg_lang": lang or "", "tokenize": facts.bleu_tokenize}
+    if metric == "TER" and facts.ter_asian_support:
         return {"normalized": True, "asian_support": True}
     return {}
 

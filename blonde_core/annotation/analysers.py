@@ -1,6 +1,8 @@
 """The analysers behind the language packs, each turning its own output into the one record
 (pipeline.py) that the metric reads: words, their character offsets, a fine tag, entity spans,
 and, where the analyser has them, a coarse part of speech and morphology "Key=Value|...".
+Each adapter registers its kind and version where it is written (adapters.py); those of this module,
+and those of their own modules:
 
     spacy       spaCy pipelines (en, fr, cs, es): doc_to_record; Spanish's finite verbs then checked against
                 verbecc's conjugation tables (lexicon.py)
@@ -22,8 +24,8 @@ and, where the analyser has them, a coarse part of speech and morphology "Key=Va
                 verb beside its subject, an infinitive after að); names by capital letter and BÍN's domains (icelandic.py)
 
 `load_analyser(pack)` gives an object with `records(texts) -> [record]`, loaded once per process.
-pipeline.ADAPTER_VERSION is part of the pipeline id (and so of every cache key and signature):
-bump an adapter's number whenever what it writes changes.
+An adapter's version is part of the pipeline id (and so of every cache key and signature):
+bump it whenever what the adapter writes changes.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ import re
 
 from blonde_core.lang.base import LanguagePack
 
+from .adapters import adapter, adapter_of
 from .japanese import katakana_word
 from .german import german_expletives, german_names
 from .pipeline import doc_to_record, load_pipeline
@@ -38,12 +41,19 @@ from .pipeline import doc_to_record, load_pipeline
 _LOADED: dict[str, object] = {}
 
 
+@adapter("spacy", version=None)
 class SpacyAnalyser:
     """A spaCy pipeline; with a lexicon (lexicon.py), each record's finite verbs checked against it."""
 
     def __init__(self, nlp, lexicon=None):
         self.nlp = nlp
         self.lexicon = lexicon
+
+    @classmethod
+    def for_pack(cls, pack: LanguagePack) -> "SpacyAnalyser":
+        from .lexicon import load_lexicon
+
+        return cls(load_pipeline(pack), load_lexicon(pack.lexicon[0], pack.name) if pack.lexicon else None)
 
     def records(self, texts):
         recs = [doc_to_record(d) for d in self.nlp.pipe(texts, batch_size=64)]
@@ -82,6 +92,7 @@ def _merged(spans: list[tuple[int, int, str]], text: str) -> list[list]:
     return out
 
 
+@adapter("jieba", version=2)
 class JiebaAnalyser(_PerText):
     """jieba.posseg with its own dictionary (inside the package), HMM on for unknown words; the entity spans are
     LAC's, mended by rules over jieba's words (chinese.py: jieba's dictionary tags give a word one tag whatever
@@ -108,6 +119,7 @@ class JiebaAnalyser(_PerText):
         return {"w": words, "i": offs, "t": tags, "e": self.names.spans(text, words, offs)}
 
 
+@adapter("mecab", version=2)
 class MecabAnalyser(_PerText):
     """MeCab with IPAdic (the dictionary inside the `ipadic` package; sacrebleu's ja-mecab uses it); a katakana
     common noun also carries UniDic's verdict on it in its morphology (`Uni=人名|地名|固有|普通|未知`, japanese.py):
@@ -168,6 +180,7 @@ _STTS_POS = {"NN": "NOUN", "NE": "PROPN", "ADJA": "ADJ", "ADJD": "ADJ", "ADV": "
              "PTKZU": "PART", "PTKVZ": "ADP", "ITJ": "INTJ"}
 
 
+@adapter("hanta", version=2)
 class HantaAnalyser(_PerText):
     """HanTa 1.2.1 (its German model inside the package) over words cut by a regular expression.  A finite
     verb's tense comes from its morphemes: a weak past suffix (-te, -test, -ten, -tet, -ete ...) or a stem
@@ -240,41 +253,9 @@ class HantaAnalyser(_PerText):
 
 
 def load_analyser(pack: LanguagePack):
-    """The pack's analyser, loaded once per process."""
+    """The pack's analyser, loaded once per process (its kind's adapter: adapters.py)."""
     key = f"{pack.analyser}:{pack.name}"
     got = _LOADED.get(key)
     if got is None:
-        if pack.analyser == "spacy":
-            from .lexicon import load_lexicon
-
-            got = SpacyAnalyser(load_pipeline(pack), load_lexicon(pack.lexicon[0], pack.name) if pack.lexicon else None)
-        elif pack.analyser == "jieba":
-            got = JiebaAnalyser()
-        elif pack.analyser == "mecab":
-            got = MecabAnalyser()
-        elif pack.analyser == "pymorphy3":
-            from .slavic import Pymorphy3Analyser
-
-            got = Pymorphy3Analyser(pack.name)
-        elif pack.analyser == "pymorphy3+slovnet":
-            from .slavic import SlovnetAnalyser
-
-            got = SlovnetAnalyser(pack.name)
-        elif pack.analyser == "hanta":
-            got = HantaAnalyser()
-        elif pack.analyser == "hindipos":
-            from .hindi import HindiPosAnalyser
-
-            got = HindiPosAnalyser()
-        elif pack.analyser == "kiwi":
-            from .korean import KiwiAnalyser
-
-            got = KiwiAnalyser()
-        elif pack.analyser == "islenska":
-            from .icelandic import IslenskaAnalyser
-
-            got = IslenskaAnalyser()
-        else:  # pragma: no cover - base.py refuses other kinds
-            raise ValueError(pack.analyser)
-        _LOADED[key] = got
+        got = _LOADED[key] = adapter_of(pack).load(pack)
     return got

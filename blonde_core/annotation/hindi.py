@@ -48,6 +48,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from .adapters import adapter
+
 # A Devanagari word (letters, vowel signs, nukta, virama, the zero-width joiners; hyphenated words whole), a word
 # of another script or a number, or one other character.  The danda । and ॥ are punctuation.
 _DEV = "[\u0900-\u0963\u0966-\u096f\u0971-\u097f\ua8e0-\ua8ff\u200c\u200d]+"
@@ -143,6 +145,7 @@ def group_morphology(words: list[str], before: str, after_stem: bool = False) ->
     return ""
 
 
+@adapter("hindipos", version=3)
 class HindiPosAnalyser:
     """Hindi through hindiPOS's lexicon and the verb-group rules above (records(texts) -> [record])."""
 

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import re
 
+from .adapters import adapter
+
 # words and punctuation, hyphenated words and words with an apostrophe kept whole (as the other per-word adapters)
 _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)
 
@@ -80,6 +82,7 @@ def _verb_morph(mark: str) -> str:
     return ""
 
 
+@adapter("islenska", version=2)
 class IslenskaAnalyser:
     """BÍN through `islenska` over words cut by a regular expression; `records(texts)` gives one record a text
     (w, i, t: the chosen reading's word class with -MST for a comparative, e: names with their BÍN domain,

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .adapters import adapter
+
 _WORD = re.compile(r"\w+(?:-\w+)*|[^\w\s]", re.UNICODE)  # an apostrophe is a quotation mark: '말자'던
 _PAST = frozenset({"었", "았", "였", "었었", "았었", "ㅆ"})  # the pre-final ending of the past (Kiwi writes 었/았)
 _PROSPECTIVE_ETM = frozenset({"ᆯ", "을", "ㄹ"})  # the adnominal -(으)ㄹ before 것/거 + copula: 갈 것이다
@@ -27,6 +29,7 @@ _COARSE = {"NNG": "NOUN", "NNB": "NOUN", "NR": "NUM", "NNP": "PROPN", "NP": "PRO
 _PREDICATE = {"VV": "VERB", "XSV": "VERB", "VA": "ADJ", "XSA": "ADJ", "VX": "AUX", "VCP": "AUX", "VCN": "AUX"}
 
 
+@adapter("kiwi", version=1)
 class KiwiAnalyser:
     """Kiwi over the text; its morphemes grouped into the text's words (module docstring)."""
 

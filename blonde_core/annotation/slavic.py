@@ -23,6 +23,8 @@ import importlib.util
 import os
 import re
 
+from .adapters import adapter
+
 _WORD = re.compile(r"\w+(?:[-'’ʼ]\w+)*|[^\w\s]", re.UNICODE)  # words (из-за, здоров’я whole) and punctuation
 # OpenCorpora's proper-name grammemes -> the entity label (a first name, patronymic and surname in a row: one "Name")
 _PROPER_SET = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
@@ -34,6 +36,7 @@ _LATIN_GAP = re.compile(r"^(?:\s+|\s*[a-z]+\s+|\s*[’'][a-z]+\s+|\s*&\s*)$")  #
 _OPEN_Q, _CLOSE_Q = "«„“\"", "»“”\""
 
 
+@adapter("pymorphy3", version=2)
 class Pymorphy3Analyser:
     """pymorphy3 over words cut by a regular expression: each word's most probable analysis (the Ukrainian
     dictionary has no frequencies: its first), names by `name_spans`.  A text with no capital letter at all
@@ -45,6 +48,11 @@ class Pymorphy3Analyser:
 
         self.morph = pymorphy3.MorphAnalyzer(lang=lang)
         self.memo: dict = {}  # word form -> (analyses, tag, POS, morphology)
+
+    @classmethod
+    def for_pack(cls, pack):
+        """The analyser of the pack's language (pymorphy3's dictionary of that name: ru, uk)."""
+        return cls(pack.name)
 
     def analysed(self, w: str) -> tuple:
         """(analyses, tag, coarse POS, morphology "Key=Value|...") of one word form."""
@@ -202,6 +210,7 @@ def _joined(spans, text):
     return out
 
 
+@adapter("pymorphy3+slovnet", version=1)
 class SlovnetAnalyser(Pymorphy3Analyser):
     """Russian: pymorphy3 as above, and slovnet's named-entity recogniser (its `slovnet_ner_news_v1` model with
     the `navec_news_v1` embeddings, both shipped inside the natasha package and read from there; slovnet's numpy

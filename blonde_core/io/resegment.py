@@ -26,7 +26,7 @@ import json
 import subprocess
 import sys
 
-from blonde_core.lang.scripts import UNSPACED as CJK  # aligned by characters
+from blonde_core.lang.scripts import script  # a script without spaces is aligned by characters
 
 RESEGMENT_VERSION = 2  # in the signature (seg:mwer-2) and every record of re-segmented text; 2: cuts on sentence ends
 OMITTED_SHARE = 0.2
@@ -35,9 +35,9 @@ ADDED_FACTOR, ADDED_SLACK = 2.0, 10
 
 
 def _tokens(text: str, lang: str | None) -> int:
-    """Words split on white space; for Chinese and Japanese, the characters that are not white space (str.split
-    and str.isspace agree on what white space is)."""
-    if lang in CJK:
+    """Words split on white space; in a script without spaces (Chinese, Japanese: lang/scripts.py), the characters
+    that are not white space (str.split and str.isspace agree on what white space is)."""
+    if script(lang).unspaced:
         return len("".join(text.split()))
     return len(text.split())
 
@@ -335,7 +335,8 @@ def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
     hold = "\u2063"
     ref = [r.strip() or hold for r in ref]
     lines = [s.strip() for s in hyp if s.strip()]
-    if lang in CJK:
+    unspaced = script(lang).unspaced
+    if unspaced:
         from mweralign.segmenter import CJSegmenter
 
         seg = CJSegmenter()
@@ -352,10 +353,10 @@ def _align_one(ref: list[str], hyp: list[str], lang: str | None) -> list[str]:
     tokens = h.split()
     ref_counts = [len(x.split()) for x in ref_lines]
     if sum(ref_counts) * len(tokens) > WHOLE_CELLS:  # a long document: in windows, its cost linear in its length
-        counts = _windowed_counts(ref_lines, ref_counts, tokens, lang in CJK)
+        counts = _windowed_counts(ref_lines, ref_counts, tokens, unspaced)
         out = [" ".join(tokens[a:a + c]) for a, c in zip(_starts(counts), counts)]
     else:
-        out = align_texts(r, h, is_tokenized=lang in CJK).split("\n")
+        out = align_texts(r, h, is_tokenized=unspaced).split("\n")
     if len(out) > len(ref) and not any(x.strip() for x in out[len(ref):]):
         out = out[:len(ref)]  # a trailing newline of the aligner's output
     counts = [len(x.split()) for x in out]

@@ -4,10 +4,13 @@ A language is a folder `lang/<name>/` (or any folder, or a JSON file path) whose
 `pack.json` holds:
 
     name, description
-    analyser               optional, {"kind": "spacy" (the default) | "jieba" | "mecab" | "pymorphy3" | "hanta" |
-                           "kiwi" | "hindipos" | "islenska" | "pymorphy3+slovnet",
-                           "packages": [installed packages it needs, the first one names the pipeline id]};
-                           annotation/analysers.py turns each kind's output into the same record
+    analyser               optional, {"kind": "spacy" (the default) or another kind of analyser, "packages":
+                           [installed packages it needs, the first one names the pipeline id, each one's version
+                           enters it]}; each kind is an adapter registered where it is written (annotation/
+                           adapters.py: its version, how it is made), which turns its output into the same record
+    script                 optional, how the language is written (lang/scripts.py): {"unspaced": true (Chinese,
+                           Japanese), "bleu_tokenize": sacrebleu's tokenizer for BLEU ("zh", "ja-mecab", "ko-mecab";
+                           default "13a"), "ter_asian_support": true (TER normalised with Asian support)}
     spacy_pipelines        spaCy packs: pipeline packages to try, in order; spacy_components: the ones to run
     tense.features         the tense features, in column order
     tense.source           "tag" (a token's fine-grained tag is the feature, English) or "morph":
@@ -94,10 +97,34 @@ NGRAM_ORDERS = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)
+class Script:
+    """How a language is written, the facts several parts need (lang/scripts.py says who reads each)."""
+
+    unspaced: bool = False  # no spaces between words
+    bleu_tokenize: str = "13a"  # sacrebleu's tokenizer for BLEU
+    ter_asian_support: bool = False  # TER normalised with Asian support
+
+    @classmethod
+    def read(cls, data: dict) -> "Script":
+        """A pack's "script" object; an unknown key is refused (a misspelt fact would silently be the default)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"script must be an object, not {data!r}")
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"script: {', '.join(sorted(unknown))} is not one of "
+                             f"{', '.join(cls.__dataclass_fields__)}")
+        tok = data.get("bleu_tokenize", cls.bleu_tokenize)
+        if not isinstance(tok, str) or not tok:
+            raise ValueError(f"script.bleu_tokenize must name a sacrebleu tokenizer, not {tok!r}")
+        return cls(unspaced=bool(data.get("unspaced")), bleu_tokenize=tok,
+                   ter_asian_support=bool(data.get("ter_asian_support")))
+
+
+@dataclass(frozen=True)
 class LanguagePack:
     name: str
     description: str
-    analyser: str  # the analyser kind, one of ANALYSERS (annotation/analysers.py has an adapter for each)
+    analyser: str  # the analyser kind (annotation/adapters.py: an adapter registered for each)
     analyser_packages: tuple[str, ...]  # what it needs installed (spaCy: the pipelines to try, in order)
     spacy_pipelines: tuple[str, ...]
     spacy_components: tuple[str, ...]
@@ -148,6 +175,7 @@ class LanguagePack:
     lexicon: tuple = ()  # (kind, package) of a verb-form lexicon that checks a spaCy tagger's morphology
     lowercase: bool = True  # the default of "lowercase before annotation" for this language
     empty: dict = field(default_factory=dict, compare=False)  # category -> why it has no feature in this language
+    script: Script = Script()  # how the language is written (lang/scripts.py)
 
     @property
     def tagging(self) -> dict:
@@ -305,8 +333,6 @@ def morph_features(m: str) -> dict:
 
 CONTEXT_KEYS = frozenset({"TAG", "WORD", "LAST", "PREV", "NEXT", "ENDS"})  # rule keys read off the words
 LEXICAL_KEYS = frozenset({"WORD", "ENDS", "PREV"})  # rule keys whose values are words (not memoised on)
-# analysers.py: one adapter each
-ANALYSERS = ("spacy", "jieba", "mecab", "pymorphy3", "hanta", "kiwi", "hindipos", "islenska", "pymorphy3+slovnet")
 
 
 class _Not(frozenset):
@@ -438,8 +464,8 @@ def _build(data: dict, source: str) -> LanguagePack:
                                         {feats.index(f): _rule(r) for f, r in comp.get("targets", {}).items()})
         an = data.get("analyser") or {}
         kind = an.get("kind", "spacy")
-        if kind not in ANALYSERS:
-            raise InputError(f"analyser.kind must be one of {', '.join(ANALYSERS)}, not {kind!r}", file=source,
+        if not isinstance(kind, str) or not kind.strip():  # registered or not: annotation/adapters.py says
+            raise InputError(f"analyser.kind must name a kind of analyser, not {kind!r}", file=source,
                              code=InputError.Codes.LANGUAGE)
         packages = tuple(an.get("packages") or (data["spacy_pipelines"] if kind == "spacy" else ()))
         pron = {k: tuple(v) for k, v in data["pronoun"]["words"].items()}
@@ -476,6 +502,7 @@ def _build(data: dict, source: str) -> LanguagePack:
                 f"{c}: {data[c]['empty']}" for c in ("pronoun", "entity", "dm") if data[c].get("empty")),
             empty={c: str(data[c]["empty"]) for c in ("pronoun", "entity", "dm") if data[c].get("empty")},
             lowercase=bool(data.get("lowercase", True)),
+            script=Script.read(data.get("script") or {}),
             caveats=tuple(data.get("caveats", ())),
             lexicon=(str(data["lexicon"]["kind"]), str(data["lexicon"]["package"])) if data.get("lexicon") else (),
             weights={p: {c: tuple(float(x) for x in w) for c, w in ws.items()}

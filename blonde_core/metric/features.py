@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from blonde_core.lang.base import NGRAM_ORDERS, LanguagePack
-from blonde_core.lang.scripts import UNSPACED  # a name stands inside a longer string of characters
 from .plus import count_phrase
 
 PLUS_CATEGORIES = ("ambiguity", "ellipsis")
@@ -431,8 +430,9 @@ def _katakana_names(rec: dict, text: str, pack: LanguagePack, out: list) -> list
 
 def entity_occurrences(key: str, text: str, pack: LanguagePack) -> int:
     """How often an entity string occurs in a text, tagged or not (document-consistent entities): as whole
-    words, any case (BlonD+'s rule, plus.count_phrase); in Chinese and Japanese wherever it stands."""
-    return text.count(key) if pack.name in UNSPACED else count_phrase(key, text)
+    words, any case (BlonD+'s rule, plus.count_phrase); in a script without spaces (Chinese, Japanese: the pack's
+    script.unspaced) wherever it stands."""
+    return text.count(key) if pack.script.unspaced else count_phrase(key, text)
 
 
 def spans(rec: dict, text: str, pack: LanguagePack, fold: bool = False) -> list[dict]:
