@@ -1734,6 +1734,7 @@ TOOLS = {
     "release_html": ("report", "release_html"),
     "meta_statistics": ("analysis.stats.statistics", "shown"),
     "meta_options": ("analysis.stats.statistics", "options"),
+    "meta_task_statistics": ("analysis.stats.statistics", "TASK_STATISTICS"),
 }
 
 

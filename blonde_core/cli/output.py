@@ -208,15 +208,12 @@ def _leaderboard_text(data: dict) -> list[str]:
     return out
 
 
-SHORT = {"spa": "SPA sys", "pce": "1-PCE sys", "acc_eq": "acc_eq seg", "pearson_sys": "Pearson sys", "pearson_seg": "Pearson seg",
-         "accuracy": "accuracy sys"}
-
-
 def _task_columns(out: dict) -> tuple[list, list]:
     """The task's tables as (title, [(header, {metric: (value, rank)})]) per pair and overall."""
     tables = []
     for lp, p in out["pairs"].items():
-        cols = [(SHORT[st["statistic"]], {m: (v, st["ranks"][m]) for m, v in st["values"].items()})
+        stats = door.meta_task_statistics  # each statistic's column (analysis/stats/statistics.py)
+        cols = [(stats[st["statistic"]].short, {m: (v, st["ranks"][m]) for m, v in st["values"].items()})
                 for st in p["statistics"]]
         cols.append(("average", {m: (v, p["average"]["ranks"][m]) for m, v in p["average"]["values"].items()}))
         tables.append((f"{lp}: {len(p['systems'])} systems; {p['segments_rated']} of {p['segments']} segments rated "

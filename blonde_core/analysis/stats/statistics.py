@@ -2,7 +2,9 @@
 what it needs), how it is computed (a hook on one metric's cells) and how it is shown (label, digits, direction,
 help, the views that list it).  `correlate` computes every statistic of the level from this table, and its
 JSON, the command line's text, the Human correlation page's table and the report's correlation section show
-them by looping over it: adding a statistic is one entry here (and its function, here or in meta.py).
+them by looping over it: adding a statistic is one entry here (and its function, here or in meta.py).  The
+statistics of the WMT metrics task's ranking (task.py) are declared here too (TASK_STATISTICS: label, column,
+range).
 
 A statistic's ``compute`` takes a ``Cells`` (correlation.py: one metric's values beside the humans', at the
 level asked for, with what the resampling and SPA need) and returns its fields of the metric's record: its
@@ -277,6 +279,33 @@ TABLE = (
 )
 STATISTICS = {s.id: s for s in TABLE}
 
+
+@dataclass(frozen=True)
+class TaskStatistic:
+    """A statistic of the WMT metrics task's ranking (task.py computes it per language pair, with its permutation
+    test): its name in the task's output, level and grouping, the range its averages map onto [0, 1], its label
+    (the output's and the page's) and its column in the command line's tables."""
+    name: str
+    level: str
+    grouping: str
+    range: tuple
+    label: str
+    short: str
+
+
+TASK_STATISTICS = {t.name: t for t in (
+    TaskStatistic("spa", "system", "over segments", (0.0, 1.0), "SPA (system, over segments)", "SPA sys"),
+    # WMT25's name for the same statistic: mt-metrics-eval's stats.PairwiseConfidenceError returns 1 - PCE,
+    # pce.compute_one_minus_pce over pce.compute_pairwise_p_values - the soft pairwise accuracy above
+    TaskStatistic("pce", "system", "over segments", (0.0, 1.0),
+                  "1 - PCE (system, pairwise confidence error over segments)", "1-PCE sys"),
+    TaskStatistic("acc_eq", "segment", "item", (0.0, 1.0), "acc_eq (segment, item grouping)", "acc_eq seg"),
+    TaskStatistic("pearson_sys", "system", "none", (-1.0, 1.0), "Pearson (system)", "Pearson sys"),
+    TaskStatistic("pearson_seg", "segment", "none", (-1.0, 1.0), "Pearson (segment, no grouping)", "Pearson seg"),
+    TaskStatistic("accuracy", "system", "all pairs of all language pairs", (0.0, 1.0),
+                  "pairwise accuracy (system, all pairs)", "accuracy sys"),
+)}
+
 # The fields of a metric's record in correlate's JSON, in the order it has always had (the golden outputs hold it
 # byte for byte); n first, then the statistics' fields; a field not named here follows in the table's order.
 RECORD_ORDER = {
@@ -322,4 +351,4 @@ def record(level: str, fields: dict) -> dict:
     return out
 
 
-__all__ = ["Beside", "FISHER", "OPTIONS", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "at", "options", "record", "shown"]
+__all__ = ["Beside", "FISHER", "OPTIONS", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "TASK_STATISTICS", "TaskStatistic", "at", "options", "record", "shown"]

@@ -43,6 +43,7 @@ import numpy as np
 from blonde_core.errors import InputError
 from blonde_core.metric.registry import DEFAULT_SEED
 from . import meta
+from .statistics import TASK_STATISTICS
 
 TASKS = ("wmt23", "wmt24", "wmt25")
 BLOCK, EARLY_MIN, EARLY_MAX, P_VALUE = 100, 0.02, 0.50, 0.05  # mt-metrics-eval's Task defaults
@@ -77,12 +78,7 @@ class _Stat:
     draws: dict = field(default_factory=dict)  # (a, b) -> null differences of a - b
 
 
-LABELS = {"spa": "SPA (system, over segments)", "acc_eq": "acc_eq (segment, item grouping)",
-          # WMT25's name for the same statistic: mt-metrics-eval's stats.PairwiseConfidenceError returns 1 - PCE,
-          # pce.compute_one_minus_pce over pce.compute_pairwise_p_values - the soft pairwise accuracy above
-          "pce": "1 - PCE (system, pairwise confidence error over segments)",
-          "pearson_sys": "Pearson (system)", "pearson_seg": "Pearson (segment, no grouping)",
-          "accuracy": "pairwise accuracy (system, all pairs)"}
+LABELS = {n: t.label for n, t in TASK_STATISTICS.items()}  # the output's label of each statistic
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
@@ -152,7 +148,7 @@ def _spa_stat(lp: str, H: np.ndarray, M: dict, permutations: int, spa_seed: int)
             vals = np.concatenate(res, axis=1)
             return vals[0] - vals[1], delta
         return _early_stop(step, k, rng)
-    return _Stat("spa", lp, 1.0, 0.0, 1.0, values, null)
+    return _Stat("spa", lp, 1.0, *TASK_STATISTICS["spa"].range, values, null)
 
 
 def _zscore_rated(x: np.ndarray, rated: np.ndarray) -> np.ndarray:
@@ -196,7 +192,7 @@ def _acc_eq_stat(lp: str, H: np.ndarray, M: dict) -> _Stat:
             s = r.integers(0, 2, size=(n, len(v))) * 2.0 - 1.0
             return s @ v, delta
         return _early_stop(step, k, rng, on_hit=True)
-    return _Stat("acc_eq", lp, 1.0, 0.0, 1.0, values, null)
+    return _Stat("acc_eq", lp, 1.0, *TASK_STATISTICS["acc_eq"].range, values, null)
 
 
 def _pearson_stat(name: str, lp: str, h: np.ndarray, M: dict) -> _Stat:
@@ -216,7 +212,7 @@ def _pearson_stat(name: str, lp: str, h: np.ndarray, M: dict) -> _Stat:
             hh = np.broadcast_to(h, ha.shape)
             return meta._pearson_rows(ha, hh) - meta._pearson_rows(hb, hh), float(delta)
         return _early_stop(step, k, rng)
-    return _Stat(name, lp, 1.0, -1.0, 1.0, values, null)
+    return _Stat(name, lp, 1.0, *TASK_STATISTICS[name].range, values, null)
 
 
 def _accuracy_stat(tables: list[PairTables], metrics: list) -> _Stat:
@@ -243,7 +239,7 @@ def _accuracy_stat(tables: list[PairTables], metrics: list) -> _Stat:
             hb = [np.where(w, y, x) for w, x, y in zip(ws, z[a], z[b])]
             return acc(ha) - acc(hb), delta
         return _early_stop(step, k, rng)
-    return _Stat("accuracy", "all", float(len(tables)), 0.0, 1.0, values, null)
+    return _Stat("accuracy", "all", float(len(tables)), *TASK_STATISTICS["accuracy"].range, values, null)
 
 
 # -- ranking ---------------------------------------------------------------------------------------------
