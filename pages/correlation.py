@@ -150,7 +150,7 @@ st.caption(" ".join(f"**{md(s.label)}**: {md(s.help)}." for s in shown)
            + (" Document and segment level: the chosen grouping; groups that are constant or shorter than 2 are left "
               "out and counted." if level != "system" else ""))
 st.dataframe(styled(table, precision=3), hide_index=True, placeholder="-",
-             column_config={s.short: st.column_config.Column(help=s.help) for s in shown})
+             column_config={s.short: st.column_config.Column(help=s.describe()) for s in shown})
 downloads(table, f"correlation_{level}", latex=True, key="corr")
 
 st.subheader("Compare two metrics")

@@ -84,6 +84,11 @@ class Statistic:
     def interval_width(self) -> int:
         return 18 if self.signed else 16
 
+    def describe(self) -> str:
+        """Its help with its direction, grouping and needs (the page's column help)."""
+        return (f"{self.help[0].upper()}{self.help[1:]}; {'higher' if self.higher_is_better else 'lower'} is better. "
+                f"Grouping: {self.grouping}. Needs: {'; '.join(self.needs)}.")
+
 
 # -- how each is computed --------------------------------------------------------------------------------
 
