@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from blonde_core.io.human import read_human, read_mqm  # noqa: E402
-from blonde_core.io.structured import read_structured  # noqa: E402
+from blonde_core.io.formats import read_human, read_structured  # noqa: E402
+from blonde_core.io.human import read_mqm  # noqa: E402
 
 
 def write_files(d: Path, n: int) -> dict:

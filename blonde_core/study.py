@@ -159,8 +159,9 @@ class Study:
     @classmethod
     def from_structured(cls, path, reference_systems=(), origin: str | None = None,
                         engine: Engine | None = None) -> "Study":
-        """One structured file (WMT XML, MQM TSV with its judgments, TSV/CSV, JSON Lines)."""
-        from .io.structured import read_structured_with_human
+        """One structured file: any format of io/formats.py's "texts" (WMT XML, MQM TSV with its judgments,
+        JSON Lines, a TSV/CSV table), recognised by its name and first bytes."""
+        from .io.formats import read_structured_with_human
 
         f = _named(path)
         corpus, hs = read_structured_with_human(f, list(reference_systems))
@@ -283,14 +284,17 @@ class Study:
         files = [_named(f) for f in files or ()]
         if not files:
             return self
-        from .io.metric_scores import merge, read_metric_file
+        from .io.formats import read_metric_file
+        from .io.metric_scores import merge
+
         got = merge(self.external, *[read_metric_file(f, self.corpus, tuple(lower_is_better)) for f in files])
         return dataclasses.replace(self, external=got, metric_files=tuple(self.metric_files) + tuple(str(f) for f in files))
 
     @staticmethod
     def read_judgments(path, score_column: str | None = None, higher_is_better: bool = True, mqm: bool = False):
         """Human judgments on their own (the `human` command): MQM TSV (mqm=True, or detected) or a table."""
-        from .io.human import read_human, read_mqm
+        from .io.formats import read_human
+        from .io.human import read_mqm
 
         return read_mqm(_named(path)).scores if mqm else read_human(_named(path), score_column, higher_is_better)
 
@@ -367,19 +371,14 @@ class Study:
         if ner is not None:
             kw.update(ner=read_lines(_named(ner), allow_empty=True), ner_file=str(_named(ner)))
         if human is not None:
-            from .io.esa import bind_esa, is_esa, read_esa
-            from .io.human import read_human
+            from .io.formats import read_judgment_files
 
             named = [_named(h) for h in (human if isinstance(human, list) else [human])]
-            if all(is_esa(n) for n in named):
-                # the loaded texts' pair (None: not known, then the files' only pair); never another pair's rows
-                hs = bind_esa(read_esa(named), self.corpus, self.language_pair(), human_mapping, human_common)
-            elif len(named) > 1:
-                raise InputError("several judgment files are read together only when all are ESA exports "
-                                 "(Appraise's CSV)", file=", ".join(map(str, named)), code=InputError.Codes.JUDGMENTS)
-            else:
-                hs = read_human(named[0], score_column, human_higher_is_better, corpus=self.corpus,
-                                mapping=human_mapping)
+            # the first format of io/formats.py's "judgments" that recognises the file(s); ESA rows of the loaded
+            # texts' pair only (None: not known, then the files' only pair), asked only for ESA
+            hs = read_judgment_files(named, corpus=self.corpus, pair=self.language_pair, mapping=human_mapping,
+                                     score_column=score_column, higher_is_better=human_higher_is_better,
+                                     common=human_common)
             kw.update(human=hs, human_file=", ".join(map(str, named)))
         return dataclasses.replace(self, **kw) if kw else self
 
@@ -1390,7 +1389,7 @@ class Study:
         c = self.corpus
         if name in c.references and len(c.references) == 1:
             return self
-        first = next(iter(c.references))
+        first = next(iter(c.references), None)  # a structured file read without --reference-systems has none
         keep = name == first
         return Study(c.scored_against(name), self.origin, self.human, self.annotation if keep else None,
                      self.ner if keep else None, self.annotation_file, self.ner_file, dict(self.messages),
@@ -1701,6 +1700,15 @@ class Catalog:
         from .analysis.threads import MIN_SIMILARITY
 
         return MIN_SIMILARITY
+
+    @staticmethod
+    def input_formats(role: str):
+        """What a role's flag and uploader take - "texts" (--input, one structured file), "judgments" (--human),
+        "metric scores" (--metric-scores) - from io/formats.py's table: `label`, `help`, `types` (None: any
+        name), `flag`, `uploader`, `formats` (each InputFormat in the order a file is tried)."""
+        from .io.formats import accepted
+
+        return accepted(role)
 
 
 CATALOG = Catalog()

@@ -19,6 +19,9 @@ if data() is not None and st.session_state.get("shared_copy"):
     st.info("You opened a link someone shared: this is your own copy of their data. Loading or clearing data "
             "here leaves theirs as it was.", icon=":material/share:")
 limit = st.get_option("server.maxUploadSize")
+# what each uploader takes - its formats' names, what they look like, the file types - is the core's table
+# (io/formats.py), as the command line's --input, --human and --metric-scores say it
+TEXTS, JUDGED, SCORED = (CATALOG.input_formats(role) for role in ("texts", "judgments", "metric scores"))
 
 
 ESA_ALL_HELP = ("ESA judgments (Appraise's export): by default each system's score is its mean over the segments "
@@ -138,7 +141,8 @@ def analyse_files() -> None:
     """The plain-text form's callback (the uploads are in session state by now)."""
     ss = st.session_state
     refs, syss = ss.get("up_refs") or [], ss.get("up_sys") or []
-    docids, source, human, plus, ner = (ss.get(k) for k in ("up_docids", "up_src", "up_human", "up_plus", "up_ner"))
+    docids, source, human, plus, ner = (ss.get(k) for k in ("up_docids", "up_src", JUDGED.uploader, "up_plus",
+                                                            "up_ner"))
     sys_ids = list(ss.get("up_sys_docids") or [])
     uploads = {"refs": refs, "syss": syss, "docids": [docids], "source": [source],
                "human": list(human or []), "plus": [plus], "ner": [ner]}
@@ -175,7 +179,7 @@ def analyse_files() -> None:
 
 def analyse_structured() -> None:
     """The structured form's callback."""
-    sf = st.session_state.get("up_struct")
+    sf = st.session_state.get(TEXTS.uploader)
     upload_errors.clear()
     try:
         if sf is None:
@@ -270,7 +274,7 @@ def analyse_wmt() -> None:
 def add_metric_scores() -> None:
     """Scores of metrics computed elsewhere, added to the loaded data (a new study: a new key)."""
     ss = st.session_state
-    files = ss.get("up_metrics") or []
+    files = ss.get(SCORED.uploader) or []
     lower = [x.strip() for x in (ss.get("up_metrics_lower") or "").split(",") if x.strip()]
     upload_errors.pop("metrics", None)
     try:
@@ -308,8 +312,8 @@ with tab_files:
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
                              "or, with blank-line boundaries, its documents separated by blank lines too")
-        a.file_uploader("Human judgments (optional, MQM TSV, WMT DA segment scores, a table, or one or several ESA "
-                        "exports of Appraise)", key="up_human", accept_multiple_files=True)
+        a.file_uploader(f"Human judgments (optional): {md(JUDGED.label)}", key=JUDGED.uploader, type=JUDGED.types,
+                        help=md(JUDGED.help), accept_multiple_files=True)
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")
         a.checkbox("ESA: each system over every segment judged for it", key="up_esa_all", help=ESA_ALL_HELP)
         b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
@@ -321,8 +325,7 @@ with tab_files:
         st.form_submit_button("Analyse these files", type="primary", on_click=analyse_files)
 with tab_struct:
     with st.form("structured"):
-        st.file_uploader("WMT XML, MQM TSV, TSV/CSV table or JSON Lines", key="up_struct",
-                         help="columns doc_id, seg_id, text, system, ref... (aliases accepted)")
+        st.file_uploader(md(TEXTS.label), key=TEXTS.uploader, type=TEXTS.types, help=md(TEXTS.help))
         st.text_input("Systems of the file that are human references (comma-separated)", key="up_refsys",
                       help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
         show_errors("struct")
@@ -507,11 +510,8 @@ if d.external:
 with st.expander("Add scores of metrics computed elsewhere (COMET, MetricX, BLEURT, ...)", expanded=bool(
         upload_errors.get("metrics"))):
     with st.form("metrics"):
-        st.caption("WMT-layout score files NAME.LEVEL.score (lines 'SYSTEM SCORE', None for missing), a table "
-                   "(system, optional doc and seg columns, one column per metric; seg: the test set's line, or the "
-                   "segment within its document when a doc column is there) or COMET's --to_json output. Each "
-                   "file's systems and segment count must match the loaded texts.")
-        st.file_uploader("Metric-score files", accept_multiple_files=True, key="up_metrics")
+        st.caption(md(SCORED.help) + ". Each file's systems and segment count must match the loaded texts.")
+        st.file_uploader("Metric-score files", accept_multiple_files=True, key=SCORED.uploader, type=SCORED.types)
         st.text_input("Metrics whose lower scores are better (comma-separated)", key="up_metrics_lower")
         show_errors("metrics")
         st.form_submit_button("Add these scores", on_click=add_metric_scores)

@@ -946,7 +946,7 @@ def test_real_wmt22_da_rows_on_the_human_correlation_page(tmp_path):
     """The real WMT22 DA rows (first 80 segments) uploaded as released, against five WMT22 systems and
     refB: the Human correlation page shows the name mapping (HUMAN-B -> refB, .K dropped) and BlonDe's
     Pearson is the core's."""
-    from blonde_core.io.human import read_human
+    from blonde_core.io.formats import read_human
     from blonde_core.analysis.stats import correlate
     from blonde_core.study import Study
     from conftest import WMT_SUBSET_SYSTEMS, wmt22_subset

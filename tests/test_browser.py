@@ -265,7 +265,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
 
     # Categories: a cell of the systems x categories heatmap (SMU, pronoun) switches the documents heatmap to
     # pronouns; a cell there (SMU, talk.2) opens Documents with that document, system and category
-    from blonde_core.io.human import read_human
+    from blonde_core.io.formats import read_human
     from blonde_core.io.readers import plain_corpus
     from blonde_core.analysis.contrast import mismatching_sentences
     from blonde_core.analysis.overlap import document_errors
@@ -543,7 +543,7 @@ def test_walk_every_page_with_ted_and_hostile_text(page, ted, tmp_path):
     page.keyboard.press("Escape")
     page.get_by_text("(ref left out)").first.wait_for()
     # the scatter's Pearson equals the core's, worked out beside the server on its cache
-    from blonde_core.io.human import read_human
+    from blonde_core.io.formats import read_human
     from blonde_core.io.readers import plain_corpus
     from blonde_core.analysis.stats import correlate
     from blonde_core.study import Engine, ScoreConfig, Study

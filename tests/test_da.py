@@ -8,7 +8,7 @@ from blonde_core.cli import main
 from blonde_core.io.corpus import Corpus
 from blonde_core.io.da import guess_mapping, is_da, read_da
 from blonde_core.errors import InputError
-from blonde_core.io.human import read_human
+from blonde_core.io.formats import read_human
 from blonde_core.analysis.mqm import slices as mqm_slices
 from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_subset
 
@@ -85,8 +85,8 @@ def test_mqm_wmt22_layout_by_hand(tmp_path):
     """The WMT22-24 MQM layout: docSegId/globalSegId, a metadata JSON column, a comment cell in
     the header, several raters, a Source issue row and a quality-control probe (both weight 0),
     segments rated for some systems only."""
+    from blonde_core.io.formats import read_structured_with_human
     from blonde_core.io.human import is_mqm, read_mqm
-    from blonde_core.io.structured import read_structured_with_human
 
     head = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\t# Docs: README"
     rows = [

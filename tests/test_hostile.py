@@ -560,7 +560,7 @@ def test_rows_with_a_gap_are_named_by_id_and_scored_at_document_level(capsys, tm
     three segments, never shifted."""
     from bench_hostile import _rows
 
-    from blonde_core.io.structured import read_structured
+    from blonde_core.io.formats import read_structured
 
     f = tmp_path / "gap.jsonl"
     rows = _rows({"A": [1, 2, 4]})

@@ -261,7 +261,7 @@ def test_correlate_against_refB_without_ref(ted, capsys):
     assert g["grouping"] == "item" and g["metrics"]["BlonDe"]["groups"] == 5
     assert g["compare"]["a"] == "BlonD-d" and 0 <= g["compare"]["perm_both"]["p_b_better"] <= 1
     # the page's compare_pair (the comparison alone) gives the command line's numbers
-    from blonde_core.io.human import read_human
+    from blonde_core.io.formats import read_human
     from blonde_core.io.readers import plain_corpus
     from blonde_core.analysis.stats import compare_pair
     from blonde_core.study import ScoreConfig, Study

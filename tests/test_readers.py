@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from blonde_core.cli import main
 from blonde_core.errors import InputError
-from blonde_core.io.human import read_human, read_judgments, read_mqm
+from blonde_core.io.formats import read_human, read_structured
+from blonde_core.io.human import read_judgments, read_mqm
 from blonde_core.metric.plus import parse_annotation, parse_ner_line
 from blonde_core.io.readers import plain_corpus, read_jsonl, read_lines, read_table, read_wmt_xml
-from blonde_core.io.structured import read_structured
 from conftest import SAMPLE, SAMPLE_SYSTEMS, sample_paths
 
 REF = SAMPLE / "reference.txt"
@@ -329,7 +329,7 @@ def test_fuzz_mutated_valid_files(tmp_path_factory, valid_files, data):
 def test_table_string_segment_ids_keep_file_order(tmp_path):
     """String segment ids keep the file's order for every text (also when a system lists its
     segments in another order); read with set lookups, not list scans."""
-    from blonde_core.io.structured import read_structured
+    from blonde_core.io.formats import read_structured
 
     ids = ["intro", "b7", "a3", "zeta", "c"]
     rows = ["doc_id\tseg_id\tsystem\ttext\tref"]
@@ -459,7 +459,7 @@ def test_a_message_that_names_a_flag_has_words_for_the_pages(tmp_path):
                     assert page, (p.name, node.lineno, text[:80])
                     assert not re.search(r"(^|[\s(])--[a-z]", ast.unparse(page[0].value)), (p.name, node.lineno)
     assert flagged >= 8
-    from blonde_core.io.human import read_human
+    from blonde_core.io.formats import read_human
 
     table = tmp_path / "two-score-columns.tsv"
     table.write_text("system\tdoc_id\tscore\tother\nnames\td1\t1\t2\n", encoding="utf-8")

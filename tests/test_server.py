@@ -17,7 +17,7 @@ from blonde_core.annotation.annotator import Annotator
 from blonde_core.annotation.store import AnnotationCache
 from blonde_core.metric.settings import ScoreConfig
 from blonde_core.errors import InputError
-from blonde_core.io.human import read_human
+from blonde_core.io.formats import read_human
 from blonde_core.lang.base import load_pack
 from blonde_core.memo import Memo
 from blonde_core.io.readers import NamedBytes, plain_corpus, read_lines

@@ -14,7 +14,7 @@ one_blas_thread()  # before .commands imports numpy: its forked annotation worke
 from blonde_core.study import DEFAULT_SEED, InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
 from .commands import run_spans  # noqa: E402
-from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, number  # noqa: E402
+from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, input_help, number  # noqa: E402
 from .parser import config_from_args  # noqa: E402,F401  (re-exported)
 
 
@@ -43,8 +43,8 @@ def _add_score(sub) -> None:
                         "significance clusters (paired bootstrap, Benjamini-Hochberg, p < 0.05)")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help=f"with --ci: the resampling seed (default {DEFAULT_SEED})")
     s.add_argument("--human", metavar="FILE", nargs="+",
-                   help="human judgments: the leaderboard's human column (MQM TSV, a DA / judgments table, or one or "
-                        "several ESA exports of Appraise); with --overlap, MQM or ESA error spans")
+                   help=input_help("judgments", "human judgments for the leaderboard's human column",
+                                   "; with --overlap, MQM or ESA error spans"))
     s.add_argument("--overlap", action="store_true",
                    help="with --human MQM: per system and category, BlonDe's unmatched spans overlapped by human "
                         "error spans (and their MQM categories), and human errors where BlonDe saw none (JSON)")
@@ -109,8 +109,8 @@ def _add_report(sub) -> None:
     rp.add_argument("--seed", type=SEED, default=DEFAULT_SEED)
     rp.add_argument("--metrics", default="BLEU,chrF", help="sacrebleu metrics beside BlonDe (default BLEU,chrF; "
                                                            "'' for none)")
-    rp.add_argument("--human", metavar="FILE", nargs="+", help="human judgments for the correlation section (several: ESA "
-                                                              "exports)")
+    rp.add_argument("--human", metavar="FILE", nargs="+",
+                    help=input_help("judgments", "human judgments for the correlation section"))
     rp.add_argument("-o", "--output", metavar="FILE", help="write the report here (default: standard output)")
 
 
@@ -119,8 +119,7 @@ def _add_correlate(sub) -> None:
     add_corpus_args(r)
     add_config_args(r)
     r.add_argument("--human", metavar="FILE", nargs="+",
-                   help="MQM TSV, a judgments table, or one or several ESA exports of Appraise (with --wmt-dir: the "
-                        "folder's human scores unless given)")
+                   help=input_help("judgments", after=" (with --wmt-dir: the folder's human scores unless given)"))
     r.add_argument("--score-column", help="judgments table: the score column (default: the only other column)")
     r.add_argument("--lower-is-better", action="store_true", help="judgments table: lower scores are better")
     r.add_argument("--map", nargs="+", default=[], metavar="FILE_NAME=NAME",

@@ -57,6 +57,13 @@ SEED = at_least(0)
 COUNT = at_least(1)
 
 
+def input_help(role: str, lead: str | None = None, after: str = "") -> str:
+    """The help of a flag that takes files of a role (--input, --human, --metric-scores): what they bring, then
+    every format the core's table declares for it (io/formats.py), each with what it looks like."""
+    acc = CATALOG.input_formats(role)
+    return f"{lead or acc.what}, recognised by name and first bytes - {acc.help}{after}".replace("%", "%%")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump on stderr noise
         raise InputError(f"{self.prog}: {message} (see --help)", code=InputError.Codes.SETTING)
@@ -68,9 +75,7 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "system, e.g. refB) that alone scores the systems, the other references becoming systems")
     p.add_argument("-s", "--system", nargs="+", metavar="FILE",
                    help="system output file(s); a system's name is its file stem")
-    p.add_argument("--input", metavar="FILE",
-                   help="one structured file carrying references and systems: WMT XML, MQM TSV, "
-                        "a TSV/CSV table or JSON Lines (doc_id, seg_id, text, system, ref... columns)")
+    p.add_argument("--input", metavar="FILE", help=input_help("texts"))
     p.add_argument("--reference-systems", nargs="+", metavar="NAME", default=[],
                    help="with --input: which systems of the file are human references")
     p.add_argument("--docids", metavar="FILE",
@@ -106,8 +111,7 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "texts, human scores and metrics computed elsewhere restricted to them; domain:NAME in the "
                         "signature")
     w.add_argument("--metric-scores", nargs="+", action="extend", metavar="FILE", default=[],
-                   help="scores of metrics computed elsewhere: WMT-layout NAME.LEVEL.score files, a table (system, "
-                        "[doc], [seg], one column per metric) or COMET's --to_json output")
+                   help=input_help("metric scores"))
     w.add_argument("--metric-lower-is-better", nargs="+", action="extend", metavar="NAME", default=[],
                    help="metrics computed elsewhere whose lower scores are better (default: higher is better, the "
                         "WMT layout's convention)")

@@ -79,7 +79,10 @@ class EsaJudgments:
 def is_esa(path) -> bool:
     """Does the file look like Appraise's ESA export (12 columns, TGT/BAD type, three-letter language codes)?"""
     text = decode_bytes(read_bytes(path), str(path))
-    first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+    try:
+        first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+    except csv.Error:  # a carriage return alone in the first line: not Appraise's export (its reader says why)
+        return False
     return (len(first) == len(COLUMNS) and len(first[4]) == 3 and len(first[5]) == 3
             and first[3] in ("TGT", "BAD", "REF", "CHK") and first[2].isdigit())
 

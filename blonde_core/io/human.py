@@ -19,7 +19,7 @@ from .corpus import Corpus
 from blonde_core.errors import InputError
 from .jsonsafe import loads
 from .judgments import HumanScores, check_scale, mqm_weight, once, scale_of
-from .readers import NamedBytes, decode_bytes, read_bytes, score_number, split_lines
+from .readers import decode_bytes, read_bytes, score_number, split_lines
 
 MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 # WMT22-24 releases: docSegId counts within the document, globalSegId is the test-set line;
@@ -304,25 +304,6 @@ def read_judgments(path, score_column: str | None = None, higher_is_better: bool
     if not hs.system_scores:
         raise InputError("has a header but no rows", file=str(path), code=InputError.Codes.EMPTY)
     return hs
-
-
-def read_human(path, score_column: str | None = None, higher_is_better: bool = True, corpus: Corpus | None = None,
-               mapping: dict | None = None) -> HumanScores:
-    """MQM TSV (recognised by its header), a WMT DA / ESA segment-score table (bound to
-    `corpus`: its SIDs are line numbers, its names mapped with `mapping` first), or a
-    judgments table."""
-    from .da import bind, is_da, read_da
-
-    mem = NamedBytes(str(path), read_bytes(path))  # read once
-    if is_mqm(mem):
-        return read_mqm(mem).scores
-    if is_da(mem):
-        if corpus is None:
-            raise InputError("is a WMT DA segment-score table (SYS, SID): its segment ids are line numbers of the "
-                             "test set, so it is read together with the texts (correlate, the dashboard)",
-                             file=str(path), code=InputError.Codes.JUDGMENTS)
-        return bind(read_da(mem, score_column), corpus, mapping, higher_is_better)
-    return read_judgments(mem, score_column, higher_is_better)
 
 
 def is_mqm(path) -> bool:

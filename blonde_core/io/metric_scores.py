@@ -434,19 +434,6 @@ def read_comet_json(path, corpus: Corpus, lower_is_better=()) -> dict:
     return out
 
 
-def read_metric_file(path, corpus: Corpus, lower_is_better=()) -> dict:
-    """Any of the three by its name and content -> {metric name: ExternalMetric}."""
-    base = str(path).replace("\\", "/").rsplit("/", 1)[-1]
-    if SCORE_FILE.match(base):
-        m = read_score_file(path, corpus)
-        m.higher_is_better = m.name not in lower_is_better
-        return {m.name: m}
-    head = decode_bytes(read_bytes(path), str(path)).lstrip()[:1]
-    if base.lower().endswith(".json") or head in ("{", "["):
-        return read_comet_json(path, corpus, lower_is_better)
-    return read_metric_table(path, corpus, lower_is_better)
-
-
 def merge(*groups: dict) -> dict:
     """Metrics from several files; the same name twice is an error naming both files."""
     out: dict = {}
