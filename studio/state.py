@@ -19,6 +19,33 @@ def _env_int(name: str, default: int) -> int:
         return default
 
 
+def limit_malloc() -> None:
+    """glibc's allocator set for a server whose sessions run in threads of their own (Linux only; an
+    administrator's MALLOC_ARENA_MAX or MALLOC_MMAP_THRESHOLD_ wins): at most BLONDE_MALLOC_ARENAS (default 2)
+    arenas, and every block of 256 KB or more mapped on its own, so that it goes back to the system whole when
+    freed. glibc gives each thread an arena of its own (up to 8 per core) and raises the mapping threshold to
+    32 MB after the first large block is freed; the memory that five closed WMT24 en-zh sessions had used then
+    stayed in the arenas, and malloc_trim returned little of it (bench/bench_sessions_memory.py, warm cache: the
+    server 204 MB above its start 150 s after they closed; two arenas 129 MB, the fixed threshold 123 MB, both
+    126 MB; docs/scale.md). The GIL serialises most allocations anyway, so fewer arenas cost no parallelism."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    if "MALLOC_ARENA_MAX" not in os.environ:
+        libc.mallopt(-8, max(1, _env_int("BLONDE_MALLOC_ARENAS", 2)))  # M_ARENA_MAX
+    if "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+        libc.mallopt(-3, 256 * 1024)  # M_MMAP_THRESHOLD (fixed: no sliding up)
+
+
+limit_malloc()  # imported by app.py's first run, before any session computes
+
 _SERVER: Engine | None = None
 _SERVER_LOCK = threading.Lock()
 
@@ -150,6 +177,10 @@ class StudyStore:
                 return None
         self._memo.put(token, (hit[0], time.time(), hit[2]), size=0)
         return hit
+
+    def expire(self) -> None:
+        """Drop the entries unused for longer than the ttl (the presence sweeper calls it; so does every use)."""
+        self._expire()
 
     def _expire(self) -> None:
         now = time.time()
@@ -353,6 +384,8 @@ def _sweep_forever() -> None:
                 # a stored (disconnected) session is closed on Streamlit's event loop, so that it cannot resume
                 _PRESENCE.sweep(lambda sid: internals.session_is_live(rt, sid), server_engine(),
                                 close=lambda sid: internals.close_session(rt, sid))
+                if _STORE is not None:
+                    _STORE.expire()  # links unused for the store's ttl go now, not at the next visit
             except Exception:  # noqa: BLE001 - a sweep that failed is tried again next time
                 pass
         again = _PRESENCE.closed != closed  # this sweep closed sessions (and gave memory back already)
