@@ -47,6 +47,9 @@ def commands() -> dict:
             out[f"{name}-contrast-{fmt}"] = ["contrast", *f, "--pair", *c["pair"], "--format", fmt]
             out[f"{name}-correlate-{fmt}"] = ["correlate", *f, *h, "--format", fmt]
     out["ted-report"] = ["report", *corpora()["ted"]["files"], *corpora()["ted"]["human"], "--ci", "200"]
+    mqm = str(SHARED / "ted-zhen" / "mqm_seg_scores.tsv")
+    out["ted-human-json"] = ["human", mqm, "--format", "json"]
+    out["ted-human-text"] = ["human", mqm, "--format", "text"]
     return out
 
 
