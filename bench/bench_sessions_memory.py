@@ -16,10 +16,10 @@ and its process tree's (the server with its annotation fork servers and workers)
 sizes (PSS: a page shared by k processes counts 1/k in each, so the workers' shared spaCy pipeline counts
 once). The verdict is said for each: within 150 MB of the start at the end of the wait.
 
-The annotation cache: a fresh temporary folder (cold: the first session annotates every sentence, minutes
-for en-zh on two cores), or --cache-dir DIR, kept between runs (warm from the second run on; the server's
-memory after annotating from the disk cache is the same, and the run takes minutes less). Say which when
-quoting a figure.
+The annotation cache: a fresh temporary folder, deleted at the end (cold: the first session annotates every
+sentence, minutes for en-zh on two cores), or --cache-dir DIR, kept between runs (warm from its second run on:
+the server reads what it needs from the disk cache, takes minutes less and keeps less afterwards - docs/
+scale.md has both). Say which when quoting a figure.
 
     .venv/bin/python bench/bench_sessions_memory.py                               # 5 sessions of WMT24 en-zh
     .venv/bin/python bench/bench_sessions_memory.py --sessions 2 --lp en-cs       # quicker
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -181,6 +182,8 @@ def main() -> None:
                 print(f"  {t:5.0f} s after the closing: server {rss:6.0f} MB, tree {tree:6.0f} MB")
     finally:
         server.close()
+        if a.cache_dir is None:  # the fresh cache was this run's only
+            shutil.rmtree(work, ignore_errors=True)
     t_end, end_rss, end_tree = readings[-1]
 
     def verdict(start: float, end: float) -> str:
