@@ -7,8 +7,9 @@ then the text and CSV of cli/output.py).  A column says what it holds (`kind`), 
 decimals, whether it has an interval and clusters of its own, and why it is empty when it is
 (`unavailable`).  Values are kept on the core's scale; `shown` multiplies by the points factor.
 
-Adding a metric column: a registry entry plus its computation; the table takes sacrebleu's
-and the companion metrics by their registry family, so nothing here changes.
+Adding a metric column: a registry entry plus its computation; the table asks every metric family for its
+columns (analysis/families.py: the BlonDe family's first, then after the human, omitted and computed-elsewhere
+columns the others in registration order), so nothing here changes, for a new family either.
 Reached through Study.leaderboard.
 """
 from __future__ import annotations
@@ -16,10 +17,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from blonde_core.metric import registry
+from blonde_core.analysis.families import FAMILIES
 from blonde_core.render import SHORT, shown_f1, spans_text
 from blonde_core.report import shown_digits
 
+# a further metric family's columns are of its name (analysis/families.py)
 KINDS = ("top", "part", "category", "spans", "human", "omitted", "external", "standard", "companion", "apt")
 
 
@@ -120,79 +122,69 @@ class Leaderboard:
         return b
 
 
-def build(study, cfg, n: int, seed: int, std_metrics=(), companions=None, apt: dict | None = None) -> Leaderboard:
-    """The leaderboard of a Study under cfg: the BlonDe family's intervals and clusters (Study.board), F1 per
-    discourse category with its spans, the human column, the segments re-segmented systems left out, the
-    metrics computed elsewhere (Study.external_board), sacrebleu's metrics with intervals over documents
-    (std_metrics, in the order asked), the companion metrics (companions: their scores, or None) and APT
-    (corpus_apt's output, or None)."""
+class _Builder:
+    """What a family's `columns` hook is handed (analysis/families.py): the Study, the settings, the systems, the
+    scored Result and BlonDe's board, what was asked of each family, `add`, and the views' helpers."""
+    short, shown_f1, spans_text = SHORT, staticmethod(shown_f1), staticmethod(spans_text)
+
+    def __init__(self, study, cfg, n, seed, asked, lb, res, names):
+        self.study, self.cfg, self.n, self.seed, self.asked, self.lb = study, cfg, n, seed, asked, lb
+        self.res, self.names, self.board = res, names, lb.board
+        self.scores = {s: res.scores(s) for s in names}
+
+    def add(self, col: dict, values: dict, intervals: dict | None = None):
+        col = Column(**col)
+        self.lb.columns.append(col)
+        self.lb.values[col.key] = values
+        if intervals is not None:
+            self.lb.intervals[col.key] = intervals
+
+
+def build(study, cfg, n: int, seed: int, asked: dict) -> Leaderboard:
+    """The leaderboard of a Study under cfg: the families whose columns open it (the BlonDe family's intervals and
+    clusters from Study.board, F1 per discourse category with its spans), the human column, the segments
+    re-segmented systems left out, the metrics computed elsewhere (Study.external_board), then every other family
+    in registration order (analysis/families.py).  asked: {family name: what is asked of it} - sacrebleu's
+    metrics ("standard": in the order asked, with intervals over documents), the companion metrics ("companion":
+    True), APT ("apt": the language pair), a further family's metric names."""
     res = study.analysis(cfg)
     b = study.board(cfg, n=n, seed=seed)
     ci, clusters = b["intervals"], b["clusters"]
     names = list(res.names)
-    lb = Leaderboard(board=b, standard=tuple(std_metrics))
+    lb = Leaderboard(board=b, standard=tuple(asked.get("standard") or ()))
     lb.systems = sorted(names, key=lambda s: -1e9 if ci["BlonDe"][s]["score"] is None else -ci["BlonDe"][s]["score"])
     lb.clusters["BlonDe"] = dict(clusters)
+    builder = _Builder(study, cfg, n, seed, {"blonde": True, **asked}, lb, res, names)
+    add = builder.add
 
-    def add(col: Column, values: dict, intervals: dict | None = None):
-        lb.columns.append(col)
-        lb.values[col.key] = values
-        if intervals is not None:
-            lb.intervals[col.key] = intervals
-
-    scores = {s: res.scores(s) for s in names}
-    for t in res.leaderboard_tops():
-        add(Column(f"{t} F1", "top", t, points=100, interval=True),
-            {s: ci[t][s]["score"] for s in names}, {s: tuple(ci[t][s]["ci"]) for s in names})
-        if t == "BlonDe":
-            for part in ("R", "P"):
-                add(Column(f"BlonDe {part}", "part", f"BlonDe.{part}", points=100),
-                    {s: scores[s]["BlonDe"][part] for s in names})
-    for c in res.discourse_categories():
-        add(Column(f"{SHORT[c]} F1", "category", c, points=100),
-            {s: shown_f1(scores[s]["categories"][c]) for s in names})
-        add(Column(f"{SHORT[c]} spans matched/sys/ref", "spans", c, digits=0),
-            {s: spans_text(scores[s]["categories"][c]) for s in names})
+    for fam in FAMILIES:
+        if fam.head:
+            fam.board_columns(builder)
     hum = study.human_column(names)
     if hum:
         lb.human = hum
         up = hum["direction"].startswith("higher")
-        add(Column(f"human ({hum['name']})", "human", hum["name"], up, digits=3),
+        add(dict(key=f"human ({hum['name']})", kind="human", metric=hum["name"], higher_is_better=up, digits=3),
             {s: hum["systems"][s]["score"] for s in names})
-        add(Column("human rated segments", "human", "segments", digits=0),
+        add(dict(key="human rated segments", kind="human", metric="segments", digits=0),
             {s: hum["systems"][s]["segments"] for s in names})
-        add(Column("human rank", "human", "rank", digits=0), {s: hum["systems"][s].get("rank") for s in names})
+        add(dict(key="human rank", kind="human", metric="rank", digits=0),
+            {s: hum["systems"][s].get("rank") for s in names})
     moved = study.resegmentation()
     if moved:
         lb.resegmented = moved
-        add(Column("omitted", "omitted", "omitted", digits=0),
+        add(dict(key="omitted", kind="omitted", metric="omitted", digits=0),
             {s: sum(len(v["omitted"]) for v in moved.get(s, {}).values()) for s in names})
     if study.external:
         lb.external = study.external_board(cfg, n=n, seed=seed)
         for m, e in lb.external.items():
             iv = e["intervals"]
-            add(Column(m, "external", m, e["direction"].startswith("higher"),
-                       digits=shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
+            add(dict(key=m, kind="external", metric=m, higher_is_better=e["direction"].startswith("higher"),
+                     digits=shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
                 {s: iv[s]["score"] if s in iv else None for s in names},
                 {s: tuple(v["ci"]) for s, v in iv.items()})  # the systems the metric scored
             lb.clusters[m] = dict(e["clusters"])
-    if std_metrics:
-        iv = study.standard_intervals(cfg.granularity, std_metrics, n, seed)
-        for m in std_metrics:
-            spec = registry.SPECS[m]
-            add(Column(m, "standard", m, spec.higher_is_better, points=spec.points, interval=True),
-                {s: iv[m][s]["score"] for s in names}, {s: tuple(iv[m][s]["ci"]) for s in names})
-    if companions is not None:
-        from blonde_core.lang import load_pack
-
-        pack = load_pack(cfg.lang)
-        for m in registry.names("companion"):
-            spec = registry.SPECS[m]
-            add(Column(f"{m} {'↑' if spec.higher_is_better else '↓'}", "companion", m, spec.higher_is_better,
-                       unavailable=spec.unavailable(pack)),
-                {s: companions[s][m] for s in names})
-    if apt is not None:
-        add(Column("APT ↑", "apt", "APT", points=registry.SPECS["APT"].points),
-            {s: apt.get(s, {}).get("APT") for s in names})
+    for fam in FAMILIES:
+        if not fam.head:
+            fam.board_columns(builder)
     return lb
-

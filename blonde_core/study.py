@@ -988,18 +988,20 @@ class Study:
         return self._get(("board", repr(cfg), n, method), lambda: board(res, n=n, tested=tested, cis=cis, method=method))
 
     def leaderboard(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED, std_metrics=(),
-                    companions: bool = False, apt_pair: str | None = None):
+                    companions: bool = False, apt_pair: str | None = None, metrics=()):
         """The leaderboard assembled once (leaderboard.Leaderboard: systems best first, column specs, values,
         intervals, clusters) that the Overview, the report and `score --ci` render: the BlonDe family with
         intervals and clusters, the categories, the human column, metrics computed elsewhere, sacrebleu's
-        std_metrics with intervals, the companion metrics (companions=True) and APT (apt_pair)."""
+        std_metrics with intervals, the companion metrics (companions=True), APT (apt_pair) and the metrics of
+        any further family (metrics: their names; analysis/families.py)."""
+        from .analysis.families import by_family
         from .leaderboard import build
 
-        std_metrics = tuple(std_metrics)
-        comp = self.companions(cfg) if companions else None
-        apt = self.apt(apt_pair) if apt_pair else None
-        return self._get(("leaderboard", repr(cfg), n, seed, std_metrics, companions, apt_pair),
-                         lambda: build(self, cfg, n, seed, std_metrics, comp, apt))
+        std_metrics, metrics = tuple(std_metrics), tuple(metrics)
+        asked = {"standard": std_metrics, "companion": companions, "apt": apt_pair}
+        asked.update({f: tuple(ms) for f, ms in by_family(metrics).items() if f not in asked and f != "blonde"})
+        return self._get(("leaderboard", repr(cfg), n, seed, std_metrics, companions, apt_pair, metrics),
+                         lambda: build(self, cfg, n, seed, asked))
 
     # -- metrics computed elsewhere -------------------------------------------------
     def external_board(self, cfg: ScoreConfig, n: int = 1000, seed: int = DEFAULT_SEED) -> dict:
@@ -1057,9 +1059,11 @@ class Study:
         return self._get(("apt", pair), lambda: corpus_apt(self.corpus, pair))
 
     def extra_tables(self, cfg: ScoreConfig, level: str, std_metrics=(), apt_pair: str | None = None,
-                     companions=None) -> dict:
+                     companions=None, more=()) -> dict:
         """Standard, companion and APT scores oriented higher-is-better, per system or document
-        (companions: the companion metrics to include, default all)."""
+        (companions: the companion metrics to include, default all; more: metrics of a further family,
+        analysis/families.py, each family's scores hook giving them)."""
+        from .analysis.families import FAMILIES, by_family
         from .analysis.stats import oriented_tables
 
         res = self.scores_or_texts(cfg)
@@ -1069,7 +1073,11 @@ class Study:
         if companions and comp is not None:
             comp = {s: {m: v for m, v in vals.items() if m in companions or m == "documents"}
                     for s, vals in comp.items()}
-        out = oriented_tables(level, res.names, std, comp, apt)
+        asked = by_family(more) if cfg.has_pack else {}
+        further = {f.name: {s: {m: v for m, v in vals.items() if m in asked[f.name] or m == "documents"}
+                            for s, vals in f.scores(self, cfg, tuple(asked[f.name])).items()}
+                   for f in FAMILIES if f.name in asked and f.name not in ("standard", "companion", "apt")}
+        out = oriented_tables(level, res.names, std, comp, apt, **further)
         out.update(self.external_tables(level, res.names))
         return out
 
@@ -1201,9 +1209,10 @@ class Study:
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
                   grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,
                   seed: int = DEFAULT_SEED, compare: tuple | None = None, bootstrap: int = 1000, metrics=None,
-                  companions=None, spa_seed: int = 4):
+                  companions=None, spa_seed: int = 4, more=()):
         """(correlate(...) output, metric_table(...)) against this study's own human judgments;
-        metrics: the BlonDe-family names (default all), companions: the companion metrics (default all)."""
+        metrics: the BlonDe-family names (default all), companions: the companion metrics (default all), more:
+        metrics of a further family (analysis/families.py)."""
         from .analysis.stats import correlate, metric_table
 
         if self.human is None:
@@ -1214,14 +1223,17 @@ class Study:
             metrics, comp, apt_pair = None, (), None
         if level == "segment":  # the BlonDe family, sacrebleu's and metrics computed elsewhere, segment by segment
             apt_pair, comp, spa = None, (), False
-        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp) if level != "segment" else {}
-        extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp) if spa or compare else None
+        more = tuple(more) if level != "segment" else ()
+        extra = self.extra_tables(cfg, level, std_metrics, apt_pair, comp, more) if level != "segment" else {}
+        extra_docs = self.extra_tables(cfg, "document", std_metrics, apt_pair, comp, more) if spa or compare \
+            else None
         segs = {**self.standard_segments(cfg, std_metrics, res.names), **self.external_segments(res.names)} \
             if level == "segment" or spa else None
         exclude = tuple(exclude)
         names = list(metrics) if metrics is not None else None
         return self._get(("correlate", repr(cfg), level, tuple(std_metrics), apt_pair, grouping, exclude,
-                          spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp, spa_seed),
+                          spa, permutations, seed, tuple(compare or ()), bootstrap, tuple(names or ()), comp, spa_seed,
+                          more),
                          lambda: (correlate(res, self.human, level, names, extra=extra or None, grouping=grouping,
                                             exclude=exclude, spa=spa, permutations=permutations, seed=seed,
                                             compare=compare, extra_docs=extra_docs, bootstrap=bootstrap,
@@ -1651,6 +1663,27 @@ class Catalog:
         """The registry's MetricSpec of a metric (family, direction, points scale, test units, what it needs),
         also for "BlonD-d.R" and "-TER"; None for a name it does not know (a metric computed elsewhere)."""
         return registry.spec(name)
+
+    @property
+    def families(self) -> list:
+        """The metric families (analysis/families.py): each its metrics, words, help and hooks."""
+        from .analysis.families import FAMILIES
+
+        return FAMILIES
+
+    @staticmethod
+    def metric_family(name: str):
+        """The family of a registered metric (analysis/families.py), None for one the registry does not know."""
+        from .analysis.families import family
+
+        return family(name)
+
+    @staticmethod
+    def metrics_help(use: str) -> str:
+        """The metric names a help text lists, from the families ("score": extra metrics; "compare": tested)."""
+        from .analysis.families import metrics_help
+
+        return metrics_help(use)
 
     @property
     def companions(self) -> tuple:

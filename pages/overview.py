@@ -203,16 +203,28 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
 
 
 rows = lb.records()
+
+
+def _lower(metrics) -> list:
+    return [m for m in metrics if not CATALOG.higher_is_better(m)]
+
+
+def _listed(metrics) -> str:
+    """ "BLEU, chrF and TER": the registry's names of a metric family, as a sentence lists them."""
+    return ", ".join(metrics[:-1]) + " and " + metrics[-1] if len(metrics) > 1 else "".join(metrics)
+
+
 # the first answer first: BlonDe-family scores now, sacrebleu's metrics as they finish (TER last); how to read
 # the table, and what weakens it (one line each, the detail a click away), under it
 board = st.empty()
 if b.get("marked"):  # the one line under the table: why rows carry ‡ and which interval they show
     st.caption(md(b["mark_line"]))
 st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {b['n_units']} units "
-           f"({md(b['unit_reason'])}); BLEU, chrF and TER from sacrebleu (TER: lower is better; intervals over "
-           "documents; d-BLEU and d-chrF in the full table: whole documents as units). The seed papers' companion "
-           "metrics "
-           "follow on the 0-100 scale, arrows giving their direction (↓ lower is better: Otem, Utem, BlonD-dist). "
+           f"({md(b['unit_reason'])}); {_listed(CATALOG.sacrebleu)} from sacrebleu "
+           f"({_listed(_lower(CATALOG.sacrebleu))}: lower is better; intervals over documents; "
+           f"{_listed([m for m in CATALOG.standard if m not in CATALOG.sacrebleu])} in the full table: whole "
+           "documents as units). The seed papers' companion metrics follow on the 0-100 scale, arrows giving their "
+           f"direction (↓ lower is better: {', '.join(_lower(CATALOG.companions))}). "
            "Systems in the same **cluster** are not significantly different from the cluster's best "
            f"({b['cluster_rule']}; the Significance page's default). "
            "Click a column header to sort.")

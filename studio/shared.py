@@ -682,14 +682,14 @@ def text_apt(source: str, reference: str, candidates: dict, pair: str, alignment
 
 
 def text_companions(reference: str, candidates: dict, cfg: ScoreConfig) -> dict:
-    """Otem, Utem and the other companion metrics of free text (0-100)."""
+    """The companion metrics (the registry's) of free text (0-100)."""
     return Study.from_texts(lines_of(reference), {k: lines_of(v) for k, v in candidates.items()}, origin="text",
                             engine=server_engine()).companions(cfg)
 
 
 def companions(d: Study, cfg, res=None) -> dict:
     """{system: {metric: value, "documents": {doc: {metric: value}}}} on the 0-100 scale."""
-    with st.spinner("Computing Otem, Utem, the early BlonD variants and RC..."):
+    with st.spinner(f"Computing {', '.join(CATALOG.companions)}..."):  # the registry's companion metrics
         return d.companions(cfg)
 
 

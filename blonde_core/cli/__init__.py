@@ -11,7 +11,7 @@ import sys
 from blonde_core.blas import one_blas_thread
 
 one_blas_thread()  # before .commands imports numpy: its forked annotation workers inherit one BLAS thread
-from blonde_core.study import DEFAULT_SEED, InputError  # noqa: E402
+from blonde_core.study import CATALOG, DEFAULT_SEED, InputError  # noqa: E402
 from .commands import run_apt, run_compare, run_contrast, run_correlate, run_human, run_report, run_score  # noqa: E402
 from .commands import run_spans  # noqa: E402
 from .parser import COUNT, SEED, _Parser, add_config_args, add_corpus_args, at_least, input_help, number  # noqa: E402
@@ -31,8 +31,7 @@ def _add_score(sub) -> None:
                         "the reference and the system, matched, missed, extra, its most frequent written form and "
                         "its documents (JSON; text: the ten most missed)")
     s.add_argument("--metrics", default="",
-                   help="comma-separated extra metrics: BLEU,chrF,TER (sacrebleu), Otem,Utem (lower is better), "
-                        "BlonD-recall,dBlonD-recall, BlonD-dist,dBlonD-dist (lower is better), RC")
+                   help="comma-separated extra metrics: " + CATALOG.metrics_help("score"))
     s.add_argument("--otem-n", type=COUNT, default=2, help="Otem: largest n-gram order (default 2)")
     s.add_argument("--utem-n", type=COUNT, default=4, help="Utem: largest n-gram order (default 4)")
     s.add_argument("--alpha", type=number(0.0, strict=True, hi=100.0), default=2.0, help="BlonD-dist: the alpha of the alpha-norm (default 2)")
@@ -72,9 +71,7 @@ def _add_compare(sub) -> None:
                    help="auto (default: documents when there are at least 30, else blocks of consecutive segments "
                         "sized to give at least 30 units), doc, block:N (N consecutive segments) or segment")
     c.add_argument("--metric", default="BlonDe",
-                   help="BlonDe, BlonD-d, BlonD+ or a category (tense, pronoun, entity, dm, 1-4), F1 unless "
-                        "suffixed .R or .P; or Otem, Utem, BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, "
-                        "RC; or BLEU, chrF, TER (document units)")
+                   help=CATALOG.metrics_help("compare"))  # the metric families' names (analysis/families.py)
     c.add_argument("--n", type=COUNT, default=None, help="bootstrap resamples (1000) or AR trials (10000)")
     c.add_argument("--seed", type=SEED, default=DEFAULT_SEED)
     c.add_argument("--format", choices=("text", "json"), default="text")

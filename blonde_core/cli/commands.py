@@ -201,14 +201,23 @@ def _wanted(a) -> list[str]:
     return [m.strip() for m in a.metrics.split(",") if m.strip()] if a.metrics else []
 
 
-def _metric_names(a) -> tuple[list[str], list[str]]:
-    """--metrics split into sacrebleu's and the companion metrics, checked."""
+def _further(metrics) -> list[str]:
+    """The metrics of a further family (analysis/families.py: neither BlonDe's, sacrebleu's nor the companions')."""
+    return [m for m in metrics or () if m not in CATALOG.standard and m not in CATALOG.companions
+            and getattr(CATALOG.metric_family(m), "score", False)]
+
+
+def _metric_names(a) -> tuple[list[str], list[str], list[str]]:
+    """--metrics split into sacrebleu's, the companion metrics and a further family's, checked: every metric of a
+    family `score --metrics` takes (analysis/families.py)."""
     wanted = _wanted(a)
-    bad = [m for m in wanted if m not in CATALOG.standard and m not in CATALOG.companions]
+    known = [m for f in CATALOG.families if f.score for m in f.metrics]
+    bad = [m for m in wanted if m not in known]
     if bad:
-        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(CATALOG.standard + CATALOG.companions)}; "
+        raise InputError(f"unknown metric '{bad[0]}' (choose from {', '.join(known)}; "
                          "LC needs WordNet, which no registry package here ships)", code=InputError.Codes.SETTING)
-    return [m for m in wanted if m in CATALOG.standard], [m for m in wanted if m in CATALOG.companions]
+    return [m for m in wanted if m in CATALOG.standard], [m for m in wanted if m in CATALOG.companions], \
+        _further(wanted)
 
 
 def run_release(a) -> str:
@@ -292,7 +301,7 @@ def run_score(a) -> str:
     if a.overlap and not a.human:
         raise InputError("--overlap needs --human (score ... --human MQM.tsv --overlap)", code=InputError.Codes.OPTIONS)
     study = load_study(a, human=a.human)
-    std_names, comp = _metric_names(a)
+    std_names, comp, more = _metric_names(a)
     cfg = resolve_config(a, study)
     if not cfg.has_pack:
         return score_without_pack(a, study, cfg, std_names, comp)
@@ -335,6 +344,15 @@ def run_score(a) -> str:
                                      for m in comp}
         data["metric_settings"] = {"Otem": f"n<={a.otem_n}", "Utem": f"n<={a.utem_n}", "alpha": a.alpha,
                                    "scale": "0-100"}
+    for f in CATALOG.families:  # a further family's metrics, from its scores hook
+        ms = [m for m in more if m in f.metrics]
+        if ms:
+            for name, vals in f.scores(study, cfg, tuple(ms)).items():
+                extra.setdefault(name, {}).update({m: vals[m] for m in ms})
+                if a.per_doc:
+                    for d, v in vals.get("documents", {}).items():
+                        extra[name].setdefault("documents", {}).setdefault(d, {}).update({m: v[m] for m in ms})
+            data.setdefault("metric_directions", {}).update({m: CATALOG.direction(m) for m in ms})
     if std is not None:
         data.setdefault("metric_directions", {}).update(
             {m: CATALOG.direction(m) for m in std.metrics})
@@ -368,7 +386,7 @@ def run_score(a) -> str:
         for name, docs in moved.items():
             data["systems"][name]["resegmented"] = docs
     if a.ci is not None:
-        data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed)
+        data["leaderboard"] = leaderboard(study, cfg, std_names, a.ci, a.seed, more)
     span_text = error_spans_block(a, study, data)
     if a.overlap:
         if not study.human.error_spans:
@@ -503,10 +521,10 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     return "\n".join(out) + "\n" + span_text
 
 
-def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int) -> dict:
+def leaderboard(study: Study, cfg, std_names: list[str], n: int, seed: int, more=()) -> dict:
     """`score --ci`: the Overview's intervals (BlonDe family over the policy's unit, sacrebleu's
     metrics over documents) and significance clusters, from the same Study answers."""
-    return copy.deepcopy(study.leaderboard(cfg, n, seed, std_names).json_block())
+    return copy.deepcopy(study.leaderboard(cfg, n, seed, std_names, metrics=more).json_block())
 
 
 def _overlap_text(ov: dict) -> str:
@@ -683,8 +701,9 @@ def run_correlate(a) -> str:
     if metrics is None and "TER" not in std_names:
         a.notes = getattr(a, "notes", []) + [study.ter_left_out() or "TER left out"]
     comp_names = [m for m in metrics if m in CATALOG.companions] if metrics else list(CATALOG.companions)
+    more = _further(metrics)
     blonde_names = [m for m in metrics if m not in CATALOG.standard and m not in CATALOG.companions
-                    and m.lstrip("-") not in study.external] if metrics else None
+                    and m not in more and m.lstrip("-") not in study.external] if metrics else None
     if not cfg.has_pack:
         comp_names, blonde_names = [], None
         if a.level == "segment" and cfg.granularity != "sentence" and \
@@ -695,7 +714,7 @@ def run_correlate(a) -> str:
     out, _ = study.correlate(cfg, a.level, std_names, grouping=a.grouping, exclude=a.exclude, spa=a.spa,
                              permutations=a.permutations, seed=a.seed, bootstrap=a.bootstrap,
                              compare=tuple(a.compare) if a.compare else None, metrics=blonde_names,
-                             companions=comp_names, spa_seed=a.spa_seed)
+                             companions=comp_names, spa_seed=a.spa_seed, more=more)
     out = copy.deepcopy(out)
     thin = res.thin_evidence() if cfg.has_pack else None
     if thin:

@@ -436,32 +436,18 @@ def compare_metrics(vals: dict, hum, hdoc, docs: dict, level: str, grouping: str
 
 
 def oriented_tables(level: str, names: list[str], standard=None, companion: dict | None = None,
-                    apt: dict | None = None) -> dict:
+                    apt: dict | None = None, **more) -> dict:
     """Further metrics for `correlate`, oriented so that higher is better: lower-is-better
     metrics are negated and named with a minus ("-TER", "-Otem").
 
     standard: a StandardResult; companion: companion_scores(..., per_doc=True) output;
-    apt: corpus_apt output.  Returns {name: {system: value}} (system level) or
+    apt: corpus_apt output; more: a further family's scores by its name (analysis/families.py).  Each family's
+    `values` hook gives its metrics, in registration order.  Returns {name: {system: value}} (system level) or
     {name: {system: {doc: value}}} (document level)."""
-    from blonde_core.metric import registry
+    from blonde_core.analysis.families import FAMILIES
 
-    def nan(x):
-        return float("nan") if x is None else x
-
+    given = {"standard": standard, "companion": companion, "apt": apt, **more}
     out = {}
-    if standard is not None:
-        for m in standard.metrics:
-            sign, key = registry.SPECS[m].oriented()
-            out[key] = {s: (sign * standard.score(m, s) if level == "system" else
-                            {d: sign * v for d, v in standard.doc_scores(m, s).items()}) for s in names}
-    for m in (next(iter(companion.values()), {}) if companion else {}):
-        if m == "documents":
-            continue
-        sign, key = registry.SPECS[m].oriented()
-        out[key] = {s: (sign * nan(v[m]) if level == "system" else
-                        {d: sign * nan(dv[m]) for d, dv in v["documents"].items()})
-                    for s, v in companion.items() if s in names}
-    if apt:
-        out["APT"] = {s: (nan(v["APT"]) if level == "system" else {d: nan(x) for d, x in v["documents"].items()})
-                      for s, v in apt.items() if s in names}
+    for fam in FAMILIES:
+        out.update(fam.values_of(level, names, given))
     return out

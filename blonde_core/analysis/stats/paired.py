@@ -10,6 +10,7 @@ from scipy import stats as sps
 
 from blonde_core.errors import InputError
 from blonde_core.metric import registry
+from ..families import FAMILIES, family, scalar_fn
 from .intervals import (_f, _resampled, ABSENT_WARN, absent_in_resamples, interval, jackknife, percentile_ci,
                         resample_weights)
 from .intervals import collapses as intervals_collapse
@@ -160,18 +161,6 @@ def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, see
     return out
 
 
-def _scalar_fn(fn, name):
-    """Lift a function of one summed statistics vector to arrays of them (leading axes)."""
-    def lifted(S):
-        S = np.asarray(S, dtype=float)
-        if S.ndim == 1:
-            return np.asarray(fn(S), dtype=float)
-        flat = S.reshape(-1, S.shape[-1])
-        return np.array([fn(x) for x in flat], dtype=float).reshape(S.shape[:-1])
-    lifted.name = name
-    return lifted
-
-
 def external_fn(name: str):
     """Scores of [sum, count] statistics (an external metric's rated segments): their mean."""
     def fn(S):
@@ -206,55 +195,17 @@ def measure_external(result, ext, unit: str, names):
 def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None, external=None):
     """Per-unit statistics of every system and the function that scores them.
 
-    metric: a BlonDe metric (see metric_fn), a companion metric (Otem, Utem,
-    BlonD-recall, dBlonD-recall, BlonD-dist, dBlonD-dist, RC) or a standard one
-    (BLEU, chrF, TER; document units only; `standard` is a StandardResult).
-    Returns ({name: (unit ids, stats)}, fn, lower_is_better)."""
-    from blonde_core.analysis.companion import CompanionStats, scores_from
-
+    metric: a registered metric (its family's `unit_data` hook says what is resampled: analysis/families.py - a
+    BlonDe metric (see metric_fn), a companion metric, sacrebleu's over documents only with `standard` a
+    StandardResult) or one computed elsewhere (`external`).  Returns ({name: (unit ids, stats)}, fn,
+    lower_is_better)."""
     names = list(names or result.names)
     if external and metric in external:
         return measure_external(result, external[metric], unit, names)
-    spec = registry.spec(metric)
-    family = spec.family if spec is not None else ""
-    if family == "companion":
-        kw = dict(companion_kw or {})
-        alpha = kw.pop("alpha", 2.0)
-        ids, groups = unit_groups(result, unit)
-        per = {}
-        shapes = None
-        for nm in names:
-            cs = CompanionStats(result, nm, alpha)
-            parts = [cs.ou.reshape(len(cs.ou), -1), cs.length, cs.early.reshape(len(cs.early), -1), cs.rc]
-            shapes = [p.shape[1] for p in parts]
-            flat = np.concatenate(parts, axis=1)
-            st = np.zeros((len(ids), flat.shape[1]))
-            np.add.at(st, groups, flat)
-            per[nm] = (ids, st)
-        K = len(result.corpus.references)
-        cut = np.cumsum(shapes)[:-1]
-
-        def one(v):
-            ou, length, early, rc = np.split(v, cut)
-            cs_like = _Summed(ou.reshape(1, 4, 4), length.reshape(1, 2), early.reshape(1, K, 7, 4),
-                              rc.reshape(1, 2), alpha)
-            return scores_from(cs_like, None, **kw)[metric]
-
-        return per, _scalar_fn(one, metric), not spec.higher_is_better
-    if family in ("sacrebleu", "document"):
-        if standard is None:
-            raise InputError(f"{metric} needs the standard-metric statistics", code=InputError.Codes.OPTIONS)
-        if not spec.tested_over(unit):
-            raise InputError(spec.units_sentence(), code=InputError.Codes.SETTING)
-        per = {nm: (list(result.corpus.doc_ids), standard.doc_stats[metric][nm]) for nm in names}
-        return per, _scalar_fn(lambda v: standard.score_stats(metric, v), metric), not spec.higher_is_better
-    fn = metric_fn(result, metric)
-    return {nm: unit_stats(result, nm, unit) for nm in names}, fn, False
-
-
-class _Summed:
-    def __init__(self, ou, length, early, rc, alpha):
-        self.ou, self.length, self.early, self.rc, self.alpha = ou, length, early, rc, alpha
+    fam = family(metric)
+    if fam is None or not fam.tested:  # metric_fn names what it takes
+        fam = FAMILIES[0]
+    return fam.unit_data_of(result, metric, unit, names, {"standard": standard, "companion_kw": companion_kw})
 
 
 def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test: str = "ttest",
@@ -272,7 +223,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
         choice = corpus_unit(result.corpus, result.config.granularity)
         unit, reason = choice["unit"], choice["reason"]
         spec = registry.spec(metric)
-        if standard is not None and metric in getattr(standard, "metrics", ()) and not spec.tested_over(unit):
+        if spec is not None and metric not in (external or {}) and not spec.tested_over(unit):
             unit, reason = "doc", f"{metric} is tested over documents only"
         ext = (external or {}).get(metric)
         if ext is not None and unit != "doc" and not (ext.seg and result.config.granularity == "sentence"):
@@ -286,7 +237,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
     collapsing = (fn.name in registry.names("blonde") and result.config.average == "geometric"
                   and result.config.absent == "keep" and test == "bootstrap")
     absent = {}
-    family = registry.names("blonde")
+    tops = registry.names("blonde")
     for nm in names:
         ids, st = per[nm]
         unit_scores[nm] = fn(st)
@@ -297,7 +248,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
             if collapsing:
                 absent[nm] = absent_in_resamples(result, rs)
         systems[nm] = {"score": _f(corpus[nm]), "ci": [None, None]}
-        if system_cis and fn.name in family:  # the BlonDe family's interval is the leaderboard's (policy.CI_METHOD)
+        if system_cis and fn.name in tops:  # the BlonDe family's interval is the leaderboard's (policy.CI_METHOD)
             gone = absent_in_resamples(result, rs) if intervals_collapse(result) else {}
             keep = ~np.logical_or.reduce(list(gone.values())) if gone else None
             systems[nm]["ci"] = interval(CI_METHOD, resampled[nm], corpus[nm], level, keep, jackknife(fn, st))
@@ -342,7 +293,7 @@ def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test
            "seed": seed, "n_units": len(ids0), "warning": warning,
            "direction": "lower is better" if lower else "higher is better", "pairs": pairs, "systems": systems}
     if system_cis:
-        out["systems_ci_method"] = CI_METHOD if fn.name in family else "percentile"
+        out["systems_ci_method"] = CI_METHOD if fn.name in tops else "percentile"
     if collapsing:
         worst = {}
         for q in pairs:

@@ -1,0 +1,278 @@
+"""Metric families, each registered once with its hooks: what the views ask of a metric, said by its family.
+
+A `Family` holds the registry families its metrics belong to (metric/registry.py's `MetricSpec.family`), the words
+help texts call it by, and its hooks - each delegating to the module that computes the family:
+
+- `columns(board)`: its leaderboard columns (leaderboard.py hands a builder: the Study, the settings, the systems,
+  what was asked of each family, `add`), in the order and orientation the registry gives;
+- `unit_data(result, metric, unit, names, inputs)`: what a paired test resamples - per unit of every system the
+  additive statistics and the function that scores them (analysis/stats/paired.py `measure`);
+- `values(level, names, inputs)`: the values `correlate` correlates with the humans, oriented higher-is-better
+  ("-TER"), per system or per document (analysis/stats/correlation.py `oriented_tables`);
+- `scores(study, cfg, asked)`: its scores for a Study and settings, {system: {metric: value, "documents": {doc:
+  {metric: value}}}} - what a new family gives; `columns` and `values` then follow from it, and with
+  `segment_stats(result, system)` (additive statistics per scoring unit) and `score_stats(metric, summed)` so does
+  `unit_data`.
+
+`FAMILIES` lists them in registration order (`register` adds one); the leaderboard, the paired tests, `correlate`
+and the help texts of the command line and the pages (`metrics_help`) loop over it and name no metric.  Adding a metric of an existing family
+is its `MetricSpec` plus its computation; adding a family is its module (its computation and hooks), its specs and
+one entry here.  Metrics computed elsewhere (files of scores) are not a family: the Study loads them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from blonde_core.errors import InputError
+from blonde_core.metric import registry
+
+
+def scalar_fn(fn, name):
+    """Lift a function of one summed statistics vector to arrays of them (leading axes)."""
+    def lifted(S):
+        S = np.asarray(S, dtype=float)
+        if S.ndim == 1:
+            return np.asarray(fn(S), dtype=float)
+        flat = S.reshape(-1, S.shape[-1])
+        return np.array([fn(x) for x in flat], dtype=float).reshape(S.shape[:-1])
+    lifted.name = name
+    return lifted
+
+
+def _nan(x):
+    return float("nan") if x is None else x
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family.  kinds: the registry families (`MetricSpec.family`) it holds; words: what help texts call it;
+    help: how a help text lists its metrics, with {kind} for the names of each registry family (default: the names,
+    each lower-is-better one marked); head: its columns open the leaderboard (before the human, omitted and
+    computed-elsewhere columns); score: `score --metrics` asks for it; tested: `compare --metric` tests it; the
+    hooks: see the module's docstring (None: the family's scores give it, or it has none)."""
+    name: str
+    kinds: tuple
+    words: str
+    help: str = ""
+    head: bool = False
+    score: bool = True
+    tested: bool = True
+    columns: Callable | None = None
+    unit_data: Callable | None = None
+    values: Callable | None = None
+    scores: Callable | None = None
+    segment_stats: Callable | None = None
+    score_stats: Callable | None = None
+
+    @property
+    def metrics(self) -> tuple:
+        return registry.names(*self.kinds)
+
+    def chosen(self, asked) -> list:
+        """The metrics asked for: the names given, or (True, a pair, ...) every metric of the family."""
+        return list(asked) if isinstance(asked, (tuple, list)) else list(self.metrics)
+
+    def board_columns(self, b) -> None:
+        """Its leaderboard columns (b: leaderboard.py's builder), none when nothing of it was asked."""
+        asked = b.asked.get(self.name)
+        if not asked:
+            return
+        if self.columns is not None:
+            self.columns(b)
+            return
+        # a family's own scores: one column per metric, its direction as an arrow, why it is empty when it is
+        from blonde_core.lang import load_pack
+
+        vals, pack = self.scores(b.study, b.cfg, asked), load_pack(b.cfg.lang)
+        for m in self.chosen(asked):
+            spec = registry.SPECS[m]
+            b.add(dict(key=f"{m} {'↑' if spec.higher_is_better else '↓'}", kind=self.name, metric=m,
+                       higher_is_better=spec.higher_is_better, points=spec.points, unavailable=spec.unavailable(pack)),
+                  {s: vals.get(s, {}).get(m) for s in b.names})
+
+    def unit_data_of(self, result, metric: str, unit: str, names: list, inputs: dict):
+        """({system: (unit ids, statistics)}, the function scoring them, lower_is_better) for a paired test."""
+        if self.unit_data is not None:
+            return self.unit_data(result, metric, unit, names, inputs)
+        from .stats.units import unit_groups  # (the stats package imports this module: its paired tests)
+
+        spec = registry.SPECS[metric]
+        if not spec.tested_over(unit):
+            raise InputError(spec.units_sentence(), code=InputError.Codes.SETTING)
+        ids, groups = unit_groups(result, unit)
+        per = {}
+        for nm in names:
+            st = np.zeros((len(ids),) + np.shape(self.segment_stats(result, nm))[1:])
+            np.add.at(st, groups, self.segment_stats(result, nm))
+            per[nm] = (ids, st)
+        return per, scalar_fn(lambda v: self.score_stats(metric, v), metric), not spec.higher_is_better
+
+    def values_of(self, level: str, names: list, inputs: dict) -> dict:
+        """{oriented name: {system: value}} (system level) or {system: {doc: value}} (document level)."""
+        given = inputs.get(self.name)
+        if not given:
+            return {}
+        if self.values is not None:
+            return self.values(level, names, given)
+        return _oriented(level, names, given)
+
+    def help_text(self, units: bool = False) -> str:
+        """Its metrics for a help text: "BLEU, chrF, TER (lower is better), ..."; units: say "(document units)"
+        when a paired test resamples them over documents only."""
+        if self.help:
+            return self.help.format(**{k: ", ".join(registry.names(k)) for k in self.kinds})
+        specs = [registry.SPECS[m] for m in self.metrics]
+        return ", ".join(s.name + ("" if s.higher_is_better else " (lower is better)") for s in specs) + (
+            " (document units)" if units and specs and all(s.units == ("doc",) for s in specs) else "")
+
+
+def metrics_help(use: str) -> str:
+    """The metric names a help text lists, from the families: "score" - what `score --metrics` (and the pages'
+    extra metrics) take; "compare" - what `compare --metric` tests."""
+    if use == "score":
+        return "; ".join(f"{f.help_text()} ({f.words})" for f in FAMILIES if f.score)
+    return "; or ".join(f.help_text(units=True) for f in FAMILIES if f.tested)
+
+
+def _oriented(level: str, names: list, scores: dict) -> dict:
+    """A family's scores ({system: {metric: v, "documents": {doc: {metric: v}}}}) oriented higher-is-better."""
+    out = {}
+    for m in next(iter(scores.values()), {}):
+        if m == "documents":
+            continue
+        sign, key = registry.SPECS[m].oriented()
+        out[key] = {s: (sign * _nan(v[m]) if level == "system" else
+                        {d: sign * _nan(dv[m]) for d, dv in v["documents"].items()})
+                    for s, v in scores.items() if s in names}
+    return out
+
+
+# -- the BlonDe family: metric/scoring.py (the leaderboard's ranking, intervals and clusters: Study.board) -----------
+def _blonde_columns(b) -> None:
+    ci, scores, names = b.board["intervals"], b.scores, b.names
+    for t in b.res.leaderboard_tops():
+        b.add(dict(key=f"{t} F1", kind="top", metric=t, points=100, interval=True),
+              {s: ci[t][s]["score"] for s in names}, {s: tuple(ci[t][s]["ci"]) for s in names})
+        if t == "BlonDe":
+            for part in ("R", "P"):
+                b.add(dict(key=f"BlonDe {part}", kind="part", metric=f"BlonDe.{part}", points=100),
+                      {s: scores[s]["BlonDe"][part] for s in names})
+    for c in b.res.discourse_categories():
+        b.add(dict(key=f"{b.short[c]} F1", kind="category", metric=c, points=100),
+              {s: b.shown_f1(scores[s]["categories"][c]) for s in names})
+        b.add(dict(key=f"{b.short[c]} spans matched/sys/ref", kind="spans", metric=c, digits=0),
+              {s: b.spans_text(scores[s]["categories"][c]) for s in names})
+
+
+def _blonde_units(result, metric, unit, names, inputs):
+    from .stats.units import metric_fn, unit_stats
+
+    fn = metric_fn(result, metric)
+    return {nm: unit_stats(result, nm, unit) for nm in names}, fn, False
+
+
+# -- sacrebleu's metrics, over segments and over whole documents: analysis/standard.py -----------------------------
+def _standard_columns(b) -> None:
+    metrics = tuple(b.asked["standard"])
+    iv = b.study.standard_intervals(b.cfg.granularity, metrics, b.n, b.seed)
+    for m in metrics:
+        spec = registry.SPECS[m]
+        b.add(dict(key=m, kind="standard", metric=m, higher_is_better=spec.higher_is_better, points=spec.points,
+                   interval=True), {s: iv[m][s]["score"] for s in b.names}, {s: tuple(iv[m][s]["ci"]) for s in b.names})
+
+
+def _standard_units(result, metric, unit, names, inputs):
+    standard, spec = inputs.get("standard"), registry.SPECS[metric]
+    if standard is None:
+        raise InputError(f"{metric} needs the standard-metric statistics", code=InputError.Codes.OPTIONS)
+    if not spec.tested_over(unit):
+        raise InputError(spec.units_sentence(), code=InputError.Codes.SETTING)
+    per = {nm: (list(result.corpus.doc_ids), standard.doc_stats[metric][nm]) for nm in names}
+    return per, scalar_fn(lambda v: standard.score_stats(metric, v), metric), not spec.higher_is_better
+
+
+def _standard_values(level, names, standard) -> dict:
+    out = {}
+    for m in standard.metrics:
+        sign, key = registry.SPECS[m].oriented()
+        out[key] = {s: (sign * standard.score(m, s) if level == "system" else
+                        {d: sign * v for d, v in standard.doc_scores(m, s).items()}) for s in names}
+    return out
+
+
+# -- the seed papers' companion metrics: analysis/companion.py ------------------------------------------------------
+class _Summed:
+    def __init__(self, ou, length, early, rc, alpha):
+        self.ou, self.length, self.early, self.rc, self.alpha = ou, length, early, rc, alpha
+
+
+def _companion_units(result, metric, unit, names, inputs):
+    from .companion import CompanionStats, scores_from
+    from .stats.units import unit_groups
+
+    kw = dict(inputs.get("companion_kw") or {})
+    alpha = kw.pop("alpha", 2.0)
+    ids, groups = unit_groups(result, unit)
+    per = {}
+    shapes = None
+    for nm in names:
+        cs = CompanionStats(result, nm, alpha)
+        parts = [cs.ou.reshape(len(cs.ou), -1), cs.length, cs.early.reshape(len(cs.early), -1), cs.rc]
+        shapes = [p.shape[1] for p in parts]
+        flat = np.concatenate(parts, axis=1)
+        st = np.zeros((len(ids), flat.shape[1]))
+        np.add.at(st, groups, flat)
+        per[nm] = (ids, st)
+    K = len(result.corpus.references)
+    cut = np.cumsum(shapes)[:-1]
+
+    def one(v):
+        ou, length, early, rc = np.split(v, cut)
+        cs_like = _Summed(ou.reshape(1, 4, 4), length.reshape(1, 2), early.reshape(1, K, 7, 4), rc.reshape(1, 2), alpha)
+        return scores_from(cs_like, None, **kw)[metric]
+
+    return per, scalar_fn(one, metric), not registry.SPECS[metric].higher_is_better
+
+
+# -- APT: analysis/apt.py (a language pair's pronouns, aligned with eflomal; not tested in pairs) -------------------
+def _apt_values(level, names, apt) -> dict:
+    return {"APT": {s: (_nan(v["APT"]) if level == "system" else {d: _nan(x) for d, x in v["documents"].items()})
+                    for s, v in apt.items() if s in names}}
+
+
+FAMILIES: list = [  # registration order: the help texts', correlate's and (after the head) the leaderboard's
+    Family("blonde", ("blonde", "category"), "BlonDe",
+           "{blonde} or a category ({category}), F1 unless suffixed .R or .P", head=True, score=False,
+           columns=_blonde_columns, unit_data=_blonde_units),
+    Family("standard", ("sacrebleu", "document"), "sacrebleu", columns=_standard_columns, unit_data=_standard_units,
+           values=_standard_values),
+    Family("companion", ("companion",), "the seed papers' companion metrics", unit_data=_companion_units,
+           scores=lambda study, cfg, asked: study.companions(cfg)),
+    Family("apt", ("apt",), "APT", score=False, tested=False, values=_apt_values,
+           scores=lambda study, cfg, pair: study.apt(pair)),
+]
+
+
+def register(fam: Family) -> Family:
+    """Add a family after the others (its metrics' MetricSpecs are in metric/registry.py's SPECS)."""
+    FAMILIES.append(fam)
+    return fam
+
+
+def family(metric: str) -> Family | None:
+    """The family of a registered metric (also "BlonD-d.R", "-TER"); None for one the registry does not know."""
+    spec = registry.spec(metric)
+    return next((f for f in FAMILIES if spec is not None and spec.family in f.kinds), None)
+
+
+def by_family(metrics) -> dict:
+    """{family name: [the metrics of it, in the order given]} for the registered metrics among these."""
+    out: dict = {}
+    for m in metrics:
+        f = family(m)
+        if f is not None:
+            out.setdefault(f.name, []).append(m)
+    return out

@@ -1,0 +1,123 @@
+"""The metric families (blonde_core/analysis/families.py) drive every view of a metric: the leaderboard's columns,
+what the paired tests resample, the values `correlate` correlates and the help texts of the command line and the
+pages.  A family registered here alone (a length ratio per document, computed from the real texts) is computed and
+shown by all of them, with no other file changed."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blonde_core.analysis import families
+from blonde_core.cli import main
+from blonde_core.metric import registry
+from blonde_core.study import CATALOG, ScoreConfig, Study
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_data"
+SYSTEMS = ("consistent", "markers", "names", "pronouns", "tense")
+
+
+def _files():
+    return ["-r", str(SAMPLE / "reference.txt"), "-s", *(str(SAMPLE / f"{s}.txt") for s in SYSTEMS),
+            "--docids", str(SAMPLE / "docids.txt")]
+
+
+@pytest.fixture(scope="module")
+def study():
+    return Study.from_files([str(SAMPLE / "reference.txt")], [str(SAMPLE / f"{s}.txt") for s in SYSTEMS],
+                            docids=str(SAMPLE / "docids.txt"), human=[str(SAMPLE / "human_judgments.tsv")])
+
+
+# -- a throwaway family: words of the system over words of the reference, per scoring unit, summed ----------------
+def _unit_words(result, system):
+    """(scoring units, 2): the system's and the reference's words in each unit (segment, or whole document)."""
+    ref = next(iter(result.corpus.references.values()))
+    pairs = [(list(sd), list(rd)) for sd, rd in zip(result.corpus.systems[system], ref)]
+    if len(result.unit_doc) == len(pairs):  # document-level units
+        return np.array([[sum(len(x.split()) for x in sd), sum(len(x.split()) for x in rd)] for sd, rd in pairs],
+                        dtype=float)
+    return np.array([[len(s.split()), len(r.split())] for sd, rd in pairs for s, r in zip(sd, rd)], dtype=float)
+
+
+def _ratio(v):
+    return float(v[0] / v[1]) if v[1] else float("nan")
+
+
+def _scores(study, cfg, asked):
+    res = study.analysis(cfg)
+    out = {}
+    for s in res.names:
+        u = _unit_words(res, s)
+        per_doc = np.zeros((len(res.corpus.doc_ids), 2))
+        np.add.at(per_doc, res.unit_doc, u)
+        out[s] = {"LR": _ratio(u.sum(0)), "documents": {d: {"LR": _ratio(v)} for d, v in zip(res.corpus.doc_ids,
+                                                                                                per_doc)}}
+    return out
+
+
+@pytest.fixture
+def length_family(monkeypatch):
+    monkeypatch.setitem(registry.SPECS, "LR", registry.MetricSpec("LR", "length", units=("doc",), needs="",
+                                                                  computed_by="analysis.families",
+                                                                  what="system words over reference words"))
+    fam = families.Family("length", ("length",), "length ratio", scores=_scores, segment_stats=_unit_words,
+                          score_stats=lambda metric, v: _ratio(v))
+    families.register(fam)
+    yield fam
+    families.FAMILIES.remove(fam)
+
+
+def test_the_help_texts_list_every_family_metric(capsys):
+    for argv, use in ((["score", "--help"], "score"), (["compare", "--help"], "compare")):
+        with pytest.raises(SystemExit):
+            main(argv)
+        shown = " ".join(capsys.readouterr().out.split())
+        for f in CATALOG.families:
+            if (f.score if use == "score" else f.tested):
+                for m in f.metrics:
+                    assert m in CATALOG.metrics_help(use), (use, m)
+        assert " ".join(CATALOG.metrics_help(use).split()).replace("- ", "-")[:60] in shown.replace("- ", "-")
+    # no page or help text re-types the companion metrics' names
+    for p in (ROOT / "pages" / "overview.py", ROOT / "studio" / "shared.py", ROOT / "blonde_core" / "cli" /
+              "__init__.py"):
+        assert "Otem, Utem" not in p.read_text(encoding="utf-8") and "Otem,Utem" not in p.read_text(encoding="utf-8")
+
+
+def test_the_families_give_the_leaderboard_its_columns(study):
+    cfg = ScoreConfig()
+    lb = study.leaderboard(cfg, n=50, std_metrics=("BLEU", "TER"), companions=True)
+    assert [c.metric for c in lb.of("standard")] == ["BLEU", "TER"]
+    assert [c.metric for c in lb.of("companion")] == list(registry.names("companion"))
+    for c in lb.of("standard", "companion"):
+        assert c.higher_is_better == registry.SPECS[c.metric].higher_is_better
+    assert [c.key for c in lb.of("companion")][:2] == ["Otem ↓", "Utem ↓"]
+    kinds = [c.kind for c in lb.columns]
+    assert kinds.index("human") < kinds.index("standard") < kinds.index("companion")  # the head, then the rest
+
+
+def test_a_family_registered_alone_is_computed_and_shown_by_all(study, length_family, tmp_path):
+    cfg = ScoreConfig()
+    truth = _scores(study, cfg, ("LR",))
+    # the leaderboard: its column, after the others, with its scores
+    lb = study.leaderboard(cfg, n=50, std_metrics=("chrF",), metrics=("LR",))
+    col = lb.of("length")[0]
+    assert col.key == "LR ↑" and lb.columns[-1] is col
+    assert lb.values[col.key] == {s: truth[s]["LR"] for s in lb.systems}
+    # the paired tests: resampled over documents, its scores the summed ratio
+    tested = study.compare(cfg, "LR", test="bootstrap", unit="auto", n=50)
+    assert tested["unit"] == "doc" and tested["metric"] == "LR"
+    assert {s: v["score"] for s, v in tested["systems"].items()} == pytest.approx({s: truth[s]["LR"] for s in SYSTEMS})
+    assert len(tested["pairs"]) == len(SYSTEMS) * (len(SYSTEMS) - 1) // 2
+    # correlate: its values against the humans
+    out, _ = study.correlate(cfg, "system", more=("LR",))
+    assert "LR" in out["metrics"] and out["metrics"]["LR"]["pearson"] is not None
+    # the command line: help, score --metrics (JSON and the leaderboard), compare --metric
+    assert "LR" in CATALOG.metrics_help("score") and "LR" in CATALOG.metrics_help("compare")
+    f = tmp_path / "out.json"
+    assert main(["score", *_files(), "--metrics", "LR", "--ci", "20", "--format", "json", "-o", str(f)]) == 0
+    data = json.loads(f.read_text(encoding="utf-8"))
+    assert data["systems"]["names"]["LR"] == pytest.approx(truth["names"]["LR"])
+    assert data["metric_directions"]["LR"] == "higher is better"
+    assert main(["compare", *_files(), "--metric", "LR", "--n", "50", "--format", "json", "-o", str(f)]) == 0
+    assert json.loads(f.read_text(encoding="utf-8"))["metric"] == "LR"
