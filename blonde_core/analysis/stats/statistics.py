@@ -117,9 +117,9 @@ def _grouped(method: str):
         g = meta.grouped_correlation(c.human_items, c.metric_items, c.grouping, method)
         r = c.fisher()
         grouped = c.grouping != "none"
-        out = {method: None if math.isnan(g["value"]) else g["value"], f"{method}_p": None if grouped else r[f"{method}_p"],
-               ci: r[ci], "groups": g["groups"], "groups_used": g["groups_used"],
-               "groups_left_out": g["groups_left_out"]}
+        out = {method: None if math.isnan(g["value"]) else g["value"],
+               f"{method}_p": None if grouped else r[f"{method}_p"], ci: r[ci], "groups": g["groups"],
+               "groups_used": g["groups_used"], "groups_left_out": g["groups_left_out"]}
         if method == "pearson" and c.weights is not None:
             out[ci] = meta.bootstrap_grouped(c.human_items, c.metric_items, c.grouping, c.weights, c.confidence)
             c.methods[ci] = c.bootstrap_method
@@ -356,4 +356,5 @@ def record(level: str, fields: dict) -> dict:
     return out
 
 
-__all__ = ["Beside", "FISHER", "OPTIONS", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "TASK_STATISTICS", "TaskStatistic", "at", "options", "record", "shown"]
+__all__ = ["Beside", "FISHER", "OPTIONS", "RECORD_ORDER", "STATISTICS", "Statistic", "TABLE", "TASK_STATISTICS",
+           "TaskStatistic", "at", "options", "record", "shown"]
