@@ -180,6 +180,29 @@ class Engine:
                 ann.drop_from_memo(gone[lc])
         return n
 
+    def unload(self, study, lang: str) -> None:
+        """A release's pair done on the command line (Study.release): its results and its sentences in memory go,
+        and so do the annotators of its language with that language's analyser (spaCy pipeline, recogniser,
+        dictionary), so that eight pairs in one process hold one pair's memory at a time, not eight; the disk
+        cache keeps every record. Memory freed is handed back to the system (malloc_trim)."""
+        import gc
+
+        from blonde_core.annotation.analysers import unload_analyser
+        from blonde_core.lang.base import load_pack
+
+        self.release(study, keep=[])
+        with self._lock:
+            for key in [k for k in self._annotators if k[1] == lang]:
+                del self._annotators[key]
+        unload_analyser(load_pack(lang))
+        gc.collect()
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc
+            pass
+
     def _forget_tables(self, study) -> None:
         """Delete the feature tables (binary counts) made of this study's texts, and of each of its domains, with
         the statistics matched from them."""

@@ -222,8 +222,9 @@ class Study:
         settings (cfg_of(study) -> ScoreConfig: the pair's language pack), BlonDe with the leaderboard's
         significance clusters (Study.board, n resamples, seed), chrF and the human column; then systems x pairs
         with the across-pair summary. progress(lp, k, total) before each pair; work(lp, done, of) as each pair's
-        distinct sentences are annotated. studies: {lp: Study} already loaded (the dashboard's), else each pair is
-        read from source."""
+        distinct sentences are annotated. studies: {lp: Study} the caller keeps (the dashboard's): a pair found there
+        is not read again, a pair read is put there; without it (the command line) each pair is read from source and
+        its memory given back once its row is made (Engine.unload), so a release holds one pair at a time."""
         from .analysis.release import release_table
 
         pairs = {}
@@ -231,6 +232,8 @@ class Study:
             if progress:
                 progress(lp, k, len(lps))
             st = (studies or {}).get(lp) or cls.from_wmt(source, lp, gold, engine=engine)
+            if studies is not None:  # the caller keeps each pair's study (a switch back, the next table: warm)
+                studies[lp] = st
             cfg = cfg_of(st)
             if work and cfg.has_pack:
                 st.result(cfg, progress=lambda done, of, lp=lp: work(lp, done, of))
@@ -250,6 +253,8 @@ class Study:
                     rows[s]["BlonDe"] = b["intervals"]["BlonDe"][s]["score"]
                     rows[s]["cluster"] = b["clusters"].get(s)
             pairs[lp] = block
+            if studies is None and cfg.has_pack:  # the command line: one pair's memory at a time (Engine.unload)
+                st.engine.unload(st, cfg.lang)
         return release_table(pairs)
 
     @staticmethod

@@ -34,8 +34,8 @@ import re
 from blonde_core.lang.base import LanguagePack
 
 from .adapters import adapter, adapter_of
-from .japanese import katakana_word
 from .german import german_expletives, german_names
+from .japanese import katakana_word
 from .pipeline import doc_to_record, load_pipeline
 
 _LOADED: dict[str, object] = {}
@@ -250,6 +250,16 @@ class HantaAnalyser(_PerText):
         else:  # lowercased text: HanTa's NE tags alone, adjacent ones as one name
             ents = _merged([(o, o + len(w), "NE") for w, t, o in zip(words, tags, offs) if t == "NE"], text)
         return {"w": words, "i": offs, "t": tags, "e": ents, "p": pos, "m": morph}
+
+
+def unload_analyser(pack: LanguagePack) -> None:
+    """Forget the pack's analyser (and its spaCy pipeline) in this process: the next load_analyser loads it again
+    (Engine.unload: a release's pairs one after another on the command line)."""
+    _LOADED.pop(f"{pack.analyser}:{pack.name}", None)
+    if pack.analyser == "spacy":
+        from .pipeline import forget_pipeline
+
+        forget_pipeline(pack)
 
 
 def load_analyser(pack: LanguagePack):

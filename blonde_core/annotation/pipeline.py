@@ -117,6 +117,15 @@ def pipeline_id(pack: LanguagePack) -> str:
     return f"{name}-{version}/spacy-{spacy_version}"
 
 
+def forget_pipeline(pack: LanguagePack) -> None:
+    """Drop the pack's loaded pipeline from this process (load_pipeline loads it again when asked)."""
+    try:
+        name, _ = find_pipeline(pack)
+    except InputError:
+        return
+    _PIPELINES.pop(name, None)
+
+
 def load_pipeline(pack: LanguagePack):
     """Load (once per process) the pack's pipeline with only the needed components.
 
