@@ -15,13 +15,16 @@ import streamlit as st  # noqa: E402
 from studio import internals  # noqa: E402
 
 # Before anything slow: from this moment the server never treats pages/ as legacy
-# auto-discovered pages, even if this first run is cut short (studio/shared.route_through_app).
+# auto-discovered pages, even if this first run is cut short (studio/navigation.route_through_app).
 internals.legacy_pages_off()
 
 from blonde_core.study import InputError  # noqa: E402
 
-from studio.shared import (config, data, esc, gone_link, keep_token, load_sample, md, scoped,  # noqa: E402
-                           set_data, sidebar_nav, sidebar_settings)
+from studio.gate import gone_link  # noqa: E402
+from studio.navigation import keep_token, sections  # noqa: E402
+from studio.session import config, data, load_sample, scoped, set_data  # noqa: E402
+from studio.sidebar import sidebar_nav, sidebar_settings  # noqa: E402
+from studio.text import esc, md_escape  # noqa: E402
 from studio import release  # noqa: E402
 from studio.state import presence, server_engine, settle  # noqa: E402
 
@@ -29,28 +32,10 @@ from studio.state import presence, server_engine, settle  # noqa: E402
 st.set_page_config(page_title="BlonDe Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"),
                    layout="wide")
 
-PAGES = {
-    "Evaluate": [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/data.py", title="Data", icon=":material/folder_open:"),
-        st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:"),
-        st.Page("pages/release.py", title="Release", icon=":material/table_view:"),
-        st.Page("pages/categories.py", title="Categories", icon=":material/category:"),
-        st.Page("pages/documents.py", title="Documents", icon=":material/article:"),
-        st.Page("pages/significance.py", title="Significance", icon=":material/functions:"),
-        st.Page("pages/contrast.py", title="Contrast", icon=":material/compare_arrows:"),
-        st.Page("pages/correlation.py", title="Human correlation", icon=":material/scatter_plot:"),
-        st.Page("pages/judgments.py", title="Human judgments", icon=":material/rule:"),
-    ],
-    "Teach and explore": [
-        st.Page("pages/sandbox.py", title="Sandbox", icon=":material/edit_note:"),
-        st.Page("pages/gallery.py", title="Phenomenon gallery", icon=":material/school:"),
-    ],
-}
 # the sidebar's links are drawn below (sidebar_nav), each carrying this session's data token: Streamlit's own
 # list drops the address's query on a page change, and writing the token back then pushed a second history
 # entry for every page - Back took two presses per page, three on Human judgments (issue 60)
-nav = st.navigation(PAGES, position="hidden")
+nav = st.navigation(sections(), position="hidden")  # the pages, as studio/navigation.py declares them
 # the page's title (none when app.py is imported without a script run, e.g. as the __main__ a spawned
 # process re-imports: a Dask worker started after an AppTest ran app.py in the same process)
 PAGE_TITLE = getattr(nav, "title", None)
@@ -70,17 +55,18 @@ if os.environ.get("BLONDE_AUTOLOAD") == "sample" and "autoloaded" not in st.sess
 nav_box = st.sidebar.container(key="bl-nav")  # the page links, above the settings; filled once the token is known
 release.sidebar(server_engine(), set_data)  # a WMT release's pair selector (studio/release.py), before the settings
 sidebar_settings()
-d = data()
-sidebar_nav(nav_box, PAGES)
-presence().hold(internals.session_id(), d)  # what this live session holds (studio/state.py)
-if d is not None:
+study = data()
+sidebar_nav(nav_box)
+presence().hold(internals.session_id(), study)  # what this live session holds (studio/state.py)
+if study is not None:
     keep_token()
-    st.sidebar.caption(f"Loaded: {md(d.origin)} - {len(d.corpus.systems)} systems, {len(d.corpus.doc_ids)} documents")
-    d = scoped(d)
-    presence().hold(internals.session_id(), data(), d)  # and the form the pages score: its results are its own
-    if d.domain:
-        st.sidebar.caption(f"Pages show domain **{md(d.domain)}** only: {len(d.corpus.doc_ids)} documents, "
-                           f"{d.corpus.n_segments} segments.")
+    st.sidebar.caption(f"Loaded: {md_escape(study.origin)} - {len(study.corpus.systems)} systems, "
+                       f"{len(study.corpus.doc_ids)} documents")
+    study = scoped(study)
+    presence().hold(internals.session_id(), data(), study)  # and the form the pages score: its results are its own
+    if study.domain:
+        st.sidebar.caption(f"Pages show domain **{md_escape(study.domain)}** only: {len(study.corpus.doc_ids)} "
+                           f"documents, {study.corpus.n_segments} segments.")
     if st.session_state.get("shared_copy"):
         st.sidebar.caption("Opened from a shared link: this is your own copy. Loading or clearing data here "
                            "leaves the sender's data as it was.")
@@ -89,9 +75,10 @@ if d is not None:
         # browser loads after Analyse (~0.3 s of CPU per tab), and the pages' signature boxes
         # (with a copy button) draw it after their first answer
         st.sidebar.html('<div style="font-size:.8rem;opacity:.8">Signature</div><code style="font-size:.72rem;'
-                        f'word-break:break-all;white-space:normal;line-height:1.4">{esc(d.signature(config()))}</code>')
+                        'word-break:break-all;white-space:normal;line-height:1.4">'
+                        f'{esc(study.signature(config()))}</code>')
     except InputError as exc:
-        st.sidebar.warning(md(exc.for_page()))
+        st.sidebar.warning(md_escape(exc.for_page()))
 # Plotly's library (4.7 MB of JavaScript; ~1 s of a browser's CPU to load, measured in Chromium)
 # is fetched the first time a page draws a chart, and the data grid's scripts (DataFrame, Arrow,
 # the Styler's formatting: ~1.7 MB) the first time it draws a table. A hidden empty chart and a

@@ -6,9 +6,13 @@ import streamlit as st
 
 from blonde_core.render import category_label
 from blonde_core.study import CATALOG
-from studio.shared import (PATTERNS, clickable, clicked, downloads, keep_choices, label, md, number_columns,
-                           open_documents, shown_f1, signature_box, start_page, system_column, system_order, unlabel)
-from studio.shared import TAG_MARK, tagging_marked, tagging_note
+from blonde_core.render import shown_f1
+from studio.gate import start_page
+from studio.navigation import open_documents
+from studio.plots import PATTERNS, clickable, clicked
+from studio.tables import downloads, number_columns, system_column
+from studio.text import label, md_escape, unlabel
+from studio.widgets import TAG_MARK, keep_choices, signature_box, system_order, tagging_marked, tagging_note
 
 d, cfg, res = start_page("Categories", "the category breakdown")
 DISCOURSE_CATS = res.discourse_categories()
@@ -136,7 +140,7 @@ def per_feature():
         st.plotly_chart(fig, width="stretch")
         zero = list(dict.fromkeys(feats.loc[feats["weight"] == 0, "feature"].astype(str)))
         st.caption("Unweighted counts per feature, the feature names of the language pack. "
-                   + (f"Weight 0 in the current preset (shown, not in the score): {md(', '.join(zero))}." if zero else
+                   + (f"Weight 0 in the current preset (shown, not in the score): {md_escape(', '.join(zero))}." if zero else
                       "Every feature shown carries weight in the current preset."))
         shown, formats = number_columns(feats, precision=3)
         st.dataframe(shown, hide_index=True, placeholder="-", column_config=formats)
@@ -210,7 +214,7 @@ def systems_by_documents():
     if pt:
         open_documents(doc=unlabel(pt["x"]), systems=[unlabel(pt["y"])],
                        categories=[doc_metric] if doc_metric in DISCOURSE_CATS else None,
-                       only=[doc_metric] if doc_metric in DISCOURSE_CATS else [], origin="pages/categories.py")
+                       only=[doc_metric] if doc_metric in DISCOURSE_CATS else [], origin="categories")
     st.caption("Click a cell to open that document for that system on the Documents page"
                + (f", showing only the sentences where {category_label(doc_metric)} mismatches" if doc_metric in DISCOURSE_CATS
                   else "") + "."
@@ -218,7 +222,7 @@ def systems_by_documents():
                   if doc_metric in cats else ""))
     pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
     if st.button("Open in Documents"):
-        open_documents(doc=pick_doc, origin="pages/categories.py")
+        open_documents(doc=pick_doc, origin="categories")
 
 
 def collapsed_documents():
@@ -228,8 +232,8 @@ def collapsed_documents():
     if flat:
         by_doc = pd.DataFrame(flat).groupby(["document", "note"])["system"].apply(list).reset_index()
         SHOWN = 8  # a long list (1,092 notes on WMT22) is counted and folded: the first few here, all in the table
-        lines = [f"- **{md(r.document)}** — {md(r.note)} ({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
-                 f": {md(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})" for r in by_doc.itertuples()]
+        lines = [f"- **{md_escape(r.document)}** — {md_escape(r.note)} ({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
+                 f": {md_escape(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})" for r in by_doc.itertuples()]
         more = len(lines) - SHOWN
         st.warning("A category that matched nothing enters the geometric mean as 0, floored at 1e-5, so the "
                    "document's BlonDe collapses towards 0 (blank-looking heatmap cells above):\n\n"

@@ -7,8 +7,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.render import CSS, LABELS, counts_line, legend, render_text
-from studio.shared import (clicked, downloads, esc, md, open_documents, ranked, signature_box, start_page, styled,
-                           take_pending)
+from studio.gate import start_page
+from studio.navigation import open_documents, take_pending
+from studio.plots import clicked
+from studio.tables import downloads, styled
+from studio.text import esc, md_escape
+from studio.widgets import ranked, signature_box
 
 d, cfg, res = start_page("Contrast", "a two-system contrast")
 names = ranked(res)  # the leaderboard's order: best first
@@ -33,7 +37,7 @@ cat = c3.selectbox("Category", cats, format_func=LABELS.get, key="ct_cat")
 out = res.contrast(a, b)  # what the command line's `contrast --pair A B` prints too
 summary = pd.DataFrame(out["categories"])
 summary["category"] = summary["category"].map(LABELS)
-st.subheader(f"{md(a)} (A) vs {md(b)} (B), whole corpus")
+st.subheader(f"{md_escape(a)} (A) vs {md_escape(b)} (B), whole corpus")
 st.dataframe(styled(summary), hide_index=True, placeholder="-")
 st.caption("F1 in points over the corpus; the last columns count the sentences where A makes fewer errors than B "
            "in the category, B fewer than A, or both the same (errors = missed + extra spans, counted as the "
@@ -81,7 +85,7 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
                             key="ct_disagree")
     if disagree:
         dis = d.disagreement(cfg, a, b, disagree)
-        st.caption(f"A - B per unit: BlonDe in points, {md(disagree)} on its own scale ({md(dis['direction'])}). "
+        st.caption(f"A - B per unit: BlonDe in points, {md_escape(disagree)} on its own scale ({md_escape(dis['direction'])}). "
                    "Rows where the two differences point opposite ways come first, ranked by disagreement = "
                    "-(z_BlonDe x z_metric), each difference divided by its standard deviation over the units.")
         dl, dr = st.columns(2)
@@ -93,7 +97,7 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
                 if part is None:
                     st.write("No per-sentence scores (document scores only, or document-level matching).")
                 elif not part["rows"]:
-                    st.write(md(part.get("note", "no unit has a value on both sides")))
+                    st.write(md_escape(part.get("note", "no unit has a value on both sides")))
                 else:
                     df_dis = pd.DataFrame(part["rows"])
                     st.dataframe(styled(df_dis), hide_index=True, placeholder="-", key=f"ct_dis_{unit}",
@@ -128,7 +132,7 @@ if out["sentence_level"]:
             st.caption(caption)
 
     bucket_tab(tabs[0], "length", "bucket", ["BlonDe A", "BlonDe B"], "BlonDe (points)",
-               f"Sentences grouped by the length of the reference sentence ({md(bk['reference'])}, words as "
+               f"Sentences grouped by the length of the reference sentence ({md_escape(bk['reference'])}, words as "
                "sacrebleu's 13a tokenizer splits them); each bucket's BlonDe is its sentences scored together "
                "from their summed counts, as the corpus score is of all of them.")
     bucket_tab(tabs[1], "score", "bucket", ["sentences A", "sentences B"], "sentences",
@@ -137,12 +141,12 @@ if out["sentence_level"]:
                "span on either side in every category.", below="score_difference")
     bucket_tab(tabs[2], "frequency", "frequency", ["F A", "F B"], "word F-measure (points)",
                f"Word accuracy: F-measure of each system's words against the reference's, clipped per sentence, "
-               f"for words grouped by how often they occur in {md(bk['reference'])}. Rare words are where "
+               f"for words grouped by how often they occur in {md_escape(bk['reference'])}. Rare words are where "
                "names and terms live.")
     with tabs[3]:
         g1, g2 = st.columns(2)
         for col, key, who in ((g1, "ngrams_a_better", f"A ({a})"), (g2, "ngrams_b_better", f"B ({b})")):
-            col.markdown(f"**Reference n-grams {md(who)} matches more often**")
+            col.markdown(f"**Reference n-grams {md_escape(who)} matches more often**")
             ng = pd.DataFrame(bk[key])
             if ng.empty:
                 col.write("None.")
@@ -173,7 +177,7 @@ if out["sentence_level"]:
         if pt and pt.get("point_index") is not None and pt["point_index"] < len(ok):
             row = ok.iloc[pt["point_index"]]
             open_documents(doc=row["document"], systems=[a, b], sentence=int(row["sentence"]),
-                           origin="pages/contrast.py")
+                           origin="contrast")
         st.caption(f"One point per sentence ({len(ok)} with a score on both sides); above the dotted line B scores "
                    "higher. Click a point to open that sentence for A and B on the Documents page.")
         downloads(sn, f"sentences_{a}_vs_{b}", key="bkst")
@@ -183,14 +187,14 @@ if st.session_state.get("ct_doc") not in docs:
     st.session_state["ct_doc"] = docs_df["document"].iloc[0] if not docs_df.empty else docs[0]
 doc = st.selectbox("Document", docs, key="ct_doc")
 di = docs.index(doc)
-st.subheader(f"{md(doc)}: category by category")
+st.subheader(f"{md_escape(doc)}: category by category")
 dc = pd.DataFrame(res.document_contrast(di, a, b))
 dc["category"] = dc["category"].map(LABELS)
 st.dataframe(styled(dc), hide_index=True, placeholder="-")
 st.caption("A dash (-): the category has no span in this document on that side.")
 downloads(dc, f"contrast_{doc}_{a}_vs_{b}", key="ctdoc")
 if st.button("Open this document for A and B in Documents", key="ct_open"):
-    open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat], origin="pages/contrast.py")
+    open_documents(doc=doc, systems=[a, b], categories=[cat], only=[cat], origin="contrast")
 
 if out["sentence_level"]:
     ea, eb = res.sentence_errors(di, a)[cat], res.sentence_errors(di, b)[cat]
@@ -199,7 +203,7 @@ if out["sentence_level"]:
     view = res.sentence_view(di, [a, b], ref)
     moved = d.resegmentation()  # re-segmented systems (issue 47)
     cut = {n: moved.get(n, {}).get(doc) for n in (a, b)}
-    st.markdown(f"**Sentences of {md(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
+    st.markdown(f"**Sentences of {md_escape(doc)} where A and B differ in {LABELS[cat]}: {len(differ)} of {len(ea)}**")
     html = [CSS, legend([cat]), '<table style="width:100%;border-collapse:collapse;table-layout:fixed"><thead><tr>'
             "<th style='width:2.5em'>#</th>"
             + "".join(f"<th style='text-align:left'>{esc(h)}</th>" for h in

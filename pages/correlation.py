@@ -7,8 +7,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, meta_options, meta_statistics
-from studio.shared import (SYMBOLS, config, downloads, human_mapping, label, md, need_data, result, signature_box,
-                           standard, styled)
+from studio.compute import result, standard
+from studio.gate import need_data
+from studio.navigation import page
+from studio.plots import SYMBOLS
+from studio.session import config
+from studio.tables import downloads, styled
+from studio.text import label, md_escape
+from studio.widgets import human_mapping, signature_box
 
 st.title("Human correlation")
 d0 = need_data("metric-human correlation")
@@ -17,7 +23,7 @@ if d0 is None:
 if d0.human is None:
     st.info("No human judgments loaded. On the **Data** page upload an MQM TSV (Google's WMT MQM release) or a "
             "table with columns system, doc_id, optional seg_id and a score.")
-    st.page_link("pages/data.py", label="Go to Data", icon=":material/folder_open:")
+    st.page_link(page("data"), label="Go to Data", icon=":material/folder_open:")
     st.stop()
 cfg = config()
 texts = list(d0.corpus.references) + list(d0.corpus.systems)
@@ -40,7 +46,7 @@ spa = asked.get("spa", False)
 try:
     d = d0.scored_against(ref)
 except InputError as exc:
-    st.error(md(exc.for_page()))
+    st.error(md_escape(exc.for_page()))
     st.stop()
 former_refs = [n for n in d0.corpus.references if n != ref]
 judged = [n for n in d.corpus.systems if n in d0.human.system_scores]
@@ -54,7 +60,7 @@ if cfg.has_pack:
     if res is None:
         st.stop()
 else:  # no pack: the metrics that need none against the judgments, and the sentence that says why
-    st.warning(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
+    st.warning(md_escape(d.no_pack(cfg)) + ".", icon=":material/translate:")
     if level == "segment" and cfg.granularity != "sentence" and not d.external_segments(list(d.corpus.systems)):
         st.info("Segment level correlates the BlonDe family, sacrebleu's metrics (at sentence-level matching) and "
                 "metrics computed elsewhere with segment scores; without a pack, matched per document and without "
@@ -74,12 +80,12 @@ try:
                                              exclude=tuple(exclude), spa=spa)
         all_names = list(out["metrics"])
 except InputError as exc:
-    st.error(md(exc.for_page()))
+    st.error(md_escape(exc.for_page()))
     st.stop()
 cell = "(system, segment)" if level == "segment" else "(system, document)"
 rated = f"{out['cells_rated']} of {out['cells']} {cell} cells have a human score"
-st.caption(f"Human score: **{md(out['human'])}** ({out['human_direction']}). Scored against **{md(ref)}**; "
-           f"{out['n_systems']} systems take part" + (f" ({md(', '.join(exclude))} left out)" if exclude else "")
+st.caption(f"Human score: **{md_escape(out['human'])}** ({out['human_direction']}). Scored against **{md_escape(ref)}**; "
+           f"{out['n_systems']} systems take part" + (f" ({md_escape(', '.join(exclude))} left out)" if exclude else "")
            + f"; {rated}; only rated cells take part. n = {out['n']} "
            f"{'systems' if level == 'system' else cell + ' cells'}"
            + (" (segment level: the BlonDe family, each segment scored on its own, sentence chrF and sentBLEU, "
@@ -146,7 +152,7 @@ for name, v in out["metrics"].items():
     rows.append(row)
 table = pd.DataFrame(rows)
 st.subheader("Correlations with 95% intervals")
-st.caption(" ".join(f"**{md(s.label)}**: {md(s.help)}." for s in shown)
+st.caption(" ".join(f"**{md_escape(s.label)}**: {md_escape(s.help)}." for s in shown)
            + (" Document and segment level: the chosen grouping; groups that are constant or shorter than 2 are left "
               "out and counted." if level != "system" else ""))
 st.dataframe(styled(table, precision=3), hide_index=True, placeholder="-",
@@ -166,12 +172,12 @@ else:
         with st.spinner("PERM-BOTH permutations..."):
             cmp = d.compare_pair(cfg, (a, b), level, std_metrics, apt_pair, grouping=grouping, exclude=tuple(exclude))
     except InputError as exc:
-        st.error(md(exc.for_page()))
+        st.error(md_escape(exc.for_page()))
         st.stop()
     w = cmp["williams"]
     pb = cmp["perm_both"]
     ra, rb = out["metrics"][a]["pearson"], out["metrics"][b]["pearson"]
-    st.markdown(f"Pearson: **{md(b)}** {'n/a' if rb is None else f'{rb:.3f}'} vs **{md(a)}** "
+    st.markdown(f"Pearson: **{md_escape(b)}** {'n/a' if rb is None else f'{rb:.3f}'} vs **{md_escape(a)}** "
                 f"{'n/a' if ra is None else f'{ra:.3f}'}.")
     cmp_rows = [{"test": "PERM-BOTH (Deutsch et al. 2021)", "p (B correlates better than A)": pb["p_b_better"],
                  "detail": f"difference B - A {pb['delta_b_minus_a']:+.3f} on z-scored metrics; "
@@ -205,7 +211,7 @@ if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 p
         with st.spinner("Ranking the metrics (permutation tests)..."):
             rk = d.task_ranking(cfg, task, ("chrF", "BLEU"), task_blonde, tuple(exclude), draws)
     except InputError as exc:
-        st.error(md(exc.for_page()))
+        st.error(md_escape(exc.for_page()))
         rk = None
     if rk is not None:
         lp, p = next(iter(rk["pairs"].items()))
@@ -219,12 +225,12 @@ if t3.toggle("Rank the metrics", key="corr_task_on", help="Seconds for a WMT24 p
             trows.append(row)
         tt = pd.DataFrame(trows)
         best = tt[tt["average cluster"] == 1]["metric"].tolist()
-        st.markdown(f"**{md(', '.join(best))}** {'is' if len(best) == 1 else 'are'} in the first cluster of "
-                    f"{task}'s average on {md(lp or 'the loaded pair')} ({len(p['systems'])} systems; "
+        st.markdown(f"**{md_escape(', '.join(best))}** {'is' if len(best) == 1 else 'are'} in the first cluster of "
+                    f"{task}'s average on {md_escape(lp or 'the loaded pair')} ({len(p['systems'])} systems; "
                     f"{p['segments_rated']} segments rated, {p['segments_every_system']} for every system; every "
                     f"ranked metric evaluated on all {p['cells_rated']} rated cells).")
         for m_, per_ in rk.get("left_out", {}).items():  # the gold defines the cells: a metric missing one is out
-            st.caption(f"**{md(m_)}** is not ranked: " + md("; ".join(v["why"] for v in per_.values()))
+            st.caption(f"**{md_escape(m_)}** is not ranked: " + md_escape("; ".join(v["why"] for v in per_.values()))
                        + " (mt-metrics-eval evaluates every metric on every rated cell and refuses missing scores; "
                          "the correlations above evaluate it on the cells it scores).")
         st.dataframe(styled(tt, precision=4), hide_index=True, placeholder="-")
@@ -251,7 +257,7 @@ with st.expander("Metric-metric correlation (Pearson)"):
     st.plotly_chart(fig, width="stretch")
     downloads(mm.reset_index(names="metric"), f"metric_matrix_{level}", key="mm")
 if d0.human.errors:
-    st.page_link("pages/judgments.py", label="Slice the MQM by system, document, rater, category and severity, with "
+    st.page_link(page("judgments"), label="Slice the MQM by system, document, rater, category and severity, with "
                  "your own weights and significance on the slice: Human judgments", icon=":material/rule:")
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
 # the page's settings and metrics; the core's signature says them all.

@@ -6,8 +6,12 @@ import streamlit as st
 
 from blonde_core.study import CATALOG, InputError, Study
 from blonde_core.study import reading_limits
-from studio.shared import (SUMMARY_CSS, TED, config, data, gone_link, human_mapping, load_sample, md, scoped,
-                           set_data, summary_table)
+from studio.gate import gone_link
+from studio.navigation import page
+from studio.session import TED, config, data, load_sample, scoped, set_data
+from studio.tables import SUMMARY_CSS, summary_table
+from studio.text import md_escape
+from studio.widgets import human_mapping
 from studio import release
 from studio.state import server_engine, study_store, upload_limits
 
@@ -116,7 +120,7 @@ upload_errors: dict = st.session_state.setdefault("upload_errors", {})
 def show_errors(label: str, container=st) -> None:
     """Messages of the last analysis that concern this uploader's file(s)."""
     for msg in upload_errors.get(label, []):
-        container.error(md(msg), icon=":material/error:")
+        container.error(md_escape(msg), icon=":material/error:")
 
 
 def owner(exc: InputError, uploads: dict) -> str:
@@ -312,8 +316,8 @@ with tab_files:
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
                              "or, with blank-line boundaries, its documents separated by blank lines too")
-        a.file_uploader(f"Human judgments (optional): {md(JUDGED.label)}", key=JUDGED.uploader, type=JUDGED.types,
-                        help=md(JUDGED.help), accept_multiple_files=True)
+        a.file_uploader(f"Human judgments (optional): {md_escape(JUDGED.label)}", key=JUDGED.uploader, type=JUDGED.types,
+                        help=md_escape(JUDGED.help), accept_multiple_files=True)
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")
         a.checkbox("ESA: each system over every segment judged for it", key="up_esa_all", help=ESA_ALL_HELP)
         b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
@@ -325,7 +329,7 @@ with tab_files:
         st.form_submit_button("Analyse these files", type="primary", on_click=analyse_files)
 with tab_struct:
     with st.form("structured"):
-        st.file_uploader(md(TEXTS.label), key=TEXTS.uploader, type=TEXTS.types, help=md(TEXTS.help))
+        st.file_uploader(md_escape(TEXTS.label), key=TEXTS.uploader, type=TEXTS.types, help=md_escape(TEXTS.help))
         st.text_input("Systems of the file that are human references (comma-separated)", key="up_refsys",
                       help="e.g. ref for the TED MQM file; XML <ref> blocks are references already")
         show_errors("struct")
@@ -368,33 +372,33 @@ c = d.corpus
 st.subheader("What was understood")
 target = d.guess_language()
 if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
-    st.error(md(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
+    st.error(md_escape(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
              "*Target language* only if the texts really are in that language.", icon=":material/translate:")
 ref_gist = d.reference_gist()  # the reference checked like a system: every number is scored against it as it is
 if ref_gist:
-    st.warning(f"The reference has problems every score inherits - {md(ref_gist)}.", icon=":material/report:")
+    st.warning(f"The reference has problems every score inherits - {md_escape(ref_gist)}.", icon=":material/report:")
     with st.expander("Which documents, per reference"):
         for msg in d.reference_warnings().values():
-            st.caption(md(msg[0].upper() + msg[1:]) + ".")
+            st.caption(md_escape(msg[0].upper() + msg[1:]) + ".")
 off_target = d.off_target_warnings()
 empty = d.empty_systems()
 if empty:  # a system that wrote nothing at all is called empty, not "partly not in" the language
-    st.warning(f"{len(empty)} system(s) empty - every segment: **{md(', '.join(empty))}**. Their scores are computed "
+    st.warning(f"{len(empty)} system(s) empty - every segment: **{md_escape(', '.join(empty))}**. Their scores are computed "
                "as for any system (nothing matches).", icon=":material/block:")
 off_target = {n: m for n, m in off_target.items() if n not in empty}
 if off_target:  # systems that refused, copied the source or wrote nothing: named at once, details a click away
-    st.warning(f"{len(off_target)} system(s) partly not in {md(target['name'] or 'the target language')}: "
-               f"**{md(', '.join(off_target))}**. Their scores are computed as for any system.",
+    st.warning(f"{len(off_target)} system(s) partly not in {md_escape(target['name'] or 'the target language')}: "
+               f"**{md_escape(', '.join(off_target))}**. Their scores are computed as for any system.",
                icon=":material/translate:")
     with st.expander("Which segments, per system"):
         for msg in off_target.values():
-            st.caption(md(msg[0].upper() + msg[1:]) + ".")
-st.write(f"Loaded from **{md(d.origin)}**.")
+            st.caption(md_escape(msg[0].upper() + msg[1:]) + ".")
+st.write(f"Loaded from **{md_escape(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",
                  "structured": "documents from the structured file"}[c.boundaries]
 if d.wmt:
-    boundary_note = f"documents from the folder's documents/{md(d.wmt[1])}.docs"
+    boundary_note = f"documents from the folder's documents/{md_escape(d.wmt[1])}.docs"
 st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
          f"{c.n_segments} segments; {boundary_note}.")
 if st.session_state.get("annotating_ahead"):
@@ -421,28 +425,28 @@ st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;
         + summary_table(pd.DataFrame(rows), max_height=440)
         + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
         + "</div>")
-st.caption(f"Target language: **{md(target['name'] or 'not recognised')}**"
-           + (f" ({md(target['language'])}, guessed from the reference by its script ({md(target['script'])})"
+st.caption(f"Target language: **{md_escape(target['name'] or 'not recognised')}**"
+           + (f" ({md_escape(target['language'])}, guessed from the reference by its script ({md_escape(target['script'])})"
               + (", then py3langid" if target["method"] == "py3langid" else "") + ")" if target["language"] else
               " (the reference has no letters to go by; scored as English unless chosen otherwise)")
            + ". The sidebar's *Target language* chooses the language pack; packs installed: "
            + ", ".join(CATALOG.languages) + ".")
 for n in Study.pack_notes(config())["notes"]:
-    st.caption(md(n))
+    st.caption(md_escape(n))
 shown = scoped(d)  # as the pages score it: re-segmented when the sidebar's Re-segment is on
 try:
     shown.corpus.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
-    st.warning(f"{md(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into the "
+    st.warning(f"{md_escape(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into the "
                "reference's sentences, what it left out is reported), or switch **Matching** to *document*.",
                icon=":material/warning:")
 moved = shown.resegmentation()
 if moved:  # which systems were cut into the reference's segments, and what each left out or added
-    st.info(f"**Re-segmented ({md(shown.corpus.seg_method)})**: {len(moved)} system(s) cut into the reference's "
+    st.info(f"**Re-segmented ({md_escape(shown.corpus.seg_method)})**: {len(moved)} system(s) cut into the reference's "
             "segments - "
-            f"**{md(', '.join(moved))}**. Everything sentence-level works for them; the Documents page keeps "
+            f"**{md_escape(', '.join(moved))}**. Everything sentence-level works for them; the Documents page keeps "
             "each one's own segments a click away.", icon=":material/content_cut:")
     st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
         {"system": n, "documents cut": len(docs), "own segments": sum(v["segments"] for v in docs.values()),
@@ -455,7 +459,7 @@ if moved:  # which systems were cut into the reference's segments, and what each
         for n, docs in moved.items()]), max_height=300))
 extras = []
 if d.human is not None:
-    extras.append(f"human judgments ({md(d.human.name)}, "
+    extras.append(f"human judgments ({md_escape(d.human.name)}, "
                   f"{'higher' if d.human.higher_is_better else 'lower'} is better) for "
                   f"{len(d.human.system_scores)} systems")
 if d.human is not None:
@@ -466,9 +470,9 @@ if d.human is not None:
     rated_ = [hs_.n_segments.get(n, 0) for n in matched]
     raters_ = sorted({r[3] for r in hs_.errors}) if hs_.errors else []
     st.markdown(
-        f"**Human judgments understood as:** {md(hs_.kind or hs_.name)}; "
+        f"**Human judgments understood as:** {md_escape(hs_.kind or hs_.name)}; "
         f"{len(matched)} of {len(names_)} loaded texts judged"
-        + (f" (not judged: {md(', '.join(n for n in names_ if n not in matched))})" if len(matched) < len(names_)
+        + (f" (not judged: {md_escape(', '.join(n for n in names_ if n not in matched))})" if len(matched) < len(names_)
            else "")
         + (f"; segments rated per text: {min(rated_)}-{max(rated_)} of {total_}"
            if rated_ and min(rated_) != max(rated_) else
@@ -484,21 +488,21 @@ if extras:
     st.write("Also loaded: " + "; ".join(extras) + ".")
 if d.wmt:
     u = d.messages.get("wmt", {})
-    st.markdown(f"**WMT folder understood as:** {md(u.get('layout', 'WMT'))}, language pair {md(d.wmt[1])}; "
+    st.markdown(f"**WMT folder understood as:** {md_escape(u.get('layout', 'WMT'))}, language pair {md_escape(d.wmt[1])}; "
                 f"{len(c.doc_ids)} documents in "
                 f"{len(u.get('domains', {}))} domains ("
-                + md(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "
-                + md(", ".join(f"{k} ({'/'.join(v)})" for k, v in u.get("human scores", {}).items()) or "none")
-                + (f", used: **{md(d.wmt[2])}**" if d.wmt[2] else "") + ".")
+                + md_escape(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "
+                + md_escape(", ".join(f"{k} ({'/'.join(v)})" for k, v in u.get("human scores", {}).items()) or "none")
+                + (f", used: **{md_escape(d.wmt[2])}**" if d.wmt[2] else "") + ".")
     hurt = d.damage()
     if hurt:  # damage in the release, contained: each damaged system named with its file and lines
         st.warning(f"**Damaged in this release ({len(hurt)}):** the rest loaded; each of these was read with its bad "
-                   "bytes replaced or set aside, as said.\n\n" + "\n".join(f"- {md(x)}" for x in hurt),
+                   "bytes replaced or set aside, as said.\n\n" + "\n".join(f"- {md_escape(x)}" for x in hurt),
                    icon=":material/broken_image:")
     for line in u.get("left out", []):
-        st.caption("Left out: " + md(line))
+        st.caption("Left out: " + md_escape(line))
     for line in u.get("not used", []):
-        st.caption("Read, not used: " + md(line))
+        st.caption("Read, not used: " + md_escape(line))
 if d.external:
     st.markdown("**Metrics computed elsewhere** (columns on the Overview, Significance, Human correlation, "
                 "Contrast and Documents):")
@@ -510,9 +514,9 @@ if d.external:
 with st.expander("Add scores of metrics computed elsewhere (COMET, MetricX, BLEURT, ...)", expanded=bool(
         upload_errors.get("metrics"))):
     with st.form("metrics"):
-        st.caption(md(SCORED.help) + ". Each file's systems and segment count must match the loaded texts.")
+        st.caption(md_escape(SCORED.help) + ". Each file's systems and segment count must match the loaded texts.")
         st.file_uploader("Metric-score files", accept_multiple_files=True, key=SCORED.uploader, type=SCORED.types)
         st.text_input("Metrics whose lower scores are better (comma-separated)", key="up_metrics_lower")
         show_errors("metrics")
         st.form_submit_button("Add these scores", on_click=add_metric_scores)
-st.page_link("pages/overview.py", label="See the leaderboard", icon=":material/leaderboard:")
+st.page_link(page("overview"), label="See the leaderboard", icon=":material/leaderboard:")

@@ -7,8 +7,13 @@ import streamlit as st
 from blonde_core.render import (COLORS, CSS, LABELS, category_label, counts_line, legend, render_errors,
                                 render_text)
 from blonde_core.study import CATALOG
-from studio.shared import (PAGE_TITLES, config, data, downloads, esc, md, scoped, scroll_to, shown_f1, signature_box,
-                           spans_text, start_page, styled, take_pending, token_query)
+from blonde_core.render import shown_f1, spans_text
+from studio.gate import start_page
+from studio.navigation import SPECS, page, take_pending, token_query
+from studio.session import config, data, scoped
+from studio.tables import downloads, styled
+from studio.text import esc, md_escape
+from studio.widgets import scroll_to, signature_box
 from studio.views import entity_threads_view, pronoun_threads_view, tense_timeline_view
 
 
@@ -17,7 +22,7 @@ def texts_only_documents(d, cfg) -> None:
     side - source, reference, the chosen systems - with the human error spans (MQM, ESA) under each system's
     sentence; no BlonDe span."""
     st.title("Documents")
-    st.warning(md(d.no_pack(cfg)) + ". The texts and the human error spans are shown; no BlonDe span is marked.",
+    st.warning(md_escape(d.no_pack(cfg)) + ". The texts and the human error spans are shown; no BlonDe span is marked.",
                icon=":material/translate:")
     c = d.corpus
     names = list(c.systems)
@@ -45,7 +50,7 @@ def texts_only_documents(d, cfg) -> None:
     judged = [s for s in chosen if errors.get(s) is not None]
     if d.human is not None and d.human.error_spans:
         st.caption("Human error spans: a wavy underline and the severity letter after each; hover for the rater. "
-                   + (f"Judged here: {md(', '.join(judged))}." if judged else "None of these systems was judged "
+                   + (f"Judged here: {md_escape(', '.join(judged))}." if judged else "None of these systems was judged "
                       "on this document."))
     downloads(pd.DataFrame({k: texts[k] + [""] * (n - len(texts[k])) for k in cols}), f"document_{doc}", key="np")
 
@@ -58,8 +63,8 @@ docs = res.corpus.doc_ids
 if st.session_state.get("page_before") != "Documents" and "pending_doc" not in st.session_state:
     st.session_state.pop("doc_origin", None)  # opened from the sidebar, not by a click: no page to go back to
 origin = st.session_state.get("doc_origin")
-if origin in PAGE_TITLES:  # a click on another page brought us here: the way back to it, in the page
-    st.page_link(origin, label=f"Back to {PAGE_TITLES[origin]}", icon=":material/arrow_back:",
+if origin in SPECS:  # a click on another page brought us here: the way back to it, in the page
+    st.page_link(page(origin), label=f"Back to {SPECS[origin].title}", icon=":material/arrow_back:",
                  query_params=token_query())
 # the document and systems last looked at, kept across pages (a widget's own value is dropped when the
 # user opens another page from the sidebar, so reopening Documents started over at the first document)
@@ -129,7 +134,7 @@ focus = st.session_state.get("doc_focus_row")
 on_page = shown[(page - 1) * size: page * size]
 hidden = n_sent - len(shown)
 which = " or ".join(LABELS[c] for c in only)
-names = md(", ".join(systems))
+names = md_escape(", ".join(systems))
 if len(systems) == 1:
     gone, every = f"there {names} has no {which} mismatch", f"every sentence has a {which} mismatch for {names}"
 else:
@@ -144,7 +149,7 @@ human_errors = {}
 if d.human is not None and d.human.error_spans:
     human_errors = {s: res.document_errors(di, s) for s in systems}
     every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
-    kind = "MQM" if d.human.name.upper() == "MQM" else md(d.human.name.upper())  # ESA's spans: severity, no category
+    kind = "MQM" if d.human.name.upper() == "MQM" else md_escape(d.human.name.upper())  # ESA's spans: severity, no category
     with st.expander(f"Human error spans ({kind}): {len(every)} in this document for the chosen systems",
                      expanded=False):
         f1_, f2_, f3_ = st.columns(3)
@@ -165,7 +170,7 @@ if d.human is not None and d.human.error_spans:
         missing = [s for s, rows in human_errors.items() if rows is None]
         if missing:
             st.caption("Not paired with the judgments (not judged, or other segment counts): "
-                       f"{md(', '.join(missing))}")
+                       f"{md_escape(', '.join(missing))}")
         ov = res.error_overlap(systems, ref, doc_ids=[doc])
         ov_rows = [{"system": s, "category": c, "BlonDe unmatched (system)": x["unmatched"],
                     "overlapped by a human error": x["overlapped"],
@@ -180,7 +185,7 @@ if d.human is not None and d.human.error_spans:
                      for s, v in ov["systems"].items()}
             st.caption("BlonDe's spans here are those that count (features with weight); share: - when nothing is "
                        "unmatched. Human error spans in sentences where BlonDe saw no discourse mismatch: "
-                       + ", ".join(f"{md(s)} {n}" for s, n in alone.items()) + ". All filters apply to the text only; "
+                       + ", ".join(f"{md_escape(s)} {n}" for s, n in alone.items()) + ". All filters apply to the text only; "
                        "the table counts every rater.")
             downloads(pd.DataFrame(ov_rows), f"overlap_{doc}", key="ovl")
 
@@ -198,7 +203,7 @@ for n in systems:
 if rows:  # folded under a one-line summary, so the document's text starts above the fold at 1280x800
     summary = " · ".join(f"{r['system']} {'-' if pd.isna(r['BlonDe F1']) else format(r['BlonDe F1'], '.1f')}"
                          for r in rows)
-    with st.expander(f"This document's scores, BlonDe F1: {md(summary)} (per category and spans: open)"):
+    with st.expander(f"This document's scores, BlonDe F1: {md_escape(summary)} (per category and spans: open)"):
         st.dataframe(styled(pd.DataFrame(rows), precision=1), hide_index=True, placeholder="-")
         st.caption(f"A dash (-): the category has no span on either side. Spans: matched / in system / in reference "
                    f"for this document; ° = thin evidence (fewer than {CATALOG.thin} reference spans).")
@@ -206,7 +211,7 @@ if rows:  # folded under a one-line summary, so the document's text starts above
 collapsed = [(n, note) for n in systems for note in res.collapse_notes(n).get(doc, [])]
 if collapsed:
     st.warning("Collapsed geometric means in this document (a category that matched nothing enters as 0, floored "
-               "at 1e-5):\n\n" + "\n".join(f"- **{md(n)}**: {md(note)}" for n, note in collapsed),
+               "at 1e-5):\n\n" + "\n".join(f"- **{md_escape(n)}**: {md_escape(note)}" for n, note in collapsed),
                icon=":material/warning:")
 
 # re-segmented systems (Data page / --resegment): their own text one click away, omitted segments marked

@@ -5,8 +5,13 @@ import streamlit as st
 
 from blonde_core.render import CSS, LABELS, legend, render_text
 from blonde_core.study import CATALOG, Study
-from studio.shared import (cliff_notes, config, esc, evaluate_texts, gallery, lines_of, md, shown_f1, spans_text, styled,
-                           text_apt, text_companions, token_query)
+from blonde_core.render import shown_f1, spans_text
+from studio.navigation import go_to
+from studio.session import config
+from studio.tables import styled
+from studio.text import esc, md_escape
+from studio.typed import evaluate_texts, gallery, lines_of, text_apt, text_companions
+from studio.widgets import cliff_notes
 
 # what each card teaches (its "category"): BlonDe's four discourse categories, then the companions and BlonD+
 KINDS = {**LABELS, "ambiguity": "lexical ambiguity (BlonD+)", "otem_utem": "over-/under-translation (Otem/Utem)",
@@ -37,10 +42,10 @@ shown = [ex for ex in examples if (not chosen_kinds or ex["category"] in chosen_
 what = (", ".join(KINDS[k] for k in kinds if k in chosen_kinds) or "any phenomenon") + " in " + (
     ", ".join(CATALOG.language_name(c) for c in langs if c in chosen_langs) or f"any of {len(langs)} languages")
 if not shown:
-    st.info(f"No card teaches {md(what)}: choose another phenomenon or language, or clear a choice.",
+    st.info(f"No card teaches {md_escape(what)}: choose another phenomenon or language, or clear a choice.",
             icon=":material/filter_alt_off:")
     st.stop()
-st.caption(f"{len(shown)} of {len(examples)} cards: {md(what)}.")
+st.caption(f"{len(shown)} of {len(examples)} cards: {md_escape(what)}.")
 st.html(CSS + "<style>.bl-doc{font-size:1.2rem;}</style>" + legend())
 cfg = config()
 
@@ -64,7 +69,7 @@ for ex in shown:
             k = 1
         ann_lines = ann.split("\n") if ann else []
         for col, n in zip(cols[k:], ["reference"] + res.names):
-            col.markdown(f"**{md(n)}**")
+            col.markdown(f"**{md_escape(n)}**")
             # a BlonD+ checkpoint boxed wherever the score finds it (the reference's line says which words)
             marks = [Study.plus_marks(ann_lines[i] if i < len(ann_lines) else None, r["text"])
                      for i, r in enumerate(view["rows"][n])]
@@ -116,7 +121,7 @@ for ex in shown:
                       "alignments)."
                       if ex.get("pair") else ""))
         if ex.get("caveat"):  # why the scores do not single out the candidate with the error, in the card's words
-            st.warning(md(ex["caveat"]), icon=":material/info:")
+            st.warning(md_escape(ex["caveat"]), icon=":material/info:")
         for c in cliff_notes(res, res.names):  # a floored category explained under the numbers it moved
             st.html(f'<p style="font-size:.85rem;margin:0">&#9888; {c}</p>')
         if note:
@@ -126,4 +131,4 @@ for ex in shown:
                                            "B": ex["candidates"].get("B", ""), "annotation": ann,
                                            "title": ex["title"]}
             st.session_state["sandbox_top"] = True  # it opens at its top, the boxes and scores in view
-            st.switch_page("pages/sandbox.py", query_params=token_query())
+            go_to("sandbox")

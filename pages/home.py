@@ -5,8 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from blonde_core.study import CATALOG
-from studio.shared import (config, data, domain_caption, gone_link, human_verdict_box, leader_sentence, load_sample,
-                           md, result, scoped, styled, system_column)
+from studio.compute import leader_sentence, result
+from studio.gate import domain_caption, gone_link
+from studio.navigation import page
+from studio.session import config, data, load_sample, scoped
+from studio.tables import styled, system_column
+from studio.text import md_escape
+from studio.widgets import human_verdict_box
 
 TOP = 5  # rows of the leaderboard shown here; the Overview has them all
 
@@ -25,19 +30,19 @@ if d is None:
                 "or upload your references and system outputs.", icon=":material/info:")
     c1, c2, _ = st.columns([1, 1, 2])
     c1.button("Load sample data", type="primary", icon=":material/science:", on_click=load_sample)
-    c2.page_link("pages/data.py", label="Upload files (Data)", icon=":material/folder_open:")
+    c2.page_link(page("data"), label="Upload files (Data)", icon=":material/folder_open:")
     st.stop()
 
 c = d.corpus
 cfg = config()
-st.markdown(f"**Loaded:** {md(d.origin)} - {len(c.references)} reference(s), {len(c.systems)} systems, "
+st.markdown(f"**Loaded:** {md_escape(d.origin)} - {len(c.references)} reference(s), {len(c.systems)} systems, "
             f"{len(c.doc_ids)} documents, {c.n_segments} segments; target language "
-            f"{md(cfg.lang)} ({md(CATALOG.language_name(cfg.lang))}).")
+            f"{md_escape(cfg.lang)} ({md_escape(CATALOG.language_name(cfg.lang))}).")
 domain_caption(d)
 msg = d.no_pack(cfg)
 if msg:  # no BlonDe number with another language's pack: what is computed is on the Overview
-    st.error(md(msg) + ".", icon=":material/translate:")
-    st.page_link("pages/overview.py", label="Overview: chrF, BLEU, TER and the human scores",
+    st.error(md_escape(msg) + ".", icon=":material/translate:")
+    st.page_link(page("overview"), label="Overview: chrF, BLEU, TER and the human scores",
                  icon=":material/leaderboard:")
     st.stop()
 res = result(d, cfg)
@@ -61,18 +66,18 @@ st.dataframe(styled(pd.DataFrame(rows)), hide_index=True, placeholder="-", colum
         help="Significance cluster: systems in one cluster are not significantly different (" + b["cluster_rule"]
         + ")")})
 if marked & set(best[:TOP]):
-    st.caption(md(b["mark_line"]))
+    st.caption(md_escape(b["mark_line"]))
 st.caption(f"BlonDe F1 in points (0-100), 95% interval by {b['resamples']} bootstrap resamples over "
-           f"{b['n_units']} units ({md(b['unit'])}); " + (f"the top {TOP} of {len(best)}; " if len(best) > TOP else "")
+           f"{b['n_units']} units ({md_escape(b['unit'])}); " + (f"the top {TOP} of {len(best)}; " if len(best) > TOP else "")
            + "the whole leaderboard, every category and other metrics: **Overview**.")
 st.subheader("Next questions")
-links = [("pages/overview.py", "The whole leaderboard, with BLEU, chrF and every category?", ":material/leaderboard:"),
-         ("pages/categories.py", "Which categories - entities, tense, pronouns, markers?", ":material/category:"),
-         ("pages/documents.py", "Which documents and sentences, with the spans highlighted?", ":material/article:"),
-         ("pages/significance.py", "Which differences are significant?", ":material/functions:"),
-         ("pages/contrast.py", "How do two systems differ?", ":material/compare_arrows:"),
-         ("pages/correlation.py", "Do human judgments agree?", ":material/scatter_plot:"),
-         ("pages/sandbox.py", "Teaching: type sentences and watch the scores", ":material/edit_note:")]
+links = [("overview", "The whole leaderboard, with BLEU, chrF and every category?"),
+         ("categories", "Which categories - entities, tense, pronouns, markers?"),
+         ("documents", "Which documents and sentences, with the spans highlighted?"),
+         ("significance", "Which differences are significant?"),
+         ("contrast", "How do two systems differ?"),
+         ("correlation", "Do human judgments agree?"),
+         ("sandbox", "Teaching: type sentences and watch the scores")]
 cols = st.columns(2)
-for k, (page, label, icon) in enumerate(links):
-    cols[k % 2].page_link(page, label=label, icon=icon)
+for k, (name, question) in enumerate(links):
+    cols[k % 2].page_link(page(name), label=question)  # the page's own icon (studio/navigation.py)

@@ -10,7 +10,12 @@ import streamlit as st
 
 from blonde_core.study import InputError, Study
 from blonde_core.study import mqm_fields
-from studio.shared import config, copyable, downloads, md, need_data, styled, system_column
+from studio.gate import need_data
+from studio.navigation import page
+from studio.session import config
+from studio.tables import downloads, styled, system_column
+from studio.text import md_escape
+from studio.widgets import copyable
 
 st.title("Human judgments")
 d = need_data("human judgments sliced by system, document, rater, category and severity")
@@ -19,10 +24,10 @@ if d is None:
 hs = d.human
 if hs is None or not hs.errors:
     what = "No human judgments are loaded." if hs is None else \
-        f"The loaded judgments ({md(hs.kind or hs.name)}) are scores, not MQM error annotations: there is nothing to slice."
+        f"The loaded judgments ({md_escape(hs.kind or hs.name)}) are scores, not MQM error annotations: there is nothing to slice."
     st.info(f"{what} On the **Data** page upload an MQM TSV (Google's WMT MQM release: one row per error, with "
             "rater, category and severity). Scores of any kind are correlated with the metrics on **Human correlation**.")
-    st.page_link("pages/data.py", label="Go to Data", icon=":material/folder_open:")
+    st.page_link(page("data"), label="Go to Data", icon=":material/folder_open:")
     st.stop()
 
 FIELDS = mqm_fields(hs)
@@ -53,7 +58,7 @@ if saved is None or saved.get("_data") != d.key:
     try:
         w0 = Study.mqm_weights(QP.get("w", ""))
     except InputError as exc:  # a link whose weights were edited by hand: say so, start from Google's
-        st.warning(f"The address's weights were not understood, so Google's are used: {md(exc.for_page())}")
+        st.warning(f"The address's weights were not understood, so Google's are used: {md_escape(exc.for_page())}")
         w0 = Study.mqm_weights()
     for i, r in enumerate(DEFAULTS):
         same = [x for x in w0.rules if (x.category, x.severity) == (r.category, r.severity)]
@@ -104,7 +109,7 @@ with st.expander("Severity weights", expanded=bool(QP.get("w"))):
     try:
         weights = Study.mqm_weights(wtext)
     except InputError as exc:
-        st.error(md(exc.for_page()))
+        st.error(md_escape(exc.for_page()))
         st.stop()
     st.button("Google's weights", key="mqm_reset", on_click=google_weights,
               help="Back to Major 5, Minor 1, Minor punctuation 0.1, Non-translation 25")
@@ -125,7 +130,7 @@ if have != want_all:
     QP.from_dict({**want, **{f"f.{f}": where[f] for f in FIELDS if f in where}})
 
 shown_w = weights.changes() or "Google's (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25)"
-st.caption(f"Weights: {md(shown_w)}. " + ("; ".join(f"{md(f)} in {md(', '.join(v))}" for f, v in where.items())
+st.caption(f"Weights: {md_escape(shown_w)}. " + ("; ".join(f"{md_escape(f)} in {md_escape(', '.join(v))}" for f, v in where.items())
                                            if where else "All rows.") +
            " The address of this page holds the slice: copy it to share it (with the data).")
 
@@ -133,17 +138,17 @@ if by:
     try:
         sl = pd.DataFrame(Study.mqm_slices(hs, by, weights, where))
     except InputError as exc:
-        st.error(md(exc.for_page()))
+        st.error(md_escape(exc.for_page()))
         st.stop()
     if sl.empty:
         st.info("No errors in this slice.")
     else:
         sl = sl.sort_values(score_col, ascending=False, na_position="last")
         own = hs.name if hs.name in sl.columns else None  # ESA: the raters' own rating beside the spans' penalty
-        st.subheader(f"{len(sl)} slices, MQM {PER[per]}" + (f" ({md(hs.name)}'s error spans weighted as MQM)"
+        st.subheader(f"{len(sl)} slices, MQM {PER[per]}" + (f" ({md_escape(hs.name)}'s error spans weighted as MQM)"
                                                             if own else ""))
         if own:
-            st.caption(f"**{md(hs.name)}**: the raters' own 0-100 score (higher is better), the mean over the slice's "
+            st.caption(f"**{md_escape(hs.name)}**: the raters' own 0-100 score (higher is better), the mean over the slice's "
                        "rated segments of their raters' mean; shown when slicing by scope (system, doc, rater, domain) "
                        "only. MQM weighs the error spans they marked (Major 5, Minor 1), lower is better.")
         num = st.column_config.NumberColumn
@@ -203,7 +208,7 @@ else:
                  column_config={"difference": st.column_config.NumberColumn(format="%+.3f",
                                                                             help="MQM a - MQM b on the segments "
                                                                                  "both have (lower is better)")})
-    st.caption(f"{md(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
+    st.caption(f"{md_escape(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
                f"of {len(pairs)} pairs differ significantly on this slice.")
     downloads(pairs, "mqm_slice_pairs", key="mqmsig")
 

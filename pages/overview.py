@@ -8,10 +8,15 @@ from blonde_core.render import SHORT
 from blonde_core.study import CATALOG
 from blonde_core.study import frame_csv, latex_table, round_as_shown
 from blonde_core.study import shown_digits as digits_of
-from studio.shared import (PATTERNS, apt_scores, companions, config, copyable, data, domain_caption, downloads,
-                           first_clause, human_verdict_box, label, leader_sentence, md, note_line, open_documents,
-                           scoped, signature_box, standard, start_page, styled, system_column, thin_evidence)
-from studio.shared import TAG_MARK, tagging_marked, tagging_note
+from studio.compute import apt_scores, companions, leader_sentence, standard
+from studio.gate import domain_caption, start_page
+from studio.navigation import open_documents
+from studio.plots import PATTERNS
+from studio.session import config, data, scoped
+from studio.tables import downloads, styled, system_column
+from studio.text import first_clause, label, md_escape
+from studio.widgets import (TAG_MARK, copyable, human_verdict_box, note_line, signature_box, tagging_marked,
+                            tagging_note, thin_evidence)
 
 
 def texts_only_board(d, cfg) -> None:
@@ -20,7 +25,7 @@ def texts_only_board(d, cfg) -> None:
     human column), with 95% intervals over documents; no BlonDe number anywhere."""
     st.title("Overview")
     domain_caption(d)
-    st.error(md(d.no_pack(cfg)) + ".", icon=":material/translate:")
+    st.error(md_escape(d.no_pack(cfg)) + ".", icon=":material/translate:")
     c1, c2 = st.columns([1, 3])
     n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
     with_ter = c2.toggle("Compute TER", value=False, key="with_ter_nopack",
@@ -194,7 +199,7 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
             name = view["system"].iloc[ev.selection.rows[0]]
             per = res.doc_scores(name)
             worst = min(per, key=lambda k: -1 if per[k]["BlonD-d"]["F1"] is None else per[k]["BlonD-d"]["F1"])
-            open_documents(doc=worst, systems=[name], only=[], origin="pages/overview.py")
+            open_documents(doc=worst, systems=[name], only=[], origin="overview")
     else:
         st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, placeholder="-", column_config=fmt,
                      width="stretch", height=min(38 + 35 * len(view), 800))
@@ -218,9 +223,9 @@ def _listed(metrics) -> str:
 # the table, and what weakens it (one line each, the detail a click away), under it
 board = st.empty()
 if b.get("marked"):  # the one line under the table: why rows carry ‡ and which interval they show
-    st.caption(md(b["mark_line"]))
+    st.caption(md_escape(b["mark_line"]))
 st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap intervals over {b['n_units']} units "
-           f"({md(b['unit_reason'])}); {_listed(CATALOG.sacrebleu)} from sacrebleu "
+           f"({md_escape(b['unit_reason'])}); {_listed(CATALOG.sacrebleu)} from sacrebleu "
            f"({_listed(_lower(CATALOG.sacrebleu))}: lower is better; intervals over documents; "
            f"{_listed([m for m in CATALOG.standard if m not in CATALOG.sacrebleu])} in the full table: whole "
            "documents as units). The seed papers' companion metrics follow on the 0-100 scale, arrows giving their "
@@ -229,25 +234,25 @@ st.caption(f"BlonDe, BlonD-d, BlonD+ in points (F1 x 100) with 95% bootstrap int
            f"({b['cluster_rule']}; the Significance page's default). "
            "Click a column header to sort.")
 if ext or hum:
-    st.caption(("Metrics computed elsewhere (" + md(", ".join(ext)) + ") on their own scales: in the full table "
+    st.caption(("Metrics computed elsewhere (" + md_escape(", ".join(ext)) + ") on their own scales: in the full table "
                 "with 95% intervals over the same units and each metric's own clusters under the same policy"
                 + ("; system-level-only metrics marked (sys), without interval or cluster" if any(
                     not e["unit"] for e in ext.values()) else "") + ". " if ext else "")
-               + (f"**human**: {md(hum['name'])} ({hum['direction']}) at system level as the judgments define it, "
+               + (f"**human**: {md_escape(hum['name'])} ({hum['direction']}) at system level as the judgments define it, "
                   "**rated**: the segments with a human score; *Rank by humans* orders the rows by it." if hum
                   else ""))
 if moved:
-    st.caption(f"Re-segmented ({md(d.corpus.seg_method)}): {md(', '.join(moved))} did not keep the reference's "
+    st.caption(f"Re-segmented ({md_escape(d.corpus.seg_method)}): {md_escape(', '.join(moved))} did not keep the reference's "
                "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
                "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")
 tagging_note(cfg)
 if d.reference_gist():  # the reference checked like a system (issue 63): its problems under the numbers they shape
-    note_line("Reference: " + md(d.reference_gist()), "\n\n".join(md(m[0].upper() + m[1:]) + "."
+    note_line("Reference: " + md_escape(d.reference_gist()), "\n\n".join(md_escape(m[0].upper() + m[1:]) + "."
                                                                  for m in d.reference_warnings().values()))
 if b["warning"] or b["note"]:  # its first clause on the line ("only 10 units"), the whole text when opened
     _why = b["warning"] or b["note"]
-    note_line("Clusters and intervals: " + md(first_clause(_why)), md(_why[0].upper() + _why[1:]) + ".")
+    note_line("Clusters and intervals: " + md_escape(first_clause(_why)), md_escape(_why[0].upper() + _why[1:]) + ".")
 # d-BLEU and d-chrF: sacrebleu over whole documents (each document one unit), as document-level MT papers report
 # them, whatever the matching (the full table and the downloads; issue 47)
 std_metrics = [m for m in CATALOG.standard if m != "TER"] + (["TER"] if with_ter else [])  # the registry's
@@ -343,8 +348,8 @@ e4.download_button("HTML report", lambda: d.report_html(cfg, n_boot).encode("utf
                         "report command makes the same file.")
 # under the table whose clusters it qualifies (the table stays where the first answer is expected)
 if b.get("absent_warning"):
-    note_line("Clusters: " + md(first_clause(b["absent_warning"])),
-              md(b["absent_warning"]) + ". The Significance page gives the same test with absent categories left "
+    note_line("Clusters: " + md_escape(first_clause(b["absent_warning"])),
+              md_escape(b["absent_warning"]) + ". The Significance page gives the same test with absent categories left "
               "out of the mean beside it; the setting *Leave absent categories out of the mean* (More settings) "
               "scores that way everywhere.")
 

@@ -11,7 +11,10 @@ import streamlit as st
 from blonde_core.study import DEFAULT_SEED, Study, release_html, release_latex, release_notes, release_rows, time_left
 from blonde_core.study import frame_csv, json_text
 from studio import release
-from studio.shared import SHARED, _Progress, config, copyable, md, set_data
+from studio.compute import Progress
+from studio.session import SHARED, config, set_data
+from studio.text import md_escape
+from studio.widgets import copyable
 from studio.state import server_engine
 
 st.title("Release")
@@ -42,13 +45,13 @@ n = c1.selectbox("Bootstrap resamples (clusters)", [1000, 200], key="release_n",
 seed = int(c2.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="release_seed"))
 
 said = st.empty()
-bar = _Progress("Annotating (distinct sentences)")
+bar = Progress("Annotating (distinct sentences)")
 started = time.monotonic()
 
 
 def pair_step(lp, k, total):
     eta = time_left(k, total, started, 0, time.monotonic()) if k else None
-    said.caption(f"Pair {k + 1} of {total}: **{md(lp)}**" + (f" · about {eta} for the rest" if eta else ""))
+    said.caption(f"Pair {k + 1} of {total}: **{md_escape(lp)}**" + (f" · about {eta} for the rest" if eta else ""))
 
 
 def work(lp, done, of):
@@ -73,17 +76,17 @@ if not order:
 lead = systems[order[0]]
 no_pack = [lp for lp, p in data["pairs"].items() if p.get("no_pack")]
 ranked_pairs = len(pairs) - len(no_pack)
-st.markdown(f"**{md(order[0])}** leads across the release: in BlonDe's top significance cluster in "
+st.markdown(f"**{md_escape(order[0])}** leads across the release: in BlonDe's top significance cluster in "
             f"**{lead['top_cluster']} of the {lead['pairs_ranked']}** pairs it entered that have a language pack "
             + (f"(mean rank {lead['mean_rank']:.2f})" if lead["mean_rank"] is not None else "")
             + f"; {len(order)} systems over {len(pairs)} pairs.")
 ties = [s for s in order[1:] if systems[s]["top_cluster"] == lead["top_cluster"]]
 if ties:
-    st.caption("Also in the top cluster of as many pairs: " + ", ".join(md(s) for s in ties[:6])
+    st.caption("Also in the top cluster of as many pairs: " + ", ".join(md_escape(s) for s in ties[:6])
                + (" ..." if len(ties) > 6 else "") + " (then ordered by mean rank).")
 if no_pack:
-    st.warning("No BlonDe number in " + ", ".join(md(lp) for lp in no_pack) + ": "
-               + "; ".join(md(data["pairs"][lp]["no_pack"]) for lp in no_pack)
+    st.warning("No BlonDe number in " + ", ".join(md_escape(lp) for lp in no_pack) + ": "
+               + "; ".join(md_escape(data["pairs"][lp]["no_pack"]) for lp in no_pack)
                + ". Those pairs show chrF and the human score and count in no rank.", icon=":material/translate:")
 if ranked_pairs == 0:
     st.stop()
@@ -119,7 +122,7 @@ for c in df.columns:
         cols[c] = st.column_config.NumberColumn(c, format="%.2f")
 st.dataframe(df, hide_index=True, column_config=cols, use_container_width=True,
              height=min(38 + 35 * len(df), 640))
-st.caption(md(release_notes(data)[0].replace("an empty cell", "None")) + " Click a header to sort.")
+st.caption(md_escape(release_notes(data)[0].replace("an empty cell", "None")) + " Click a header to sort.")
 
 # systems x pairs: the rank in each pair (text in every cell: colour is never the only cue)
 z, text, hover = [], [], []

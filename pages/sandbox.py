@@ -7,9 +7,12 @@ import streamlit as st
 from blonde_core.render import COLORS, CSS, category_label, counts_line, legend, render_text
 from studio.views import pronoun_threads_view, tense_timeline_view
 from studio.internals import stale_not_dimmed
-from studio.shared import TAG_MARK, tagging_marked
-from studio.shared import (cliff_notes, config, downloads, esc, evaluate_texts, md, pct, sandbox_script, scroll_top,
-                           shown_f1, spans_text, styled)
+from blonde_core.render import shown_f1, spans_text
+from studio.session import config
+from studio.tables import downloads, styled
+from studio.text import esc, md_escape, pct
+from studio.typed import evaluate_texts, sandbox_script
+from studio.widgets import TAG_MARK, cliff_notes, scroll_top, tagging_marked
 
 st.title("Sandbox")
 if st.session_state.pop("sandbox_top", False):  # opened from a gallery card lower on its page
@@ -72,7 +75,7 @@ def sandbox() -> None:
         "B": "Mary Johnson went into the kitchen.\nShe found a letter from her brother on the table.\n"
              "She opened it, but it was not for her.", "annotation": None, "title": None})
     if box.get("title"):
-        st.info(f"Gallery example: **{md(box['title'])}**. Edit freely.")
+        st.info(f"Gallery example: **{md_escape(box['title'])}**. Edit freely.")
     c1, c2, c3 = st.columns(3)
     ref = c1.text_area("Reference", box["reference"], height=200, key=f"sb_ref_{box.get('title')}")
     a = c2.text_area("Candidate A", box["A"], height=200, key=f"sb_a_{box.get('title')}")

@@ -8,9 +8,14 @@ from blonde_core.study import CATALOG, InputError, Study
 from blonde_core.study import significance_sentence
 
 policy = CATALOG.policy
-from studio.shared import (clickable, clicked, compare, config, data, downloads, first_clause, label, md, note_line,
-                           ranked, scoped, signature_box, standard, start_page, styled, system_column, system_order,
-                           thin_evidence, token_query, unlabel)
+from studio.compute import compare, standard
+from studio.gate import start_page
+from studio.navigation import go_to
+from studio.plots import clickable, clicked
+from studio.session import config, data, scoped
+from studio.tables import downloads, styled, system_column
+from studio.text import first_clause, label, md_escape, unlabel
+from studio.widgets import note_line, ranked, signature_box, system_order, thin_evidence
 
 _d0, _cfg0 = scoped(data()), config()
 if _d0 is not None and not _cfg0.has_pack:
@@ -18,7 +23,7 @@ if _d0 is not None and not _cfg0.has_pack:
     # texts alone (Study.scores_or_texts); the page says so first, and offers no BlonDe-family metric
     st.title("Significance")
     d, cfg = _d0, _cfg0
-    st.warning(md(d.no_pack(cfg)) + ". The tests below use chrF, BLEU, TER and the metrics computed elsewhere, "
+    st.warning(md_escape(d.no_pack(cfg)) + ". The tests below use chrF, BLEU, TER and the metrics computed elsewhere, "
                "which need no pack.", icon=":material/translate:")
     res = d.scores_or_texts(cfg)
 else:
@@ -62,7 +67,7 @@ if spec is not None and not spec.tested_over(unit):
     st.caption(f"{metric} is tested over documents.")
     unit = "doc"
 if metric in d.external and not d.external[metric].seg and unit != "doc":
-    st.caption(f"{md(metric)} has document scores only: it is tested over documents.")
+    st.caption(f"{md_escape(metric)} has document scores only: it is tested over documents.")
     unit = "doc"
 n = c4.select_slider("Resamples / trials", [200, 500, 1000, 2000, 5000, 10000],
                      value=1000 if test != "ar" else 2000, key="sig_n", disabled=test in ("ttest", "wilcoxon"))
@@ -76,7 +81,7 @@ try:
         standard(d, cfg, std_metrics)
     out = compare(d, cfg, res, full, test, unit, n, std_metrics=std_metrics)
 except InputError as exc:
-    st.error(md(exc.for_page()))
+    st.error(md_escape(exc.for_page()))
     st.stop()
 # the answer first: is the leader significantly better than the runner-up (or the two chosen)?
 if PACK:
@@ -89,7 +94,7 @@ else:  # no BlonDe ranking: the tested metric's own, best first
 q1, q2, _ = st.columns([1, 1, 2])
 sa = q1.selectbox("Is", best_first, index=0, key="sig_qa")
 sb = q2.selectbox("better than", best_first, index=1 if len(best_first) > 1 else 0, key="sig_qb")
-sentence = significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md)
+sentence = significance_sentence(out, sa, sb, corr, CATALOG.points_factor(metric), name=md_escape)
 if sentence:
     st.markdown(sentence)
 elif sa == sb:
@@ -109,25 +114,25 @@ for q in out["pairs"]:
 text = [["" if i == j or np.isnan(mat[i, j]) else
          f"{mat[i, j]:.3f}{'*' if mat[i, j] < 0.05 else ''}<br>{scale * diff[i, j]:+.2f}" for j in range(k)]
         for i in range(k)]
-st.subheader(f"All pairs: {md(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
+st.subheader(f"All pairs: {md_escape(out['metric'])} over {out['n_units']} units ({unit}); {out['direction']}")
 is_policy = (test, unit, corr, metric) == (policy.TEST, pol["unit"], policy.CORRECTION, "BlonDe") and part == "F1"
 st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
-           + (f" — the policy that makes the Overview's clusters ({md(pol['reason'])})." if is_policy else
+           + (f" — the policy that makes the Overview's clusters ({md_escape(pol['reason'])})." if is_policy else
               f". The Overview's clusters use {policy.describe(policy.TEST, pol['unit'], pol['n_units'])} on "
               + ("BlonDe." if PACK else "each metric.")))
 if out.get("warning"):
-    note_line("Units: " + md(first_clause(out["warning"])), f"{md(out['warning'])}. " + (
-        "" if unit_kind == "automatic" else f"The automatic unit gives {pol['n_units']} units ({md(pol['reason'])})."))
+    note_line("Units: " + md_escape(first_clause(out["warning"])), f"{md_escape(out['warning'])}. " + (
+        "" if unit_kind == "automatic" else f"The automatic unit gives {pol['n_units']} units ({md_escape(pol['reason'])})."))
 elif pol["note"] and unit == pol["unit"]:
-    note_line("Units: " + md(first_clause(pol["note"])), md(pol["note"]))
+    note_line("Units: " + md_escape(first_clause(pol["note"])), md_escape(pol["note"]))
 # the table of every category below tests BlonDe and BlonD-d whatever the metric chosen here
 if PACK:
     thin_evidence(res, cfg, "the differences of BlonDe, BlonD-d and BlonD+ spread wide, which weakens their tests "
                             "(few significant pairs, corrected p-values alike); the tests of single categories are "
                             "not affected this way")
 if out.get("absent_warning"):
-    note_line("Resamples where a category vanishes: " + md(first_clause(out["absent_warning"])),
-              md(out["absent_warning"]) + ". The same test with the setting *Leave absent categories out of the "
+    note_line("Resamples where a category vanishes: " + md_escape(first_clause(out["absent_warning"])),
+              md_escape(out["absent_warning"]) + ". The same test with the setting *Leave absent categories out of the "
               "mean* (More settings) is under the pairs table.")
 st.caption("Cell (row A, column B): corrected p-value and difference A - B in points; **\\*** and blue: "
            "significant at 0.05. Click a cell to open the contrast of A and B.")
@@ -141,7 +146,7 @@ fig.update_layout(height=120 + 34 * k, margin=dict(t=10), yaxis_autorange="rever
 pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="sig_matrix"))
 if pt and pt["x"] != pt["y"]:
     st.session_state["pending_ct"] = {"ct_a": unlabel(pt["y"]), "ct_b": unlabel(pt["x"])}
-    st.switch_page("pages/contrast.py", query_params=token_query())
+    go_to("contrast")
 POINTS = ("score_a", "score_b", "mean_diff", "corpus_diff", "ci_low", "ci_high")  # in points, as the matrix
 PAIR_WORDS = {"a": "system A", "b": "system B", "score_a": "A (points)", "score_b": "B (points)",
               "corpus_diff": "A - B (points)", "mean_diff": "mean of the units' A - B (points)",
@@ -175,7 +180,7 @@ sysdf = pd.DataFrame([{"system": s, "score": v["score"], "ci_low": v["ci"][0], "
                       for s, v in out["systems"].items()])
 sysdf[["score", "ci_low", "ci_high"]] = sysdf[["score", "ci_low", "ci_high"]].astype(float) * scale
 st.caption("Scores, differences and intervals in points (0-100), as on every page. "
-           + ("Intervals: " + md(out["pairs"][0]["ci_method"])
+           + ("Intervals: " + md_escape(out["pairs"][0]["ci_method"])
               + (" (the interval excludes 0 exactly when the raw p is below 0.05)." if test == "bootstrap" else ".")
               if out["pairs"] and out["pairs"][0].get("ci_method") else ""))
 with st.expander("Scores and bootstrap intervals (points)"):

@@ -82,7 +82,7 @@ class StudyStore:
     Tokens are unguessable (128 random bits) and carry this server run's tag (BOOT), so that a
     link whose data is gone can say why: the server restarted, the link expired, or it is
     unknown here (`why`). The owner is the browser that loaded the data (`browser_id` in
-    studio/shared.py; None where the browser sends no identity): only its token-holder in that
+    studio/session.py; None where the browser sends no identity): only its token-holder in that
     browser may replace or clear the entry; anyone else who opens the token gets a copy under a
     token of their own (`open`).
 
@@ -276,7 +276,7 @@ class Presence:
 
     def hold(self, session_id: str | None, *studies: Study | None) -> None:
         """This session's studies now: its loaded data and the form its pages score (re-segmented, one domain:
-        studio/shared.scoped), whose results are stored under a content key of their own."""
+        studio/session.scoped), whose results are stored under a content key of their own."""
         if session_id:
             held = tuple({id(s): s for s in studies if s is not None}.values())
             with self._lock:

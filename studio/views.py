@@ -8,7 +8,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from blonde_core.study import CATALOG
-from studio.shared import clickable, focus_sentence, label
+from studio.navigation import focus_sentence
+from studio.plots import clickable
+from studio.text import label
 
 TENSES = ["past", "present", "modal/future", "other verbs", "no verb"]
 # cividis-like steps, told apart without hue; each cell also names its tense on hover

@@ -45,7 +45,7 @@ def test_the_checks_catch_a_circle_and_an_upward_import():
 
 def test_one_streamlit_version():
     """requirements.txt pins Streamlit; pyproject's app extra admits that version's minor only (the pages use
-    internals of it: studio/shared.py, app.py), so the two never disagree."""
+    internals of it: studio/internals.py), so the two never disagree."""
     import re
 
     from conftest import ROOT
@@ -58,13 +58,23 @@ def test_one_streamlit_version():
 
 
 def test_pages_holds_page_files_only():
-    """pages/ is Streamlit's page folder: page files, each routed by app.py; the app's runtime lives in studio/."""
+    """pages/ is Streamlit's page folder: page files, each declared once in studio/navigation.py's PAGES (which
+    app.py routes with st.navigation); the app's runtime lives in studio/.  No page or studio module names a page
+    by its path: page_link and switch_page take the declaration's st.Page (`page("overview")`)."""
+    import re
+
     from conftest import ROOT
+    from studio.navigation import PAGES
 
     files = sorted(p.name for p in (ROOT / "pages").iterdir() if p.suffix == ".py")
     assert files and not [f for f in files if f.startswith("_")], files
+    assert sorted(p.file for p in PAGES) == [f"pages/{f}" for f in files], "every page file declared, once"
+    assert len({p.title for p in PAGES}) == len(PAGES) and sum(p.default for p in PAGES) == 1
     app = (ROOT / "app.py").read_text(encoding="utf-8")
-    assert all(f'st.Page("pages/{f}"' in app for f in files), "every page file routed by app.py"
+    assert "st.navigation(sections()" in app and "st.Page(" not in app
+    for f in [*(ROOT / "pages").glob("*.py"), *(ROOT / "studio").glob("*.py"), ROOT / "app.py"]:
+        said = re.findall(r"""["']pages/\w+\.py["']""", f.read_text(encoding="utf-8"))
+        assert not said, (f.name, said)
 
 
 def test_only_studio_internals_reaches_streamlit_private_parts():

@@ -128,7 +128,7 @@ def wait_value(page, label, value):
 
 
 def click_point(plot, index):
-    """Click the index-th invisible cell marker of a heatmap (studio/shared.clickable): a real mouse
+    """Click the index-th invisible cell marker of a heatmap (studio/plots.clickable): a real mouse
     click where the cell is drawn, which is what Streamlit's selection reports."""
     pt = plot.locator(".scatterlayer path.point").nth(index)
     pt.scroll_into_view_if_needed()

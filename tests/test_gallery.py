@@ -192,7 +192,7 @@ def test_a_link_naming_what_no_card_has_is_mended_and_a_caveat_shows_on_its_card
     """A hand-edited link: the values no card has are left out of the choice and of the address. A card with a
     caveat shows it under its scores (the gallery file is the data here: a copy whose German tense card carries
     one, read in place of the real one)."""
-    import studio.shared
+    import studio.typed
     from test_app import assert_clean
 
     cards = json.loads(json.dumps(CARDS))
@@ -200,12 +200,12 @@ def test_a_link_naming_what_no_card_has_is_mended_and_a_caveat_shows_on_its_card
     card["caveat"] = "A caveat written for this test."
     path = tmp_path / "gallery.json"
     path.write_text(json.dumps(cards, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(studio.shared, "GALLERY_FILE", path)
-    studio.shared.gallery.clear()  # the page keeps the file it read (st.cache_data): read this one
+    monkeypatch.setattr(studio.typed, "GALLERY_FILE", path)
+    studio.typed.gallery.clear()  # the page keeps the file it read (st.cache_data): read this one
     try:
         at = gallery_page({"phenomenon": ["verb tense", "mood"], "language": ["German", "xx"]})
     finally:
-        studio.shared.gallery.clear()  # and the real file again after
+        studio.typed.gallery.clear()  # and the real file again after
     assert_clean(at, "gallery, edited link")
     assert at.button_group(key="phenomenon").value == ["tense"] and at.button_group(key="language").value == ["de"]
     assert at.query_params == {"phenomenon": "verb tense", "language": "German"}

@@ -468,9 +468,9 @@ def test_a_message_that_names_a_flag_has_words_for_the_pages(tmp_path):
     assert "--score-column" in str(e.value) and "--" not in e.value.for_page()
     assert e.value.for_page().startswith(str(table)) and "leave one score column" in e.value.for_page()
     pages = " ".join(p.read_text(encoding="utf-8") for p in
-                     (root.parent / "studio" / "shared.py", *(root.parent / "pages" / n for n in
-                                                             ("data.py", "significance.py", "correlation.py"))))
-    assert "md(str(exc))" not in pages and "append(str(exc))" not in pages
+                     (*(root.parent / "studio").glob("*.py"), *(root.parent / "pages" / n for n in
+                                                                ("data.py", "significance.py", "correlation.py"))))
+    assert "md_escape(str(exc))" not in pages and "append(str(exc))" not in pages
 
 
 def test_limits_per_upload_name_the_file_and_line():

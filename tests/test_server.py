@@ -60,13 +60,13 @@ def test_upload_names_are_kept_whole():
 
 def test_markdown_escaping_keeps_names_literal():
     pytest.importorskip("streamlit")
-    from studio.shared import md
+    from studio.text import md_escape
 
-    assert md("**bold**.txt") == r"\*\*bold\*\*.txt"
-    assert md("[link](https:evil.example).txt") == r"\[link\](https\:evil.example).txt"
-    assert md("<b>x</b>") == r"\<b\>x\</b\>"
-    assert md("- item") == r"\- item"
-    assert md(":red[x]") == r"\:red\[x\]"
+    assert md_escape("**bold**.txt") == r"\*\*bold\*\*.txt"
+    assert md_escape("[link](https:evil.example).txt") == r"\[link\](https\:evil.example).txt"
+    assert md_escape("<b>x</b>") == r"\<b\>x\</b\>"
+    assert md_escape("- item") == r"\- item"
+    assert md_escape(":red[x]") == r"\:red\[x\]"
 
 
 # --- the study's key covers all of its content ------------------------------------
@@ -730,7 +730,7 @@ def test_memory_mode_writes_nothing_to_disk(tmp_path):
 
 def test_sandbox_command_line_reproduces_its_scores(tmp_path):
     pytest.importorskip("streamlit")
-    from studio.shared import evaluate_texts, sandbox_script
+    from studio.typed import evaluate_texts, sandbox_script
 
     box = {"reference": "Mary walked in.\nShe saw a letter.\nHowever, it was not for her.",
            "A": "Mary walked in.\nHe saw a letter.\nIt was not for him.",
