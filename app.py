@@ -60,13 +60,13 @@ sidebar_nav(nav_box)
 presence().hold(internals.session_id(), study)  # what this live session holds (studio/state.py)
 if study is not None:
     keep_token()
-    st.sidebar.caption(f"Loaded: {md_escape(study.origin)} - {len(study.corpus.systems)} systems, "
-                       f"{len(study.corpus.doc_ids)} documents")
+    st.sidebar.caption(f"Loaded: {md_escape(study.origin)} - {len(study.systems)} systems, "
+                       f"{len(study.doc_ids)} documents")
     study = scoped(study)
     presence().hold(internals.session_id(), data(), study)  # and the form the pages score: its results are its own
     if study.domain:
-        st.sidebar.caption(f"Pages show domain **{md_escape(study.domain)}** only: {len(study.corpus.doc_ids)} "
-                           f"documents, {study.corpus.n_segments} segments.")
+        st.sidebar.caption(f"Pages show domain **{md_escape(study.domain)}** only: {len(study.doc_ids)} "
+                           f"documents, {study.reference_segments} segments.")
     if st.session_state.get("shared_copy"):
         st.sidebar.caption("Opened from a shared link: this is your own copy. Loading or clearing data here "
                            "leaves the sender's data as it was.")

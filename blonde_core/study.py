@@ -406,6 +406,40 @@ class Study:
     def plus(self) -> bool:
         return self.annotation is not None
 
+    # what pages and commands ask of the texts: the io Corpus stays behind the door (issue 61 point 5)
+    @property
+    def systems(self) -> list[str]:
+        """The systems' names, in the order they were loaded."""
+        return list(self.corpus.systems)
+
+    @property
+    def references(self) -> list[str]:
+        """The references' names (the first is the one scored against unless another is chosen)."""
+        return list(self.corpus.references)
+
+    @property
+    def doc_ids(self) -> list:
+        """The documents' ids, in the test set's order (a document's index is its place here)."""
+        return self.corpus.doc_ids
+
+    @property
+    def reference_segments(self) -> int:
+        """Segments of the first reference (the test set's size; n_segments counts the systems' segments)."""
+        return self.corpus.n_segments
+
+    @property
+    def seg_method(self) -> str | None:
+        """How systems were re-segmented into the reference's sentences (None: as loaded)."""
+        return self.corpus.seg_method
+
+    @property
+    def from_structured_file(self) -> bool:
+        return self.corpus.boundaries == "structured"
+
+    def misaligned(self) -> list[str]:
+        """Systems with a document whose segment count differs from its reference document's (re-segmentable)."""
+        return self.corpus.misaligned()
+
     @property
     def _engine(self) -> Engine:
         if self.engine is None:

@@ -26,7 +26,7 @@ if d0.human is None:
     st.page_link(page("data"), label="Go to Data", icon=":material/folder_open:")
     st.stop()
 cfg = config()
-texts = list(d0.corpus.references) + list(d0.corpus.systems)
+texts = d0.references + d0.systems
 c1, c2, c3, c4 = st.columns([1.5, 2.2, 1, 1.3])  # level (three options) and SPA labels whole at 1280 px
 ref = c1.selectbox("Reference that scores the systems", texts, key="corr_ref",
                    help="Any loaded text can be the reference; the other references then become systems (and can "
@@ -48,8 +48,8 @@ try:
 except InputError as exc:
     st.error(md_escape(exc.for_page()))
     st.stop()
-former_refs = [n for n in d0.corpus.references if n != ref]
-judged = [n for n in d.corpus.systems if n in d0.human.system_scores]
+former_refs = [n for n in d0.references if n != ref]
+judged = [n for n in d.systems if n in d0.human.system_scores]
 exclude = st.multiselect("Systems left out", judged, default=[], key=f"corr_exclude_{ref}",
                          format_func=lambda n: f"{n} (human translation)" if n in former_refs else n,
                          help="For example the human translations, which humans and metrics judge differently.")
@@ -61,7 +61,7 @@ if cfg.has_pack:
         st.stop()
 else:  # no pack: the metrics that need none against the judgments, and the sentence that says why
     st.warning(md_escape(d.no_pack(cfg)) + ".", icon=":material/translate:")
-    if level == "segment" and cfg.granularity != "sentence" and not d.external_segments(list(d.corpus.systems)):
+    if level == "segment" and cfg.granularity != "sentence" and not d.external_segments(d.systems):
         st.info("Segment level correlates the BlonDe family, sacrebleu's metrics (at sentence-level matching) and "
                 "metrics computed elsewhere with segment scores; without a pack, matched per document and without "
                 "such metrics there is nothing to correlate. Choose system or document level.")

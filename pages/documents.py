@@ -24,13 +24,12 @@ def texts_only_documents(d, cfg) -> None:
     st.title("Documents")
     st.warning(md_escape(d.no_pack(cfg)) + ". The texts and the human error spans are shown; no BlonDe span is marked.",
                icon=":material/translate:")
-    c = d.corpus
-    names = list(c.systems)
+    names = d.systems
     a, b, r = st.columns([1, 2, 1])
-    doc = a.selectbox("Document", list(c.doc_ids), key="doc_sel_np")
+    doc = a.selectbox("Document", list(d.doc_ids), key="doc_sel_np")
     chosen = b.multiselect("Systems", names, default=names[:2], key="doc_systems_np")
-    ref = r.selectbox("Reference", list(c.references), key="doc_ref_np")
-    di = list(c.doc_ids).index(doc)
+    ref = r.selectbox("Reference", d.references, key="doc_ref_np")
+    di = list(d.doc_ids).index(doc)
     texts = d.document_texts(di, [ref, *chosen])
     errors = {s: d.human_errors(cfg, di, s) for s in chosen}
     cols = (["source"] if "source" in texts else []) + [ref, *chosen]

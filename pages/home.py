@@ -33,10 +33,9 @@ if d is None:
     c2.page_link(page("data"), label="Upload files (Data)", icon=":material/folder_open:")
     st.stop()
 
-c = d.corpus
 cfg = config()
-st.markdown(f"**Loaded:** {md_escape(d.origin)} - {len(c.references)} reference(s), {len(c.systems)} systems, "
-            f"{len(c.doc_ids)} documents, {c.n_segments} segments; target language "
+st.markdown(f"**Loaded:** {md_escape(d.origin)} - {len(d.references)} reference(s), {len(d.systems)} systems, "
+            f"{len(d.doc_ids)} documents, {d.reference_segments} segments; target language "
             f"{md_escape(cfg.lang)} ({md_escape(CATALOG.language_name(cfg.lang))}).")
 domain_caption(d)
 msg = d.no_pack(cfg)

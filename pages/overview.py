@@ -33,10 +33,10 @@ def texts_only_board(d, cfg) -> None:
     metrics = ("chrF", "BLEU") + (("TER",) if with_ter else ())
     standard(d, cfg, metrics)
     iv = d.standard_intervals(cfg.granularity, metrics, n_boot)
-    hum = d.human_column(list(d.corpus.systems))
-    ext = d.external_scores(list(d.corpus.systems))
+    hum = d.human_column(d.systems)
+    ext = d.external_scores(d.systems)
     rows = []
-    for name in d.corpus.systems:
+    for name in d.systems:
         row = {"system": name}
         if hum:
             h = hum["systems"][name]
@@ -242,7 +242,7 @@ if ext or hum:
                   "**rated**: the segments with a human score; *Rank by humans* orders the rows by it." if hum
                   else ""))
 if moved:
-    st.caption(f"Re-segmented ({md_escape(d.corpus.seg_method)}): {md_escape(', '.join(moved))} did not keep the reference's "
+    st.caption(f"Re-segmented ({md_escape(d.seg_method)}): {md_escape(', '.join(moved))} did not keep the reference's "
                "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
                "each left out. Their sentences are marked on the Documents page, their own text one click away.")
 thin_evidence(res, cfg, "this is why the lower ends of the intervals sit far below the scores")

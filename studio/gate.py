@@ -74,7 +74,7 @@ def domain_caption(d: Study | None) -> None:
         note_line("Human judgments: " + md_escape(first_clause(msg)), md_escape(msg[0].upper() + msg[1:]) + ".")
     if d is not None and d.domain:
         st.caption(f":material/filter_alt: Domain **{md_escape(d.domain)}** only (the sidebar's Domain): "
-                   f"{len(d.corpus.doc_ids)} of {len(data().corpus.doc_ids)} documents, {d.corpus.n_segments} "
+                   f"{len(d.doc_ids)} of {len(data().doc_ids)} documents, {d.reference_segments} "
                    "segments." + "".join(f" {md_escape(x[0].upper() + x[1:])}." for x in d.messages.get("domain", [])))
 
 

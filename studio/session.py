@@ -137,7 +137,7 @@ def scoped(d: Study | None) -> Study | None:
     if d is None:
         return d
     dom = dom if dom in d.domain_counts() else None
-    uneven = d.corpus.misaligned() if st.session_state.get("resegment") and not d.corpus.seg_method else []
+    uneven = d.misaligned() if st.session_state.get("resegment") and not d.seg_method else []
     cut = bool(uneven)
     if dom is None and not cut:
         return d

@@ -66,14 +66,14 @@ def sidebar_settings() -> ScoreConfig:
         doms = [None] + sorted(counts)
         st.session_state["domain"] = sb.selectbox(
             "Domain", doms, key=f"domain_{d.key}",
-            format_func=lambda x: f"all ({len(d.corpus.doc_ids)} documents)" if x is None else
+            format_func=lambda x: f"all ({len(d.doc_ids)} documents)" if x is None else
             f"{x} ({counts[x]} documents)",
             help="Score only the documents of one domain (the WMT folder's documents file gives each document's): "
                  "texts, human judgments (each system's score the mean of its segments in the domain) and "
                  "metrics computed elsewhere. Enters the signature (domain:NAME) and the command line (--domain).")
     else:
         st.session_state["domain"] = None
-    uneven = d.corpus.misaligned() if d is not None and not d.corpus.seg_method else []
+    uneven = d.misaligned() if d is not None and not d.seg_method else []
     if uneven:  # systems whose sentences do not line up: re-segment them here as well as on the Data page
         st.session_state["resegment"] = sb.toggle(
             f"Re-segment {len(uneven)} system(s) whose sentences do not line up", key=f"reseg_{d.key}",

@@ -43,7 +43,7 @@ def signature_box(sig: str, extra: str = "", command: tuple[str, list[str]] = ("
         return
     with st.expander("Reproduce on the command line"):
         copyable(" ".join(shlex.quote(x) for x in cmd))
-        if d.corpus.boundaries == "structured":
+        if d.from_structured_file:
             st.caption("The data came from one structured file: use `--input FILE` instead of -r/-s.")
 
 
@@ -117,7 +117,7 @@ def human_mapping(human, study: Study | None = None) -> None:
         st.dataframe(df, hide_index=True, placeholder="-")
         st.caption("A wrong match? Correct it in the table on the Data page.")
         return
-    loaded = list(study.corpus.references) + list(study.corpus.systems)
+    loaded = study.references + study.systems
     edited = st.data_editor(df, hide_index=True, placeholder="-", key=f"human_map_{study.key}", disabled=["name in the file",
                             "segments rated", "of"], column_config={"loaded text": st.column_config.SelectboxColumn(
                                 options=loaded + [left_out], required=True,
