@@ -336,7 +336,9 @@ def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: s
         human, chosen, golds = _human(tree, hum_rel, corpus, lp, gold, esa_common, skipped)
     elif gold is not None:
         raise InputError(f"has no human evaluation (*{HUMEVAL}*.jsonl), so --gold {gold} has nothing to choose",
-                         file=tree.label, code=InputError.Codes.NAMES)
+                         file=tree.label, code=InputError.Codes.NAMES,
+                         page=f"has no human evaluation (*{HUMEVAL}*.jsonl), so the human scores {gold!r} "
+                              "in the form's box have nothing to choose")
     return dict(corpus=corpus, lp=lp, domains=domains, human=human, gold=chosen, golds=golds, metrics=metrics,
                 skipped=skipped, missing=missing, left_out=left_out, layout="WMT25 (JSON Lines)", damage=damage,
                 misaligned=misaligned)
