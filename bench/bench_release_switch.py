@@ -4,7 +4,9 @@
 
 A release of two pairs built from WMT22 zh-en (tests/conftest.py's layout: zh-en with every system, ja-en with
 three) is put in an AppTest session as the Data page leaves it; the sidebar's Language pair is switched to the
-other pair and the Home page (leaderboard, clusters) drawn - cold, then back and forth warm. AppTest reruns only a
+other pair and the Home page (leaderboard, clusters) drawn - cold, then back and forth warm. Then the Release page
+of the same folder loaded by a session, and by a second session of the same server (the pairs the first read are
+shared: studio/release.py). AppTest reruns only a
 page after a session's first run, so each switch is a fresh AppTest carrying the session's state, in one process
 (one engine, as one server)."""
 from __future__ import annotations
@@ -49,6 +51,22 @@ def main() -> int:
         if "warm" in label:
             warm.append(dt)
     print(f"warm switch, worst: {max(warm):.2f} s (target <= 1)")
+    # the Release page: this session first, then a second session loading the same folder on the same server
+    import os
+
+    os.environ["BLONDE_WMT_ROOTS"] = str(d)
+    for who in ("first session", "second session (the pairs read by the first)"):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+        at.run()
+        at.switch_page("pages/data.py").run()
+        at.text_input(key="up_wmt_dir").set_value(str(rel))
+        at.text_input(key="up_wmt_lp").set_value("all")
+        t = time.perf_counter()
+        at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+        at.switch_page("pages/release.py").run()
+        dt = time.perf_counter() - t
+        assert not at.exception and at.dataframe, [e.value for e in at.exception]
+        print(f"Release page, {who}: load + table {dt:.2f} s" + (" (target <= 2)" if who.startswith("second") else ""))
     return 0
 
 

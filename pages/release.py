@@ -120,7 +120,7 @@ for c in df.columns:
                                                 format="%d")
     elif c.endswith((" BlonDe", " chrF", " human")):
         cols[c] = st.column_config.NumberColumn(c, format="%.2f")
-st.dataframe(df, hide_index=True, column_config=cols, use_container_width=True,
+st.dataframe(df, hide_index=True, column_config=cols, width="stretch",
              height=min(38 + 35 * len(df), 640))
 st.caption(md_escape(release_notes(data)[0].replace("an empty cell", "None")) + " Click a header to sort.")
 
@@ -149,7 +149,7 @@ fig = go.Figure(go.Heatmap(z=z, x=pairs, y=order, text=text, texttemplate="%{tex
                                      "ticktext": ["best", "middle", "last"]}))
 fig.update_layout(title="Rank by BlonDe in each pair (cluster in brackets)", height=max(320, 26 * len(order) + 120),
                   margin={"l": 10, "r": 10, "t": 50, "b": 10}, yaxis={"autorange": "reversed"})
-st.plotly_chart(fig, use_container_width=True, key="release_heat")
+st.plotly_chart(fig, width="stretch", key="release_heat")
 
 st.subheader("Downloads")
 flat = pd.DataFrame(rows)

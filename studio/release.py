@@ -10,6 +10,11 @@ What a session holds: st.session_state["release"] = {"source", "pairs", "gold", 
 """
 from __future__ import annotations
 
+import os
+import threading
+import time
+from pathlib import Path
+
 import streamlit as st
 
 from blonde_core.study import ScoreConfig, Study
@@ -28,16 +33,68 @@ def holds(study) -> bool:
     return bool(rel) and any(s is study for s in rel["studies"].values())
 
 
+# Pairs read from a folder on this server, shared by the sessions that load the same release: a second session's
+# Release page then reads no file again (WMT24's eight pairs took ~5 s to read). Keyed by everything a pair's study
+# depends on: the folder, the pair, the form's choices, the reading limits, and the size and time of every file
+# under the folder (a file changed on disk is read again). Bounded (one release of eight pairs) and each pair
+# dropped after SHARED_TTL seconds unused, so the memory goes back after the sessions close; a zip upload is never
+# kept here.
+_SHARED: dict = {}  # key -> [study, last used (time.monotonic())]
+_SHARED_MAX = 8
+SHARED_TTL = 600.0
+_SHARED_LOCK = threading.Lock()
+
+
+def _files_signature(folder: Path) -> tuple:
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for f in sorted(files):
+            try:
+                stt = os.stat(os.path.join(root, f))
+            except OSError:
+                continue
+            out.append((os.path.relpath(os.path.join(root, f), folder), stt.st_size, stt.st_mtime_ns))
+    return tuple(out)
+
+
 def _read(source, lp, gold, lower, esa_common, roots, engine) -> Study:
-    """One pair read under this server's limits per upload (as the Data page reads one pair)."""
+    """One pair read under this server's limits per upload (as the Data page reads one pair); a folder's pair read
+    by another session with the same choices, files unchanged, is that session's study (shared, as the study store
+    interns identical uploads)."""
     from blonde_core.study import reading_limits
 
     from studio.state import upload_limits
 
+    key = None
+    if isinstance(source, Path) and source.is_dir():
+        key = (str(source.resolve()), lp, gold, tuple(lower or ()), bool(esa_common),
+               tuple(str(r) for r in roots or ()), upload_limits(), _files_signature(source))
+        now = time.monotonic()
+        with _SHARED_LOCK:
+            for k in [k for k, v in _SHARED.items() if now - v[1] > SHARED_TTL]:
+                del _SHARED[k]
+            hit = _SHARED.get(key)
+            if hit is not None:
+                hit[1] = now
+        if hit is not None and hit[0].engine is engine:
+            return hit[0]
     with reading_limits(*upload_limits()):
         got = Study.from_wmt(source, lp, gold, lower, engine=engine, esa_common=esa_common, roots=roots)
     got.check_limits(*upload_limits())
+    if key is not None:
+        with _SHARED_LOCK:
+            _SHARED[key] = [got, time.monotonic()]
+            while len(_SHARED) > _SHARED_MAX:  # the least recently used
+                _SHARED.pop(min(_SHARED, key=lambda k: _SHARED[k][1]))
     return got
+
+
+def shared(study) -> bool:
+    """Is this study kept for every session (a folder's pair): then one session forgetting its release leaves the
+    study's results to the engine's bounded memo, for the other sessions."""
+    with _SHARED_LOCK:
+        return any(v[0] is study for v in _SHARED.values())
 
 
 def start(source, pairs: list[str], label: str, *, gold, lower, esa_common: bool, roots, engine, set_data) -> None:
@@ -85,7 +142,7 @@ def forget(engine) -> None:
         return
     now = st.session_state.get("data")
     for s in rel["studies"].values():
-        if s is not now:
+        if s is not now and not shared(s):
             engine.release(s)
 
 

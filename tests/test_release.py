@@ -145,3 +145,43 @@ def test_release_page_loads_every_pair_and_switches(release, monkeypatch, capsys
             assert table.loc[s, f"{lp} cl."] == r["cluster"]
     lead = want["order"][0]
     assert any(m.value.startswith(f"**{lead}** leads across the release") for m in at.markdown)
+
+
+def test_a_second_session_reads_no_pair_again(release, monkeypatch, tmp_path):
+    """Two sessions loading the same release folder share each pair's study (the second reads no file again); a
+    file changed on disk is read anew; a pair is kept at most release.SHARED_TTL seconds unused."""
+    import shutil
+
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import ROOT
+    from studio import release as rel_mod
+
+    copy = tmp_path / "wmt22"
+    shutil.copytree(release, copy)
+    monkeypatch.setenv("BLONDE_WMT_ROOTS", str(tmp_path))
+
+    def load():
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+        at.run()
+        at.switch_page("pages/data.py").run()
+        at.text_input(key="up_wmt_dir").set_value(str(copy))
+        at.text_input(key="up_wmt_lp").set_value("all")
+        at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+        assert not at.exception and not at.error, [e.value for e in at.error]
+        return at.session_state["release"]["studies"]["ja-en"]
+
+    one, two = load(), load()
+    assert one is two and rel_mod.shared(one)
+    ref = next((copy / "references").glob("ja-en.*.txt"))
+    ref.write_text(ref.read_text(encoding="utf-8").replace("the", "The", 1), encoding="utf-8")
+    three = load()
+    assert three is not one and three.key != one.key
+    def kept():
+        return [v[0] for k, v in rel_mod._SHARED.items() if k[0] == str(copy.resolve()) and k[1] == "ja-en"]
+
+    before = kept()  # the pair as first read, and as read after the change (the old one goes by age or number)
+    assert len(before) == 2
+    monkeypatch.setattr(rel_mod, "SHARED_TTL", 0.0)  # unused longer than the ttl: dropped, read again
+    load()
+    assert len(kept()) == 1 and all(kept()[0] is not b for b in before)
