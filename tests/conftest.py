@@ -154,6 +154,22 @@ SLOW_TESTS = {
 }
 
 
+def wmt_form(folder, lp: str | None = None, at=None):
+    """An AppTest session (a new one unless given) whose Data page's WMT form loads folder with the language-pair
+    box set to lp: the AppTest, after the form's run (errors are the caller's to check)."""
+    from streamlit.testing.v1 import AppTest
+
+    if at is None:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+        at.run()
+        at.switch_page("pages/data.py").run()
+    at.text_input(key="up_wmt_dir").set_value(str(folder))
+    if lp is not None:
+        at.text_input(key="up_wmt_lp").set_value(lp)
+    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    return at
+
+
 def pytest_collection_modifyitems(config, items):
     import inspect
 
@@ -167,7 +183,7 @@ def pytest_collection_modifyitems(config, items):
             src = inspect.getsource(fn) if fn is not None else ""
         except (OSError, TypeError):
             src = ""
-        if name == "test_app.py" or "AppTest" in src:
+        if name == "test_app.py" or "AppTest" in src or "wmt_form(" in src:
             item.add_marker(pytest.mark.app)
         elif name in UNIT_FILES:
             item.add_marker(pytest.mark.unit)

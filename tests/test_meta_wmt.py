@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_layout
+from conftest import SHARED, WMT_SUBSET_SYSTEMS, wmt22_layout, wmt_form
 
 WMT24 = SHARED / "data" / "wmt24"
 
@@ -332,16 +332,8 @@ def test_latex_prints_a_backslash_literally():
 def test_the_human_correlation_page_ranks_metrics_as_the_command(monkeypatch, capsys):
     """WMT24 en-cs loaded on the Data page: the Human correlation page's task table equals `correlate --task
     wmt24`'s numbers and clusters; document level has PDP with its interval."""
-    from streamlit.testing.v1 import AppTest
-
-    from conftest import ROOT
     monkeypatch.setenv("BLONDE_WMT_ROOTS", str(WMT24.parent))
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    at.run()
-    at.switch_page("pages/data.py").run()
-    at.text_input(key="up_wmt_dir").set_value(str(WMT24))
-    at.text_input(key="up_wmt_lp").set_value("en-cs")
-    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    at = wmt_form(WMT24, "en-cs")
     assert not at.exception, [e.value for e in at.exception]
     # AppTest's switch_page runs the page file alone, without app.py's sidebar, which would set the guessed
     # language (the browser test of issue 44 checks that): set it as the sidebar does

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from blonde_core.cli import main
-from conftest import WMT_SUBSET_SYSTEMS, wmt22_layout
+from conftest import WMT_SUBSET_SYSTEMS, wmt22_layout, wmt_form
 
 
 @pytest.fixture(scope="module")
@@ -102,12 +102,7 @@ def test_release_page_loads_every_pair_and_switches(release, monkeypatch, capsys
     code, out, err = run(capsys, "score", "--wmt-dir", release, "--lp", "all", "--format", "json")
     want = json.loads(out)
     monkeypatch.setenv("BLONDE_WMT_ROOTS", str(release.parent))
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    at.run()
-    at.switch_page("pages/data.py").run()
-    at.text_input(key="up_wmt_dir").set_value(str(release))
-    at.text_input(key="up_wmt_lp").set_value("zh-en, xx-yy")
-    at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+    at = wmt_form(release, "zh-en, xx-yy")
     assert any("language pair xx-yy: the folder has no such pair (it has ja-en, zh-en)" in e.value.replace("\\", "")
                for e in at.error)
     at.text_input(key="up_wmt_lp").set_value("all")
@@ -152,9 +147,6 @@ def test_a_second_session_reads_no_pair_again(release, monkeypatch, tmp_path):
     file changed on disk is read anew; a pair is kept at most release.SHARED_TTL seconds unused."""
     import shutil
 
-    from streamlit.testing.v1 import AppTest
-
-    from conftest import ROOT
     from studio import release as rel_mod
 
     copy = tmp_path / "wmt22"
@@ -162,12 +154,7 @@ def test_a_second_session_reads_no_pair_again(release, monkeypatch, tmp_path):
     monkeypatch.setenv("BLONDE_WMT_ROOTS", str(tmp_path))
 
     def load():
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-        at.run()
-        at.switch_page("pages/data.py").run()
-        at.text_input(key="up_wmt_dir").set_value(str(copy))
-        at.text_input(key="up_wmt_lp").set_value("all")
-        at.button(key="FormSubmitter:wmt-Load this folder").click().run()
+        at = wmt_form(copy, "all")
         assert not at.exception and not at.error, [e.value for e in at.error]
         return at.session_state["release"]["studies"]["ja-en"]
 
