@@ -279,7 +279,7 @@ def test_a_first_visitor_on_a_page_address_gets_the_app_not_the_legacy_pages(bro
         pg.locator(".bl-doc").first.wait_for()
         pg.wait_for_timeout(1000)
         links = [t.split("\n")[-1] for t in pg.locator('.st-key-bl-nav a').all_inner_texts()]
-        assert links == ["Home", "Data", "Overview", "Categories", "Documents", "Significance", "Contrast",
+        assert links == ["Home", "Data", "Overview", "Release", "Categories", "Documents", "Significance", "Contrast",
                          "Human correlation", "Human judgments", "Sandbox", "Phenomenon gallery"], links
         no_exception(pg)
         second = new_page(browser, url)  # the next visitor: the app's own pages as well
