@@ -24,7 +24,8 @@ SHARED = Path(os.environ.get("BLONDE_SHARED_DIR") or ROOT.parent / "shared") / "
 def corpora() -> dict:
     ted, w22 = SHARED / "ted-zhen", SHARED / "wmt22-zhen"
     return {
-        "ted": {"files": ["-r", str(ted / "refs" / "ref.txt"), "-s", *sorted(str(p) for p in (ted / "systems").glob("*.txt")),
+        "ted": {"files": ["-r", str(ted / "refs" / "ref.txt"),
+                          "-s", *sorted(str(p) for p in (ted / "systems").glob("*.txt")),
                           "--docids", str(ted / "docids.txt")],
                 "human": ["--human", str(ted / "mqm_seg_scores.tsv")], "pair": ["Online-W", "Facebook-AI"]},
         "wmt22": {"files": ["-r", str(w22 / "refs" / "refA.txt"),
