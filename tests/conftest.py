@@ -151,6 +151,12 @@ SLOW_TESTS = {
     "test_bleu_follows_the_target_language", "test_a_jsonl_folder_scores_exactly_as_the_txt_one",
     "test_a_domain_scores_as_its_documents_loaded_alone", "test_correlate_en_ja_against_esa",
     "test_buckets_on_ted_add_up",
+    # 10-80 s each on WMT24 (raters' agreement, mt-metrics-eval's fixtures, TER on whole paragraphs, the gallery's
+    # pages, Chinese names, en-hi with and without its pack, correlate on TED): the full suite and CI run them
+    "test_two_raters_of_wmt24_esa_agree_as_measured", "test_task_equals_mt_metrics_eval_on_wmt24",
+    "test_ter_into_chinese_is_normalised_with_asian_support", "test_the_choice_outlives_a_visit_to_another_page",
+    "test_chinese_names_count_without_word_boundaries",
+    "test_en_hi_scores_with_its_pack_and_without_one_names_the_language", "test_correlate_command",
 }
 
 
