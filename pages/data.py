@@ -25,7 +25,8 @@ if data() is not None and st.session_state.get("shared_copy"):
 limit = st.get_option("server.maxUploadSize")
 # what each uploader takes - its formats' names, what they look like, the file types - is the core's table
 # (io/formats.py), as the command line's --input, --human and --metric-scores say it
-TEXTS, JUDGED, SCORED = (CATALOG.input_formats(role) for role in ("texts", "judgments", "metric scores"))
+TEXTS, JUDGED, SCORED, FOLDERS = (CATALOG.input_formats(role) for role in ("texts", "judgments", "metric scores",
+                                                                            "folders"))
 
 
 ESA_ALL_HELP = ("ESA judgments (Appraise's export): by default each system's score is its mean over the segments "
@@ -336,17 +337,10 @@ with tab_struct:
         st.form_submit_button("Analyse this file", type="primary", on_click=analyse_structured)
 with tab_wmt:
     with st.form("wmt"):
-        st.caption("The WMT metrics task's layout (mt-metrics-eval): documents/LP.docs (domain and document per "
-                   "segment), sources/LP.txt, references/LP.NAME.txt, system-outputs/LP/NAME.txt, "
-                   "human-scores/LP.NAME.LEVEL.score and metric-scores/LP/NAME-REF.LEVEL.score (LEVEL sys, doc or "
-                   "seg). Everything in it is loaded: texts, document ids with their domains, the human scores and "
-                   "every metric's scores. WMT24's release as it is works too: its canary line is left out, "
-                   "metadata/LP.jsonl checked, and the ESA exports of Appraise under human/ read for the pair. "
-                   "mt-metrics-eval's 2025 form as well: texts as JSON Lines (sources/LP.jsonl, "
-                   "references/LP.NAME.jsonl, system-outputs/LP/NAME.jsonl), metadata/LP/NAME.jsonl, and "
-                   "'[No translation supplied]' read as a missing (empty) output and counted in the summary after loading.")
+        st.caption("Everything in the folder is loaded: texts, document ids with their domains, the human scores "
+                   "and every metric's scores. " + md_escape(FOLDERS.help) + ".")
         a, b = st.columns(2)
-        a.file_uploader("A zip of the folder", type=["zip"], key="up_wmt_zip")
+        a.file_uploader("A zip of the folder", type=FOLDERS.types, key=FOLDERS.uploader)
         b.text_input("or the folder's path on this server", key="up_wmt_dir",
                      help="This server reads " + roots_said() + ".")
         a.text_input("Language pair (when the folder has several)", key="up_wmt_lp", placeholder="zh-en",

@@ -21,7 +21,7 @@ SHARED = TED.parent
 FORMAT_WORDS = ("XML", "TSV", "CSV", "JSON", "JSON Lines", "MQM", "DA", "ESA", "COMET", "score files", "SGML", "XLIFF",
                 "TMX", "Parquet", "Excel", "XLSX", "YAML", "PSV", "pipe-separated")
 COMMANDS = {"texts": ("score", "correlate", "report"), "judgments": ("score", "correlate", "report"),
-            "metric scores": ("score", "correlate")}  # the commands whose flag of the role (the table's) is checked
+            "metric scores": ("score", "correlate"), "folders": ("score", "correlate", "report")}  # the commands whose flag of the role (the table's) is checked
 
 
 def named_formats(text: str) -> set:
@@ -71,7 +71,15 @@ def sample_rows(sep: str) -> bytes:
 
 
 def test_the_table_declares_each_role_once_with_one_fallback_last():
-    for role in formats.ROLES:
+    """Each role of files: distinct names, one fallback last (it reads any name); the folders' role: a zip of any
+    layout uploaded, the last layout of io/wmt.py taking any folder the others do not recognise."""
+    from blonde_core.io import wmt
+
+    folders = of_role("folders")
+    assert [f.name for f in folders] == [lay.name for lay in wmt.LAYOUTS] and accepted("folders").types == ["zip"]
+    assert wmt.LAYOUTS[-1].found(wmt._Tree([], None, "any")) is not None
+    assert CATALOG.input_formats("folders").formats == folders
+    for role in set(formats.ROLES) - {"folders"}:
         fs = of_role(role)
         assert len({f.name for f in fs}) == len(fs) >= 3
         assert [f.sniff is None for f in fs] == [False] * (len(fs) - 1) + [True]  # the fallback reads the rest
@@ -183,3 +191,30 @@ def test_the_data_page_uploaders_are_the_table(with_psv):
     scored = CATALOG.input_formats("metric scores")  # shown once texts are loaded
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert all(f.said in captions for f in scored.formats) and at.file_uploader(key=scored.uploader)
+
+
+def test_a_folder_layout_registered_in_the_table_is_read_and_said(tmp_path, monkeypatch):
+    """A release folder's layouts are io/wmt.py's LAYOUTS: a throwaway layout added there (one entry: a marker
+    file beside the metrics-task layout) is recognised by read_wmt and wmt_pairs, its label is what the folder is
+    understood as, and --wmt-dir's help and the "folders" role name it; the same folder without the marker reads as
+    the metrics-task layout, the last of the table, which takes whatever the others do not."""
+    from blonde_core.io import wmt
+    from conftest import wmt22_layout
+
+    root = wmt22_layout(tmp_path, n=20)["root"]
+    plain = wmt.read_wmt(root)
+    assert plain.layout == "WMT (mt-metrics-eval)" == wmt.LAYOUTS[-1].label
+    marked = wmt.FolderLayout(name="marked", label="a marked folder", help="LAYOUT.marked beside documents/",
+                              found=lambda t: t if t.has("LAYOUT.marked") else None,
+                              pairs=lambda t: wmt._root(t)[1], read=wmt._mme_read, text=wmt._mme_text)
+    monkeypatch.setattr(wmt, "LAYOUTS", (marked, *wmt.LAYOUTS))
+    assert wmt.read_wmt(root).layout == "WMT (mt-metrics-eval)"  # no marker: not this layout
+    (root / "LAYOUT.marked").write_text("")
+    got = wmt.read_wmt(root)
+    assert got.layout == "a marked folder" and wmt.wmt_pairs(root) == ["zh-en"]
+    assert got.corpus.systems == plain.corpus.systems and got.corpus.references == plain.corpus.references
+    assert wmt.wmt_text(root, "zh-en", "refA")[1] == (root / "references" / "zh-en.refA.txt").read_text().splitlines()
+    folders = accepted("folders")
+    assert [f.name for f in folders.formats] == ["marked", "wmt25", "mt-metrics-eval"] and folders.types == ["zip"]
+    said = flag_help("score", "--wmt-dir")
+    assert all(f"{lay.label}: {lay.help}" in said for lay in wmt.LAYOUTS), said

@@ -61,7 +61,7 @@ def input_help(role: str, lead: str | None = None, after: str = "") -> str:
     """The help of a flag that takes files of a role (--input, --human, --metric-scores): what they bring, then
     every format the core's table declares for it (io/formats.py), each with what it looks like."""
     acc = CATALOG.input_formats(role)
-    return f"{lead or acc.what}, recognised by name and first bytes - {acc.help}{after}".replace("%", "%%")
+    return f"{lead or acc.what}, {acc.how} - {acc.help}{after}".replace("%", "%%")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -94,9 +94,7 @@ def add_corpus_args(p: argparse.ArgumentParser) -> None:
                         "signature); what a system left out or added is reported per document")
     w = p.add_argument_group("a WMT evaluation folder, metrics computed elsewhere")
     w.add_argument("--wmt-dir", metavar="DIR",
-                   help="a whole folder (or a .zip of one) in the WMT metrics-task layout (mt-metrics-eval): "
-                        "documents with domains, source, references, systems, human scores and metric scores; "
-                        "-r NAME picks the reference (default: all of them)")
+                   help=input_help("folders", after="; -r NAME picks the reference (default: all of them)"))
     w.add_argument("--lp", metavar="SRC-TGT", action="append",
                    help="with --wmt-dir: the language pair (needed when it has several; score and report: repeat it, "
                         "or 'all', for the release's systems x pairs table; correlate --task: repeat it for several, "

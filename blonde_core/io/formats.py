@@ -3,14 +3,17 @@
 An `InputFormat` says what a format is called (`name`, and `label` for people), which files it is
 (`extensions`, and `sniff`: recognised from its name and first bytes), how it is read (`read`), what it looks
 like (`help`) and which flag and uploader take it (its `role`: "texts" - one structured file, `--input`;
-"judgments" - human judgments, `--human`; "metric scores" - metrics computed elsewhere, `--metric-scores`).
-`FORMATS` holds them in the order a file is tried: the first format of its role that recognises it reads it,
-and a format without a sniff reads whatever the others did not (the last of its role).
+"judgments" - human judgments, `--human`; "metric scores" - metrics computed elsewhere, `--metric-scores`;
+"folders" - a whole release folder or a zip of one, `--wmt-dir`).  `FORMATS` holds the files' formats in the
+order a file is tried: the first format of its role that recognises it reads it, and a format without a sniff reads
+whatever the others did not (the last of its role).  A folder's formats are io/wmt.py's `LAYOUTS`, each recognised
+from the folder's members, in the same way.
 
-The views loop over it: the Data page's uploaders (their labels, help and accepted types), the command line's
---input, --human and --metric-scores help (`accepted`), and Study's loading (`read_structured_with_human`,
-`read_judgment_files`, `read_metric_file`).  A new format is its reader plus one entry here.  Every problem
-stays the reader's `InputError`, naming the file, the line and what was expected.
+The views loop over it: the Data page's uploaders and folder tab (their labels, help and accepted types), the
+command line's --input, --human, --metric-scores and --wmt-dir help (`accepted`), and Study's loading
+(`read_structured_with_human`, `read_judgment_files`, `read_metric_file`, io/wmt.py's `read_wmt`).  A new format is
+its reader plus one entry here (a folder's layout: one entry in LAYOUTS).  Every problem stays the reader's
+`InputError`, naming the file, the line and what was expected.
 
 This module sits above every reader (readers, human, da, esa, metric_scores), so none imports another in a
 cycle to dispatch.
@@ -57,6 +60,7 @@ class Role:
     flag: str  # the command line's flag
     uploader: str  # the Data page's uploader (its session-state key)
     noun: str  # "judgment" in "several judgment files ..."
+    how: str = "recognised by name and first bytes"  # how a file of the role is told to be of a format
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ ROLES = {r.name: r for r in (
     Role("texts", "one structured file carrying references and systems", "--input", "up_struct", "text"),
     Role("judgments", "human judgments", "--human", "up_human", "judgment"),
     Role("metric scores", "scores of metrics computed elsewhere", "--metric-scores", "up_metrics", "metric-score"),
+    Role("folders", "a whole release folder (or a .zip of one): documents, references, systems, human and metric "
+                    "scores", "--wmt-dir", "up_wmt_zip", "folder", "its layout recognised from the folder's members"),
 )}
 
 
@@ -161,11 +167,24 @@ FORMATS = (
 )
 
 
+def _is_zip(p: Peek) -> bool:
+    return p.low.endswith(".zip")
+
+
+def _folder_formats() -> tuple:
+    """The "folders" role: one format per layout of io/wmt.py's LAYOUTS, read at each call (a layout added there is
+    taken here, by the Data page's folder tab and by --wmt-dir's help)."""
+    from . import wmt
+
+    return tuple(InputFormat(name=lay.name, role="folders", label=lay.label, help=lay.help, read=lay.read,
+                             extensions=(".zip",), sniff=_is_zip) for lay in wmt.LAYOUTS)
+
+
 def of_role(role: str) -> tuple:
     """The formats a role's flag and uploader take, in the order a file is tried."""
     if role not in ROLES:
         raise KeyError(f"no input role {role!r} (roles: {', '.join(ROLES)})")
-    return tuple(f for f in FORMATS if f.role == role)
+    return tuple(f for f in FORMATS + _folder_formats() if f.role == role)
 
 
 def _listed(items: list[str]) -> str:
@@ -205,6 +224,10 @@ class Accepted:
     @property
     def what(self) -> str:
         return self.role.what
+
+    @property
+    def how(self) -> str:
+        return self.role.how
 
 
 def accepted(role: str) -> Accepted:

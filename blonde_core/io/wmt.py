@@ -38,6 +38,7 @@ import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from blonde_core.errors import InputError
 from .corpus import Corpus
@@ -197,13 +198,8 @@ def _wmt25(tree: _Tree):
 def wmt_pairs(source, roots=None) -> list[str]:
     """The language pairs of a WMT-layout folder or zip (its documents/LP.docs; no text is read), or of WMT25's
     release (its test set's document ids)."""
-    tree = _tree(source, roots)
-    w25 = _wmt25(tree)
-    if w25 is not None:
-        from .wmt25 import wmt25_pairs
-
-        return wmt25_pairs(w25[0], w25[1])
-    return _root(tree)[1]
+    layout, found = layout_of(_tree(source, roots))
+    return layout.pairs(found)
 
 
 def _tree(source, roots=None) -> _Tree:
@@ -230,7 +226,7 @@ class WmtFolder:
     missing: dict = field(default_factory=dict)  # text name -> segments "[No translation supplied]" (read as empty)
     system_metadata: dict = field(default_factory=dict)  # system -> the fields of metadata/LP/NAME.jsonl
     left_out: list = field(default_factory=list)  # what of the test set is left out, and why (the WMT24 canary)
-    layout: str = "WMT (mt-metrics-eval)"
+    layout: str = ""  # the label of its layout in LAYOUTS (read_wmt sets it)
     # what of the release is damaged, and what was done with it: [{"file", "kind", "lines", "said"}]
     damage: list = field(default_factory=list)
     misaligned: dict = field(default_factory=dict)  # WMT25: system -> documents whose paragraphs do not match
@@ -341,17 +337,12 @@ def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
     """(file label, every line) of one text of a WMT-layout folder or zip: the reference NAME
     (references/LP.NAME.txt) or the system NAME (system-outputs/LP/NAME.txt), or .jsonl; lines as in the file,
     the canary included, so that line numbers are the file's."""
-    tree = _tree(source)
-    w25 = _wmt25(tree)
-    if w25 is not None:  # WMT25: the pair's paragraphs in the test set's order, as loaded
-        from .wmt25 import read_wmt25
+    layout, found = layout_of(_tree(source))
+    return layout.text(found, lp, name)
 
-        c = read_wmt25(*w25, lp)["corpus"]
-        docs = c.references.get(name) or c.systems.get(name)
-        if docs is None:
-            raise InputError(f"has no text '{name}' (references: {', '.join(c.references)}; systems: "
-                             f"{', '.join(c.systems)})", file=w25[0].label, code=InputError.Codes.NAMES)
-        return c.files[name], [seg for doc in docs for seg in doc]
+
+def _mme_text(tree: _Tree, lp: str | None, name: str) -> tuple[str, list[str]]:
+    """wmt_text in the mt-metrics-eval layout."""
     tree, lp = _rooted(tree, lp)
     refs = _text_members(tree, "references/", lp + ".")
     systems = _text_members(tree, f"system-outputs/{lp}/", "")
@@ -368,12 +359,14 @@ def read_wmt(source, lp: str | None = None, gold: str | None = None, lower_is_be
     """A WMT-layout folder (a path) or zip (a path ending .zip, or NamedBytes of one) -> WmtFolder;
     esa_common: ESA systems compared only on the segments judged for every one of them (WMT24's way); roots: the
     folders a server allows, every member of a folder checked to lie inside one (links followed)."""
-    tree = _tree(source, roots)
-    w25 = _wmt25(tree)
-    if w25 is not None:
-        from .wmt25 import read_wmt25
+    layout, found = layout_of(_tree(source, roots))
+    w = layout.read(found, lp, gold, lower_is_better, esa_common)
+    w.layout = layout.label
+    return w
 
-        return WmtFolder(**read_wmt25(*w25, lp, gold, lower_is_better, esa_common))
+
+def _mme_read(tree: _Tree, lp: str | None, gold: str | None, lower_is_better, esa_common: bool) -> WmtFolder:
+    """read_wmt in the mt-metrics-eval layout."""
     tree, lp = _rooted(tree, lp)
     docs_rel = f"documents/{lp}.docs"
     doc_lines = _lines(tree, docs_rel)
@@ -603,3 +596,74 @@ def human_scores(name: str, files: dict, corpus: Corpus) -> HumanScores:
 
 
 __all__ = ["LEVELS", "WmtFolder", "read_wmt", "human_scores", "wmt_pairs"]
+
+
+# -- the layouts a release folder comes in ---------------------------------------------------------------------------
+def _wmt25_text(found, lp: str | None, name: str) -> tuple[str, list[str]]:
+    """wmt_text in WMT25's layout: the pair's paragraphs in the test set's order, as loaded."""
+    from .wmt25 import read_wmt25
+
+    c = read_wmt25(*found, lp)["corpus"]
+    docs = c.references.get(name) or c.systems.get(name)
+    if docs is None:
+        raise InputError(f"has no text '{name}' (references: {', '.join(c.references)}; systems: "
+                         f"{', '.join(c.systems)})", file=found[0].label, code=InputError.Codes.NAMES)
+    return c.files[name], [seg for doc in docs for seg in doc]
+
+
+def _wmt25_read(found, lp, gold, lower_is_better, esa_common) -> WmtFolder:
+    from .wmt25 import read_wmt25
+
+    return WmtFolder(**read_wmt25(*found, lp, gold, lower_is_better, esa_common))
+
+
+def _wmt25_pairs(found) -> list[str]:
+    from .wmt25 import wmt25_pairs
+
+    return wmt25_pairs(found[0], found[1])
+
+
+@dataclass(frozen=True)
+class FolderLayout:
+    """One layout a whole release folder (or a zip of one) comes in: `found(tree)` recognises it (what the other
+    hooks are given, or None: not this layout), `pairs(found)` its language pairs (no text read), `read(found, lp,
+    gold, lower_is_better, esa_common)` one pair as a WmtFolder, `text(found, lp, name)` one text's lines as its
+    file has them; `label` and `help` are what the Data page's folder tab and --wmt-dir say (io/formats.py's
+    "folders").  A new layout is its reader and one entry in LAYOUTS."""
+    name: str
+    label: str
+    help: str
+    found: Callable
+    pairs: Callable
+    read: Callable
+    text: Callable
+
+
+LAYOUTS = (
+    FolderLayout(
+        name="wmt25", label="WMT25 (JSON Lines)",
+        help="WMT25's release as published (wmt-conference/wmt25-general-mt data/): the test set wmt25-genmt.jsonl "
+             "(whole documents, paragraphs split at blank lines), systems/NAME.jsonl, automatic_scores/NAME.jsonl "
+             "and the human evaluation wmt25-genmt-humeval.jsonl (both ESA annotations, human1 and human2); a "
+             "system whose paragraphs do not match is re-segmented and said",
+        found=_wmt25, pairs=_wmt25_pairs, read=_wmt25_read, text=_wmt25_text),
+    # the last layout takes whatever the ones before it did not recognise, and says what it expected
+    FolderLayout(
+        name="mt-metrics-eval", label="WMT (mt-metrics-eval)",
+        help="the WMT metrics task's layout: documents/LP.docs (domain and document per segment), sources/LP.txt, "
+             "references/LP.NAME.txt, system-outputs/LP/NAME.txt, human-scores/LP.NAME.LEVEL.score and "
+             "metric-scores/LP/NAME-REF.LEVEL.score (LEVEL sys, doc or seg); WMT24's release as it is (its canary "
+             "line left out, metadata/LP.jsonl checked, the ESA exports of Appraise under human/ read for the "
+             "pair); mt-metrics-eval's 2025 form (texts as JSON Lines, metadata/LP/NAME.jsonl, '[No translation "
+             "supplied]' read as a missing output and counted)",
+        found=lambda tree: tree, pairs=lambda tree: _root(tree)[1], read=_mme_read, text=_mme_text),
+)
+
+
+def layout_of(tree: _Tree) -> tuple[FolderLayout, object]:
+    """The first layout of LAYOUTS that recognises the tree, and what it found there."""
+    for layout in LAYOUTS:
+        found = layout.found(tree)
+        if found is not None:
+            return layout, found
+    raise AssertionError("the last layout takes every tree")

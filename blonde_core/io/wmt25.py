@@ -340,7 +340,7 @@ def read_wmt25(tree, test_rel: str, hum_rel: str | None, lp: str | None, gold: s
                          page=f"has no human evaluation (*{HUMEVAL}*.jsonl), so the human scores {gold!r} "
                               "in the form's box have nothing to choose")
     return dict(corpus=corpus, lp=lp, domains=domains, human=human, gold=chosen, golds=golds, metrics=metrics,
-                skipped=skipped, missing=missing, left_out=left_out, layout="WMT25 (JSON Lines)", damage=damage,
+                skipped=skipped, missing=missing, left_out=left_out, damage=damage,
                 misaligned=misaligned)
 
 
