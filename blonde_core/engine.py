@@ -68,19 +68,19 @@ class Engine:
         return AnnotationCache(self.cache_dir, table=table, validate=validate or decode_numbers,
                                max_bytes=self.disk_bytes)
 
-    def annotator(self, lowercase: bool, lang: str = "en", persist: bool = True):
-        """persist=False (the Sandbox's edits): annotations kept in a small memory memo
+    def annotator(self, lowercase: bool, lang="en", persist: bool = True):
+        """The shared annotator of a language (its pack, or its name, folder or file; kept under the name given,
+        or the pack's name). persist=False (the Sandbox's edits): annotations kept in a small memory memo
         of their own, never on disk."""
-        from blonde_core.annotation.annotator import Annotator
-        from blonde_core.lang.base import load_pack
+        from blonde_core.annotation.annotator import build_annotator
 
         with self._lock:
-            key = (bool(lowercase), lang, persist)
+            key = (bool(lowercase), lang if isinstance(lang, str) else lang.name, persist)
             ann = self._annotators.get(key)
             if ann is None:
                 memo = self.memo_sentences if persist else min(self.memo_sentences or 20_000, 20_000)
-                ann = Annotator(load_pack(lang), lowercase, self.disk() if persist else None,
-                                n_process=self.n_process, memo_limit=memo, pool=self.annotation_pool())
+                ann = build_annotator(lang, lowercase, self.disk() if persist else None,
+                                      n_process=self.n_process, memo_limit=memo, pool=self.annotation_pool())
                 self._annotators[key] = ann
             return ann
 

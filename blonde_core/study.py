@@ -428,9 +428,33 @@ class Study:
         return self.corpus.n_segments
 
     @property
+    def source(self) -> list | None:
+        """The source's documents (lists of segments), None when no source was loaded."""
+        return self.corpus.source
+
+    def texts(self, name: str) -> list:
+        """A reference's or a system's documents (lists of segments, in doc_ids' order)."""
+        c = self.corpus
+        return c.references[name] if name in c.references else c.systems[name]
+
+    def doc_lengths(self, name: str) -> list[int]:
+        """Segments per document of a reference or a system, in doc_ids' order."""
+        return self.corpus.doc_lengths(name)
+
+    @property
+    def boundaries(self) -> str:
+        """Where the documents came from: "docids", "blank-lines", "single" (one document) or "structured"."""
+        return self.corpus.boundaries
+
+    @property
     def seg_method(self) -> str | None:
         """How systems were re-segmented into the reference's sentences (None: as loaded)."""
         return self.corpus.seg_method
+
+    @property
+    def missing_documents(self) -> dict:
+        """{system: [the reference's document ids it has none of]} (each scored as empty)."""
+        return self.corpus.missing_documents
 
     @property
     def from_structured_file(self) -> bool:
@@ -439,6 +463,11 @@ class Study:
     def misaligned(self) -> list[str]:
         """Systems with a document whose segment count differs from its reference document's (re-segmentable)."""
         return self.corpus.misaligned()
+
+    def check(self, granularity: str = "sentence") -> None:
+        """InputError unless every system and reference has every document and, at sentence granularity, as many
+        segments in each as the first reference (what scoring at that granularity needs)."""
+        self.corpus.check(granularity)
 
     @property
     def _engine(self) -> Engine:
@@ -457,6 +486,11 @@ class Study:
     def check_limits(self, max_line_chars: int, max_segments: int) -> None:
         """InputError naming the file and line past a server's limits per upload (io/corpus.py)."""
         self.corpus.check_limits(max_line_chars, max_segments)
+
+    def check_line_length(self, max_line_chars: int, limit: str) -> None:
+        """InputError naming the file and line of the first text longer than max_line_chars (limit: whose limit
+        it is and how to raise it, said in the message)."""
+        self.corpus.check_line_length(max_line_chars, limit)
 
     def language_keys(self) -> dict:
         """The disk cache's keys of this study's language guesses ({"guess", "source", "systems"}): a hash of
@@ -573,7 +607,6 @@ class Study:
         settings (what the Documents page highlights): {line, start, end, text, category, class}, offsets into
         the line as given. The `spans` command, bench/check_tagging.py."""
         from .analysis.tagging import line_spans
-        from .lang import load_pack
 
         if not cfg.has_pack:
             from .lang import no_pack_message
@@ -581,7 +614,7 @@ class Study:
             raise InputError(no_pack_message(cfg.lang), code=InputError.Codes.NO_PACK)
         eng = engine or Engine(cache_mode="memory", pool="inline")
         records = eng.annotator(cfg.tag_lowercase, cfg.lang).annotate(lines, progress)
-        return line_spans(lines, records, load_pack(cfg.lang), cfg.tag_lowercase, fold=cfg.fold_case)
+        return line_spans(lines, records, cfg.pack, cfg.tag_lowercase, fold=cfg.fold_case)
 
     @staticmethod
     def wmt_text(source, lp: str | None, name: str) -> tuple[str, list[str]]:
@@ -629,11 +662,9 @@ class Study:
     def pack_notes(cfg: ScoreConfig) -> dict:
         """{"notes": [...], "caveats": [...]} of the pack that scores (lang/<code>/pack.json): what a category
         counts in that language, a licence; caveats are measured weaknesses that travel with every number."""
-        from .lang import load_pack
-
         if not cfg.has_pack:
             return {"notes": [], "caveats": []}
-        pack = load_pack(cfg.lang)
+        pack = cfg.pack
         return {"notes": list(pack.notes), "caveats": list(pack.caveats)}
 
     def no_pack(self, cfg: ScoreConfig) -> str | None:
@@ -880,12 +911,11 @@ class Study:
 
     def signature(self, cfg: ScoreConfig) -> str:
         from .annotation.pipeline import pipeline_id
-        from .lang import load_pack
 
         if not cfg.has_pack:
             return f"texts|lang:{cfg.lang}|pack:none" + (f"|domain:{self.domain}" if self.domain else "")
 
-        return cfg.signature(len(self.corpus.references), pipeline_id(load_pack(cfg.lang)), plus=self.plus,
+        return cfg.signature(len(self.corpus.references), pipeline_id(cfg.pack), plus=self.plus,
                              refined_ner=self.ner is not None, seg=self.corpus.seg_method, domain=self.corpus.domain)
 
     # -- answers -------------------------------------------------------------------
@@ -1611,6 +1641,28 @@ class Analysis:
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(Analysis.QUESTIONS))
 
+    # what pages ask of the texts it was scored on: the io Corpus stays behind the door (issue 61 point 5)
+    @property
+    def doc_ids(self) -> list:
+        """The documents' ids (a document's index is its place here)."""
+        return self.result.corpus.doc_ids
+
+    @property
+    def references(self) -> list[str]:
+        """The references' names (the first is the one scored against)."""
+        return list(self.result.corpus.references)
+
+    @property
+    def source(self) -> list | None:
+        """The source's documents (lists of segments), None when no source was loaded."""
+        return self.result.corpus.source
+
+    @property
+    def resegmented(self) -> dict:
+        """{system: {document index: {"original": its own segments, "omitted": [...], "added": [...]}}} of the
+        systems re-segmented into the reference's sentences ({} when none was)."""
+        return getattr(self.result.corpus, "resegmented", {}) or {}
+
     def score_stats(self, stats) -> dict:
         """The formula on these sufficient statistics (e.g. doc_stats(name)) with this result's settings."""
         from .metric.scoring import score
@@ -1638,11 +1690,12 @@ class Catalog:
 
         return WEIGHT_FLAGS
 
-    def language(self, lang: str = "en"):
-        """The language pack (lang/): its features per category, words and descriptions."""
-        from .lang import load_pack
+    def language(self, lang="en"):
+        """The language pack (lang/): its features per category, words and descriptions (given a language's name,
+        folder or file, or the pack itself)."""
+        from .lang import as_pack
 
-        return load_pack(lang)
+        return as_pack(lang)
 
     @staticmethod
     def plain(x):

@@ -195,9 +195,9 @@ def systems_by_documents():
             hover.append([f"spans matched {m:g}, in system {sy:g}, in reference {r:g}" for m, sy, r in
                           zip(np.asarray(c_["matched"]), np.asarray(c_["system"]), ref_n)])
         else:
-            marks.append([""] * len(res.corpus.doc_ids))
-            hover.append([""] * len(res.corpus.doc_ids))
-    docs = res.corpus.doc_ids
+            marks.append([""] * len(res.doc_ids))
+            hover.append([""] * len(res.doc_ids))
+    docs = res.doc_ids
     xd, yd = [label(x) for x in docs], [label(n) for n in names]
     mark_sys = st.session_state.get("doc_heat_system")
     fig = go.Figure(go.Heatmap(z=vals, x=xd, y=yd, colorscale="Viridis", zmin=0, zmax=100, text=marks,

@@ -182,7 +182,7 @@ if out["sentence_level"]:
                    "higher. Click a point to open that sentence for A and B on the Documents page.")
         downloads(sn, f"sentences_{a}_vs_{b}", key="bkst")
 
-docs = res.corpus.doc_ids
+docs = res.doc_ids
 if st.session_state.get("ct_doc") not in docs:
     st.session_state["ct_doc"] = docs_df["document"].iloc[0] if not docs_df.empty else docs[0]
 doc = st.selectbox("Document", docs, key="ct_doc")
@@ -199,7 +199,7 @@ if st.button("Open this document for A and B in Documents", key="ct_open"):
 if out["sentence_level"]:
     ea, eb = res.sentence_errors(di, a)[cat], res.sentence_errors(di, b)[cat]
     differ = [i for i, (x, y) in enumerate(zip(ea, eb)) if sum(x) != sum(y)]
-    ref = next(iter(res.corpus.references))
+    ref = res.references[0]
     view = res.sentence_view(di, [a, b], ref)
     moved = d.resegmentation()  # re-segmented systems (issue 47)
     cut = {n: moved.get(n, {}).get(doc) for n in (a, b)}

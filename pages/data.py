@@ -362,7 +362,6 @@ if d is None:
     st.info("Nothing loaded yet. Upload files above or press **Load sample data**.")
     st.stop()
 
-c = d.corpus
 st.subheader("What was understood")
 target = d.guess_language()
 if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
@@ -390,11 +389,11 @@ if off_target:  # systems that refused, copied the source or wrote nothing: name
 st.write(f"Loaded from **{md_escape(d.origin)}**.")
 boundary_note = {"docids": "documents from the document-id file", "blank-lines": "documents separated by blank lines",
                  "single": "no document ids: the whole file is **one document**",
-                 "structured": "documents from the structured file"}[c.boundaries]
+                 "structured": "documents from the structured file"}[d.boundaries]
 if d.wmt:
     boundary_note = f"documents from the folder's documents/{md_escape(d.wmt[1])}.docs"
-st.write(f"{len(c.references)} reference(s), {len(c.systems)} system(s), {len(c.doc_ids)} document(s), "
-         f"{c.n_segments} segments; {boundary_note}.")
+st.write(f"{len(d.references)} reference(s), {len(d.systems)} system(s), {len(d.doc_ids)} document(s), "
+         f"{d.reference_segments} segments; {boundary_note}.")
 if st.session_state.get("annotating_ahead"):
     st.caption("The language's analyser started annotating these sentences in the background when they were loaded: the other pages "
                "wait only for what is not done yet, with a progress bar.")
@@ -406,18 +405,16 @@ def guess_language(docs) -> str:
     return f"{g['language']} ({g['name']})" if g["language"] else "?"
 
 
-rows = [{"name": n, "role": "reference", "language (guess)": guess_language(v), "segments": sum(map(len, v))}
-        for n, v in c.references.items()]
-rows += [{"name": n, "role": "system", "language (guess)": guess_language(v), "segments": sum(map(len, v))}
-         for n, v in c.systems.items()]
-if c.source:
-    rows.append({"name": "source", "role": "source", "language (guess)": guess_language(c.source),
-                 "segments": sum(map(len, c.source))})
-ref0 = next(iter(c.references.values()))
+rows = [{"name": n, "role": role, "language (guess)": guess_language(d.texts(n)), "segments": sum(d.doc_lengths(n))}
+        for role, names in (("reference", d.references), ("system", d.systems)) for n in names]
+if d.source:
+    rows.append({"name": "source", "role": "source", "language (guess)": guess_language(d.source),
+                 "segments": sum(map(len, d.source))})
 # plain tables, not st.dataframe: see summary_table (a file name shows as text, escaped)
 st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;align-items:flex-start">'
         + summary_table(pd.DataFrame(rows), max_height=440)
-        + summary_table(pd.DataFrame({"document": c.doc_ids, "segments": [len(x) for x in ref0]}), max_height=440)
+        + summary_table(pd.DataFrame({"document": d.doc_ids, "segments": d.doc_lengths(d.references[0])}),
+                        max_height=440)
         + "</div>")
 st.caption(f"Target language: **{md_escape(target['name'] or 'not recognised')}**"
            + (f" ({md_escape(target['language'])}, guessed from the reference by its script ({md_escape(target['script'])})"
@@ -429,7 +426,7 @@ for n in Study.pack_notes(config())["notes"]:
     st.caption(md_escape(n))
 shown = scoped(d)  # as the pages score it: re-segmented when the sidebar's Re-segment is on
 try:
-    shown.corpus.check("sentence")
+    shown.check("sentence")
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
@@ -438,14 +435,14 @@ except InputError as exc:
                icon=":material/warning:")
 moved = shown.resegmentation()
 if moved:  # which systems were cut into the reference's segments, and what each left out or added
-    st.info(f"**Re-segmented ({md_escape(shown.corpus.seg_method)})**: {len(moved)} system(s) cut into the reference's "
+    ref_lengths = dict(zip(shown.doc_ids, shown.doc_lengths(shown.references[0])))  # segments per document
+    st.info(f"**Re-segmented ({md_escape(shown.seg_method)})**: {len(moved)} system(s) cut into the reference's "
             "segments - "
             f"**{md_escape(', '.join(moved))}**. Everything sentence-level works for them; the Documents page keeps "
             "each one's own segments a click away.", icon=":material/content_cut:")
     st.html(SUMMARY_CSS + summary_table(pd.DataFrame([
         {"system": n, "documents cut": len(docs), "own segments": sum(v["segments"] for v in docs.values()),
-         "reference segments": sum(len(next(iter(shown.corpus.references.values()))[shown.corpus.doc_ids.index(doc)])
-                                   for doc in docs),
+         "reference segments": sum(ref_lengths[doc] for doc in docs),
          "omitted (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['omitted']))}"
                                                   for doc, v in docs.items() if v["omitted"]) or "none",
          "added (document: segment)": "; ".join(f"{doc}: {', '.join(map(str, v['added']))}"
@@ -458,9 +455,9 @@ if d.human is not None:
                   f"{len(d.human.system_scores)} systems")
 if d.human is not None:
     hs_ = d.human
-    names_ = list(d.corpus.references) + list(d.corpus.systems)
+    names_ = d.references + d.systems
     matched = [n for n in names_ if n in hs_.system_scores]
-    total_ = sum(len(x) for x in next(iter(d.corpus.references.values())))
+    total_ = d.reference_segments
     rated_ = [hs_.n_segments.get(n, 0) for n in matched]
     raters_ = sorted({r[3] for r in hs_.errors}) if hs_.errors else []
     st.markdown(
@@ -483,7 +480,7 @@ if extras:
 if d.wmt:
     u = d.messages.get("wmt", {})
     st.markdown(f"**WMT folder understood as:** {md_escape(u.get('layout', 'WMT'))}, language pair {md_escape(d.wmt[1])}; "
-                f"{len(c.doc_ids)} documents in "
+                f"{len(d.doc_ids)} documents in "
                 f"{len(u.get('domains', {}))} domains ("
                 + md_escape(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "
                 + md_escape(", ".join(f"{k} ({'/'.join(v)})" for k, v in u.get("human scores", {}).items()) or "none")

@@ -58,7 +58,7 @@ if _d0 is not None and not _cfg0.has_pack:
     texts_only_documents(_d0, _cfg0)  # the texts and the human error spans; no BlonDe span without a pack
     st.stop()
 d, cfg, res = start_page("Documents", "highlighted documents")
-docs = res.corpus.doc_ids
+docs = res.doc_ids
 if st.session_state.get("page_before") != "Documents" and "pending_doc" not in st.session_state:
     st.session_state.pop("doc_origin", None)  # opened from the sidebar, not by a click: no page to go back to
 origin = st.session_state.get("doc_origin")
@@ -81,7 +81,7 @@ if not st.session_state["doc_systems"]:  # nothing chosen yet, or the last choic
     st.session_state["doc_systems"] = res.names[:2]
 systems = c2.multiselect("Systems", res.names, key="doc_systems")
 st.session_state["keep_doc_sel"], st.session_state["keep_doc_systems"] = doc, list(systems)
-ref = c3.selectbox("Reference", list(res.corpus.references), key="doc_ref")
+ref = c3.selectbox("Reference", res.references, key="doc_ref")
 if "doc_cats" not in st.session_state:
     st.session_state["doc_cats"] = list(COLORS)
 pc1, pc2 = st.columns([3, 1], vertical_alignment="bottom")
@@ -225,7 +225,7 @@ for s, v in moved.items():
         st.html("<ol>" + "".join(f"<li>{esc(x)}</li>" for x in d.original_segments(s, di)) + "</ol>")
 
 TABS = ["Highlighted spans", "Entity threads", "Pronoun threads", "Tense timeline"]
-src = res.corpus.source[di] if res.corpus.source else None
+src = res.source[di] if res.source else None
 
 
 ext_sent = {s: d.external_sentences(di, s) for s in systems} if d.external else {}
@@ -315,6 +315,6 @@ with tab_tense:
 extra = []
 if d.human is not None and d.human.error_spans:
     extra = ["--human", d.human_file, "--overlap", "--overlap-documents", doc]
-    if ref != next(iter(res.corpus.references)):
+    if ref != res.references[0]:
         extra += ["--overlap-reference", ref]
 signature_box(res.signature, command=("score", extra))

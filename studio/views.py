@@ -26,7 +26,7 @@ def _focus_from_table(key: str, sentences: list[int]) -> None:
 def resegmented_note(res, di, systems) -> None:
     """Under a view of sentences: which shown systems were re-segmented in this document (their sentence numbers
     are the reference's; issue 47)."""
-    moved = getattr(res.corpus, "resegmented", {}) or {}
+    moved = res.resegmented
     cut = [s for s in systems if di in moved.get(s, {})]
     if cut:
         st.caption("✂ " + ", ".join(label(s) for s in cut) + ": re-segmented in this document, their sentences "

@@ -37,6 +37,70 @@ def test_pages_and_commands_reach_the_core_only_through_the_door():
     assert seen >= 15
 
 
+def corpus_reads(text: str) -> list[int]:
+    """The lines of Python source that read an attribute named `corpus` (`x.corpus`, `getattr(x, "corpus")`):
+    the io Corpus reached past the door. Words in strings and comments are not reads."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Attribute) and node.attr == "corpus":
+            found.append(node.lineno)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value == "corpus":
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_pages_and_commands_never_read_the_corpus():
+    """The io Corpus stays behind the door (issue 61 point 5): pages, the app's runtime and the command line ask
+    the Study (doc_ids, references, source, texts, check, ...) or the Analysis a result comes as (doc_ids,
+    references, source, resegmented), never `.corpus`."""
+    from conftest import ROOT
+
+    files = [*(ROOT / "pages").glob("*.py"), *(ROOT / "studio").glob("*.py"), ROOT / "app.py",
+             *(ROOT / "blonde_core" / "cli").glob("*.py")]
+    assert len(files) > 20
+    found = {str(f.relative_to(ROOT)): corpus_reads(f.read_text(encoding="utf-8")) for f in files}
+    assert not any(found.values()), {k: v for k, v in found.items() if v}
+    # the detector sees each way of reading it, and only those
+    planted = ("docs = res.corpus.doc_ids\nc = d.corpus\nmoved = getattr(res.corpus, 'x', {})\n"
+               "y = getattr(d, 'corpus')\n")
+    assert corpus_reads(planted) == [1, 2, 3, 4]
+    assert corpus_reads("st.caption('F1 over the corpus.corpus')  # d.corpus\ncorpus = 1\nx = corpus_diff") == []
+
+
+def annotators_made(text: str) -> list[tuple[int, str | None]]:
+    """(line, the function it is in) of every call that makes an Annotator in Python source."""
+    import ast
+
+    out = []
+
+    def visit(node, within):
+        for child in ast.iter_child_nodes(node):
+            name = getattr(child.func, "id", getattr(child.func, "attr", None)) if isinstance(child, ast.Call) else None
+            if name == "Annotator":
+                out.append((child.lineno, within))
+            visit(child, child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else within)
+    visit(ast.parse(text), None)
+    return out
+
+
+def test_one_place_builds_an_annotator():
+    """An Annotator is made by annotation/annotator.py's build_annotator only (Engine.annotator and BlonDe call
+    it): the same pack, worker count and cache rules wherever one is needed."""
+    from conftest import ROOT
+
+    made = {str(f.relative_to(ROOT)): annotators_made(f.read_text(encoding="utf-8"))
+            for f in (ROOT / "blonde_core").rglob("*.py")}
+    made = {k: v for k, v in made.items() if v}
+    assert list(made) == ["blonde_core/annotation/annotator.py"], made
+    assert [within for _, within in made["blonde_core/annotation/annotator.py"]] == ["build_annotator"]
+    # the detector sees a call wherever it is
+    assert annotators_made("def f():\n    return Annotator(p, True)\nann = annotation.Annotator(p, False)\n") == \
+        [(2, "f"), (3, None)]
+
+
 def test_the_checks_catch_a_circle_and_an_upward_import():
     g = {"blonde_core.io.a": {"blonde_core.analysis.b"}, "blonde_core.analysis.b": {"blonde_core.io.a"}}
     assert cycles(g) == [["blonde_core.analysis.b", "blonde_core.io.a"]]
@@ -172,8 +236,11 @@ def test_every_pack_names_a_registered_analyser_and_its_script():
     assert [c for c in available() if script(c).ter_asian_support] == ["ja", "ko", "zh"]
     assert script("th") == script(None) == script("en")  # no pack: sacrebleu's defaults
     data = json.loads(load_pack("fr").source and open(load_pack("fr").source, encoding="utf-8").read())
-    odd = _build({**data, "analyser": {"kind": "treetagger", "packages": ["treetaggerwrapper"]}}, "odd/pack.json")
-    with pytest.raises(InputError) as e:
+    with pytest.raises(InputError) as e:  # refused when the pack is read (lang/base.py's ANALYSER_KINDS)
+        _build({**data, "analyser": {"kind": "treetagger", "packages": ["treetaggerwrapper"]}}, "odd/pack.json")
+    assert e.value.file == "odd/pack.json" and "'treetagger'" in str(e.value) and "kiwi" in str(e.value)
+    odd = dataclasses.replace(load_pack("fr"), analyser="treetagger", source="odd/pack.json")  # a pack made otherwise
+    with pytest.raises(InputError) as e:  # ... is refused by the registry too
         find_pipeline(odd)
     assert e.value.file == "odd/pack.json" and "'treetagger'" in str(e.value) and "kiwi" in str(e.value)
     with pytest.raises(InputError) as e:

@@ -320,10 +320,8 @@ def thin_evidence(result) -> dict | None:
 
     if not result.names or result.config.average != "geometric":
         return None
-    from blonde_core.lang import load_pack
-
     # a category the language has nothing to count in (Hindi pronouns) is absent from every mean, never thin
-    empty = load_pack(result.config.lang).empty if result.config.has_pack else {}
+    empty = result.config.pack.empty if result.config.has_pack else {}
     thin = {c: v["spans"]["reference"] for c, v in result.scores(result.names[0])["categories"].items()
             if v["spans"]["reference"] < THIN and c not in empty}
     if not thin:

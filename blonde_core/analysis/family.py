@@ -66,9 +66,7 @@ class Family:
             self.columns(b)
             return
         # a family's own scores: one column per metric, its direction as an arrow, why it is empty when it is
-        from blonde_core.lang import load_pack
-
-        vals, pack = self.scores(b.study, b.cfg, asked), load_pack(b.cfg.lang)
+        vals, pack = self.scores(b.study, b.cfg, asked), b.cfg.pack
         for m in self.chosen(asked):
             spec = registry.SPECS[m]
             b.add(dict(key=f"{m} {'↑' if spec.higher_is_better else '↓'}", kind=self.name, metric=m,

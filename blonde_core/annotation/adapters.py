@@ -12,9 +12,11 @@ cache key and signature: bump it whenever what the adapter writes changes, and t
 never read again.  spaCy's kind has no version: its pipeline's and spaCy's own versions name its records.  The
 packages whose versions enter the pipeline id are the pack's (analyser.packages: what it needs installed).
 
-There is no list of kinds to edit: `declared()` reads the decorator lines of this folder's modules (as data,
-nothing imported - the language packs below this floor cannot import it), and a module is imported when its kind
-is first asked for.  Adding an analyser kind is its module here and the language's folder."""
+`declared()` reads the decorator lines of this folder's modules (as data, nothing imported), and a module is
+imported when its kind is first asked for.  The language packs below this floor cannot import it: lang/base.py's
+ANALYSER_KINDS names the same kinds, so that a pack naming another is refused when it is read
+(tests/test_lang_kinds.py fails when the two differ).  Adding an analyser kind is its module here, its name in
+ANALYSER_KINDS and the language's folder."""
 from __future__ import annotations
 
 import importlib

@@ -11,10 +11,10 @@ from typing import Callable, Sequence
 
 from blonde_core.memo import Memo
 
-from .backends import make_backend
+from .backends import default_n_process, make_backend
 from .pipeline import prepare
 from .store import AnnotationCache, cache_key
-from blonde_core.lang.base import LanguagePack
+from blonde_core.lang.base import LanguagePack, as_pack
 
 ProgressFn = Callable[[int, int], None]
 
@@ -227,3 +227,10 @@ class Annotator:
             self._release(batch)  # waiting callers take the records from the memo, or claim what failed
 
 
+def build_annotator(lang: str | LanguagePack, lowercase: bool, cache: AnnotationCache | None = None, *,
+                    n_process: int | None = None, progress: ProgressFn | None = None,
+                    memo_limit: int | None = None, pool="fork") -> Annotator:
+    """The one place an Annotator is made (Engine.annotator for the studies, BlonDe for a caller without one):
+    for a pack, or a language's name, folder or file; n_process None: default_n_process() (up to 2)."""
+    return Annotator(as_pack(lang), lowercase, cache, n_process if n_process is not None else default_n_process(),
+                     progress, memo_limit=memo_limit, pool=pool)

@@ -43,7 +43,7 @@ def check_line_limit(a, study: Study) -> None:
     """Every text of the study within the run's line limit (max_line_chars), else an InputError naming the
     limit, the file and the line - before any analyser sees the text (spaCy refuses a million characters)."""
     n = max_line_chars(a)
-    study.corpus.check_line_length(n, line_limit_said(n))
+    study.check_line_length(n, line_limit_said(n))
 
 
 def run_engine(a) -> Engine:
@@ -105,7 +105,7 @@ def load_study(a, human=None, **human_kw) -> Study:
         study = Study.from_files(files, a.system, docids=a.docids, blank_line_docs=a.blank_line_docs,
                                  system_docids=getattr(a, "system_docids", None), origin="command line",
                                  engine=engine)
-        for name, gone in study.corpus.missing_documents.items():
+        for name, gone in study.missing_documents.items():
             a.notes = getattr(a, "notes", []) + [
                 f"system '{name}' has no document {', '.join(repr(d) for d in gone[:5])}"
                 f"{' ...' if len(gone) > 5 else ''} of the reference's ({len(gone)} in all): scored as empty"]
@@ -119,10 +119,10 @@ def load_study(a, human=None, **human_kw) -> Study:
     if names:
         study = study.scored_against(names[0])
     if getattr(a, "domain", None):
-        n_all = len(study.corpus.doc_ids)
+        n_all = len(study.doc_ids)
         study = study.in_domain(a.domain)
         a.notes = getattr(a, "notes", []) + [
-            f"domain '{a.domain}': {len(study.corpus.doc_ids)} of {n_all} documents, {study.corpus.n_segments} "
+            f"domain '{a.domain}': {len(study.doc_ids)} of {n_all} documents, {study.reference_segments} "
             "segments"] + study.messages.get("domain", [])
     if getattr(a, "resegment", False):
         study = study.resegmented()
@@ -379,7 +379,7 @@ def run_score(a) -> str:
         data["domain"] = domain_block(study)
     moved = study.resegmentation()
     if moved:  # what each re-segmented system left out or added, per document (1-based reference segments)
-        data["resegmentation"] = {"method": study.corpus.seg_method,
+        data["resegmentation"] = {"method": study.seg_method,
                                   "omitted": "reference segments that received nothing, or under a fifth of "
                                              "their tokens", "added": "system text over twice its reference "
                                                                       "segment's length plus 10 tokens"}
@@ -393,12 +393,12 @@ def run_score(a) -> str:
             raise InputError("marks no error spans: --overlap needs MQM (<v>...</v>) or ESA error spans",
                              file=", ".join(a.human), code=InputError.Codes.JUDGMENTS)
         docs, ref = a.overlap_documents, a.overlap_reference
-        bad = [x for x in docs or [] if x not in res.corpus.doc_ids]
+        bad = [x for x in docs or [] if x not in res.doc_ids]
         if bad:
-            raise InputError(f"--overlap-documents: no document {bad[0]!r} (there are {len(res.corpus.doc_ids)})", code=InputError.Codes.NAMES)
-        if ref is not None and ref not in res.corpus.references:
+            raise InputError(f"--overlap-documents: no document {bad[0]!r} (there are {len(res.doc_ids)})", code=InputError.Codes.NAMES)
+        if ref is not None and ref not in res.references:
             raise InputError(f"--overlap-reference: no reference {ref!r} (references: "
-                             f"{', '.join(res.corpus.references)})", code=InputError.Codes.NAMES)
+                             f"{', '.join(res.references)})", code=InputError.Codes.NAMES)
         data["overlap"] = res.error_overlap(reference=ref, doc_ids=docs)
         if docs:
             data["overlap"]["documents"] = list(docs)
@@ -438,7 +438,7 @@ def error_spans_block(a, study: Study, data: dict) -> str:
 
 def domain_block(study: Study) -> dict:
     """What a study restricted to one domain covers (JSON `domain`)."""
-    return {"name": study.domain, "documents": len(study.corpus.doc_ids), "segments": study.corpus.n_segments,
+    return {"name": study.domain, "documents": len(study.doc_ids), "segments": study.reference_segments,
             "notes": list(study.messages.get("domain", []))}
 
 
@@ -447,7 +447,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     that says so first, and what needs no pack (sacrebleu's metrics with the language's tokenizer, metrics
     computed elsewhere, the human column).  Nothing of that asked for: exit 2 (NO_PACK)."""
     msg = study.no_pack(cfg)
-    names = list(study.corpus.systems)
+    names = study.systems
     external = study.external_scores(names, per_doc=a.per_doc)
     human_col = study.human_column(names)
     # nothing asked for that needs no pack
@@ -608,7 +608,7 @@ def run_contrast(a) -> str:
         raise InputError("contrast needs a discourse category (tense, pronoun, entity or dm in -c)", code=InputError.Codes.TOO_LITTLE)
     out = res.contrast(x, y)
     if a.document is not None:
-        docs = res.corpus.doc_ids
+        docs = res.doc_ids
         if a.document not in docs:
             raise InputError(f"--document: no document {a.document!r} (there are {len(docs)}: "
                              f"{', '.join(docs[:5])}{', ...' if len(docs) > 5 else ''})", code=InputError.Codes.NAMES)
@@ -707,7 +707,7 @@ def run_correlate(a) -> str:
     if not cfg.has_pack:
         comp_names, blonde_names = [], None
         if a.level == "segment" and cfg.granularity != "sentence" and \
-                not study.external_segments(list(study.corpus.systems)):
+                not study.external_segments(study.systems):
             raise InputError(study.no_pack(cfg) + "; at segment level without a pack only sacrebleu's metrics (at "
                              "sentence-level matching) and metrics computed elsewhere with segment scores are "
                              "correlated", code=InputError.Codes.NO_PACK)
@@ -752,7 +752,7 @@ def run_correlate(a) -> str:
     used = (f"{out['n_systems']} systems" + (f" (excluded: {', '.join(out['excluded'])})" if out["excluded"] else "")
             + f", {out['cells_rated']} of {out['cells']} (system, document) cells rated")
     lines += ["", f"{a.level} level" + ("" if system else f", grouping {a.grouping}") + f", n = {out['n']}; {used}; "
-              f"scored against {', '.join(res.corpus.references)}; human: {out['human']} ({out['human_direction']})"]
+              f"scored against {', '.join(study.references)}; human: {out['human']} ({out['human_direction']})"]
     if system:
         lines.append(f"intervals: {next(iter(out['metrics'].values()))['ci_method']} (the BlonDe family); Fisher z "
                      "for the others' correlations")

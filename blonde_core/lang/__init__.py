@@ -7,6 +7,6 @@ the word lists and labels that map an annotation record to those features, and
 the words' descriptions.  Adding a language is adding a folder; no code outside
 it changes.  Nothing here imports spaCy.
 """
-from .base import LanguagePack, available, guess_language, has_pack, load_pack, no_pack_message
+from .base import LanguagePack, as_pack, available, guess_language, has_pack, load_pack, no_pack_message
 
-__all__ = ["LanguagePack", "available", "guess_language", "has_pack", "load_pack", "no_pack_message"]
+__all__ = ["LanguagePack", "as_pack", "available", "guess_language", "has_pack", "load_pack", "no_pack_message"]

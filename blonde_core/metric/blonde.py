@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from blonde_core.annotation.annotator import Annotator
+from blonde_core.annotation.annotator import Annotator, build_annotator
 from blonde_core.annotation.pipeline import prepare
-from blonde_core.annotation.backends import default_n_process
 from blonde_core.annotation.store import AnnotationCache
 from .settings import COUNTING, ScoreConfig, Signature
 from blonde_core.io.corpus import Corpus
@@ -22,7 +21,6 @@ from blonde_core.errors import InputError
 from .features import (PLUS_CATEGORIES, FeatureTable, LazyTable, Layout, decode_table, entity_occurrences,
                        npz_bytes, stats_key, table_key)
 from .features import entities as tagged_entities
-from blonde_core.lang.base import load_pack
 from . import registry
 from .plus import count_phrase, parse_annotation, parse_ner_line
 from .scoring import THIN, score
@@ -184,15 +182,15 @@ class BlonDe:
     def __init__(self, config: ScoreConfig | None = None, *, cache: bool = True, cache_dir=None,
                  n_process: int | None = None, progress=None, annotator: Annotator | None = None):
         self.config = config or ScoreConfig()
-        self.pack = load_pack(self.config.lang)
+        self.pack = self.config.pack
         if annotator is not None:  # shared (e.g. by the dashboard's sessions)
             if annotator.lowercase != self.config.tag_lowercase or annotator.pack is not self.pack:
                 raise ValueError("the annotator's lowercase flag or language differs from the config")
             self.cache, self.annotator = annotator.cache, annotator
             return
         self.cache = AnnotationCache(cache_dir) if cache else None
-        self.annotator = Annotator(self.pack, self.config.tag_lowercase, self.cache,
-                                   n_process if n_process is not None else default_n_process(), progress)
+        self.annotator = build_annotator(self.pack, self.config.tag_lowercase, self.cache, n_process=n_process,
+                                         progress=progress)
 
     def evaluate(self, corpus: Corpus, annotation: list[str] | None = None,
                  ner_refined: list[str] | None = None, annotation_file: str = "annotation",

@@ -14,10 +14,13 @@ language's, not a constant here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from blonde_core import __version__
 from blonde_core.errors import InputError
+
+if TYPE_CHECKING:
+    from blonde_core.lang.base import LanguagePack
 
 CATEGORY_NAMES = ("tense", "pronoun", "entity", "dm", "ngram")
 DISCOURSE = ("tense", "pronoun", "entity", "dm")
@@ -203,7 +206,7 @@ class ScoreConfig:
             if self.weights is not None:
                 raise InputError(f"weights are per language pack; '{self.lang}' has none", code=InputError.Codes.NO_PACK)
             return
-        n = load_pack(self.lang).n_features
+        n = self.pack.n_features
         if self.weights is not None:
             for cat, w in self.weights.items():
                 if cat not in n:
@@ -227,6 +230,14 @@ class ScoreConfig:
         return bool(self.lowercase) and bool(self.tag_as_written)
 
     @property
+    def pack(self) -> LanguagePack:
+        """The target language's pack (lang/; load_pack keeps one per language), what a caller holding this config
+        passes on instead of the language's name; InputError when the language has none (has_pack)."""
+        from blonde_core.lang import load_pack
+
+        return load_pack(self.lang)
+
+    @property
     def has_pack(self) -> bool:
         """Whether the target language has a language pack (lang/): without one the BlonDe family is not
         computed (Study.result refuses, lang.no_pack_message says so), the metrics that need no pack are."""
@@ -237,9 +248,7 @@ class ScoreConfig:
     # -- resolved settings -------------------------------------------------
     @property
     def resolved_weights(self) -> dict:
-        from blonde_core.lang import load_pack
-
-        w = {k: tuple(float(x) for x in v) for k, v in load_pack(self.lang).preset_weights(self.preset).items()}
+        w = {k: tuple(float(x) for x in v) for k, v in self.pack.preset_weights(self.preset).items()}
         if self.weights:
             w.update({k: tuple(float(x) for x in v) for k, v in self.weights.items()})
         return w
