@@ -1,21 +1,21 @@
-"""The kinds of analyser a language pack may name: lang/base.py's ANALYSER_KINDS (read below annotation/, which
-it cannot import) is the adapter registry's list (annotation/adapters.py), and a pack.json naming any other kind is
-refused when it is read, with its file; a pack, or a language's name, passes wherever a `lang` is taken."""
+"""The kinds of analyser a language pack may name: the adapter registry's (annotation/adapters.py, read from its
+modules' decorator lines); a pack.json naming any other kind is refused, naming its file, as soon as a
+configuration hands the pack on (ScoreConfig.pack) or its analyser is looked up - lang/, below annotation/, only
+refuses a kind that is not a name; a pack, or a language's name, passes wherever a `lang` is taken."""
 import json
 
 import pytest
 
 from blonde_core.errors import InputError
-from blonde_core.lang.base import ANALYSER_KINDS, as_pack, available, load_pack
+from blonde_core.lang.base import as_pack, available, load_pack
 
 
-def test_the_kinds_lang_knows_are_the_registered_adapters():
+def test_every_shipped_pack_names_a_registered_kind():
     from blonde_core.annotation import adapters
 
-    assert tuple(sorted(ANALYSER_KINDS)) == adapters.kinds()
-    assert len(set(ANALYSER_KINDS)) == len(ANALYSER_KINDS)
-    for code in available():  # every shipped pack reads, and names one of them
-        assert load_pack(code).analyser in ANALYSER_KINDS, code
+    assert len(adapters.kinds()) >= 9 and "spacy" in adapters.kinds()
+    for code in available():
+        assert adapters.checked(load_pack(code)).analyser in adapters.kinds(), code
 
 
 def write_pack(folder, kind) -> str:
@@ -29,13 +29,30 @@ def write_pack(folder, kind) -> str:
     return str(folder)
 
 
-@pytest.mark.parametrize("kind", ["treetagger", "Spacy", "", ["spacy"], 3])
-def test_a_pack_naming_an_unknown_kind_is_refused_when_read(tmp_path, kind):
+@pytest.mark.parametrize("kind", ["", "  ", ["spacy"], 3])
+def test_a_pack_whose_kind_is_no_name_is_refused_when_read(tmp_path, kind):
     folder = write_pack(tmp_path / "odd", kind)
     with pytest.raises(InputError) as e:
         load_pack(folder)
     assert e.value.file == str(tmp_path / "odd" / "pack.json") and e.value.code == InputError.Codes.LANGUAGE
-    assert f"not {kind!r}" in str(e.value) and all(k in str(e.value) for k in ANALYSER_KINDS)
+    assert f"not {kind!r}" in str(e.value)
+
+
+@pytest.mark.parametrize("kind", ["treetagger", "Spacy"])
+def test_a_pack_naming_an_unknown_kind_is_refused_before_any_work(tmp_path, kind):
+    """Refused by the configuration that would score with it and by the analyser's lookup, each naming the file
+    and listing the kinds there are."""
+    from blonde_core.annotation import adapters
+    from blonde_core.annotation.pipeline import find_pipeline
+    from blonde_core.metric.settings import ScoreConfig
+
+    folder = write_pack(tmp_path / "odd", kind)
+    pack = load_pack(folder)  # a name: read
+    for ask in (lambda: ScoreConfig(lang=folder).pack, lambda: find_pipeline(pack), lambda: adapters.checked(pack)):
+        with pytest.raises(InputError) as e:
+            ask()
+        assert e.value.file == str(tmp_path / "odd" / "pack.json") and e.value.code == InputError.Codes.LANGUAGE
+        assert f"not {kind!r}" in str(e.value) and all(k in str(e.value) for k in adapters.kinds())
 
 
 def test_a_known_kind_and_the_default_read(tmp_path):

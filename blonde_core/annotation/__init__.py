@@ -1,6 +1,7 @@
 """The annotation part: text in, one record per distinct sentence out.
 
-Contract: `Annotator(pack, lowercase, store).annotate(texts)` returns
+Contract: `build_annotator(pack, lowercase, store)` (annotator.py, the one place an Annotator is made) gives an
+Annotator whose `annotate(texts)` returns
 {prepared text: record} and annotates each distinct text once per process, even
 for concurrent callers; records reach the store batch by batch.  A record is
 what spaCy saw (tokens, offsets, fine-grained tags, entities); the store

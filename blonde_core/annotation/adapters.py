@@ -13,10 +13,10 @@ never read again.  spaCy's kind has no version: its pipeline's and spaCy's own v
 packages whose versions enter the pipeline id are the pack's (analyser.packages: what it needs installed).
 
 `declared()` reads the decorator lines of this folder's modules (as data, nothing imported), and a module is
-imported when its kind is first asked for.  The language packs below this floor cannot import it: lang/base.py's
-ANALYSER_KINDS names the same kinds, so that a pack naming another is refused when it is read
-(tests/test_lang_kinds.py fails when the two differ).  Adding an analyser kind is its module here, its name in
-ANALYSER_KINDS and the language's folder."""
+imported when its kind is first asked for.  The language packs below this floor cannot import it, so a pack naming
+a kind no module declares is refused here (`checked`, naming its pack.json) when a configuration first hands the
+pack on (metric/settings.py ScoreConfig.pack) or its adapter is looked up.  Adding an analyser kind is its module
+here and the language's folder."""
 from __future__ import annotations
 
 import importlib
@@ -78,15 +78,20 @@ def kinds() -> tuple[str, ...]:
     return tuple(sorted(declared()))
 
 
+def checked(pack: LanguagePack) -> LanguagePack:
+    """The pack, when a module of this folder declares its analyser kind; else the pack's error, naming its file."""
+    if pack.analyser not in declared():
+        raise InputError(f"analyser.kind must be one of {', '.join(kinds())}, not {pack.analyser!r}",
+                         file=pack.source or None, code=InputError.Codes.LANGUAGE)
+    return pack
+
+
 def adapter_of(pack: LanguagePack) -> Adapter:
     """The registered adapter of the pack's analyser kind; a kind no module declares is the pack's error."""
     got = _REGISTRY.get(pack.analyser)
     if got is not None:
         return got
-    module = declared().get(pack.analyser)
-    if module is None:
-        raise InputError(f"analyser.kind must be one of {', '.join(kinds())}, not {pack.analyser!r}",
-                         file=pack.source or None, code=InputError.Codes.LANGUAGE)
+    module = declared()[checked(pack).analyser]
     importlib.import_module(f"{__package__}.{module}")
     got = _REGISTRY.get(pack.analyser)
     if got is None:  # pragma: no cover - a decorator line the import did not run (inside a function, say)

@@ -232,10 +232,12 @@ class ScoreConfig:
     @property
     def pack(self) -> LanguagePack:
         """The target language's pack (lang/; load_pack keeps one per language), what a caller holding this config
-        passes on instead of the language's name; InputError when the language has none (has_pack)."""
+        passes on instead of the language's name; InputError when the language has none (has_pack), or when its
+        pack.json names a kind of analyser no adapter declares (annotation/adapters.py checked)."""
+        from blonde_core.annotation.adapters import checked
         from blonde_core.lang import load_pack
 
-        return load_pack(self.lang)
+        return checked(load_pack(self.lang))
 
     @property
     def has_pack(self) -> bool:
