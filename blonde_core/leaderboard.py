@@ -112,7 +112,8 @@ class Leaderboard:
         sacrebleu's metrics, metrics computed elsewhere) on its own scale, the scales in words, and the metrics
         computed elsewhere's units and clusters."""
         b = {k: v for k, v in self.board.items() if k != "intervals"}
-        b["intervals"] = {c.metric: {s: list(v) for s, v in self.intervals[c.key].items()}
+        b["intervals"] = {(c.key if c.kind == "external" else c.metric): {s: list(v) for s, v in
+                                                                          self.intervals[c.key].items()}
                           for c in self.of("top", "standard", "external")}
         b["scale"] = "BlonDe, BlonD-d, BlonD+: 0-1 as the scores above; BLEU, chrF, TER: their own 0-100 scales"
         if self.external:
@@ -126,6 +127,7 @@ class _Builder:
     """What a family's `columns` hook is handed (analysis/families.py): the Study, the settings, the systems, the
     scored Result and BlonDe's board, what was asked of each family, `add`, and the views' helpers."""
     short, shown_f1, spans_text = SHORT, staticmethod(shown_f1), staticmethod(spans_text)
+    shown_digits = staticmethod(shown_digits)
 
     def __init__(self, study, cfg, n, seed, asked, lb, res, names):
         self.study, self.cfg, self.n, self.seed, self.asked, self.lb = study, cfg, n, seed, asked, lb
@@ -154,7 +156,8 @@ def build(study, cfg, n: int, seed: int, asked: dict) -> Leaderboard:
     lb = Leaderboard(board=b, standard=tuple(asked.get("standard") or ()))
     lb.systems = sorted(names, key=lambda s: -1e9 if ci["BlonDe"][s]["score"] is None else -ci["BlonDe"][s]["score"])
     lb.clusters["BlonDe"] = dict(clusters)
-    builder = _Builder(study, cfg, n, seed, {"blonde": True, **asked}, lb, res, names)
+    builder = _Builder(study, cfg, n, seed, {"blonde": True, "external": bool(study.external), **asked}, lb, res,
+                       names)
     add = builder.add
 
     for fam in FAMILIES:
@@ -175,15 +178,6 @@ def build(study, cfg, n: int, seed: int, asked: dict) -> Leaderboard:
         lb.resegmented = moved
         add(dict(key="omitted", kind="omitted", metric="omitted", digits=0),
             {s: sum(len(v["omitted"]) for v in moved.get(s, {}).values()) for s in names})
-    if study.external:
-        lb.external = study.external_board(cfg, n=n, seed=seed)
-        for m, e in lb.external.items():
-            iv = e["intervals"]
-            add(dict(key=m, kind="external", metric=m, higher_is_better=e["direction"].startswith("higher"),
-                     digits=shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
-                {s: iv[s]["score"] if s in iv else None for s in names},
-                {s: tuple(v["ci"]) for s, v in iv.items()})  # the systems the metric scored
-            lb.clusters[m] = dict(e["clusters"])
     for fam in FAMILIES:
         if not fam.head:
             fam.board_columns(builder)

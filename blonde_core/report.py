@@ -246,8 +246,8 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                 + ".</p>") if any(dag.values()) else ""
     header = ["rank", "system", "cluster"] + [SHORT.get(c.metric, c.metric) + dag.get(c.metric, "")
                                               if c.kind == "category" else
-                                              c.metric if c.kind != "external" or ext[c.metric]["unit"] else
-                                              f"{c.metric} (system level)" for c in cols]
+                                              c.metric if c.kind != "external" else c.key if ext[c.metric]["unit"]
+                                              else f"{c.key} (system level)" for c in cols]
     if hum:
         header += [f"human ({hum['name']})", "rated", "human rank"]
     best = {c.key: max((lb.values[c.key][s] or -1) for s in ranked) for c in lb.of("top")}
@@ -270,7 +270,7 @@ def build_report(study, cfg, n: int = 1000, seed: int = DEFAULT_SEED, std_metric
                 row.append("-")
             else:
                 k3 = c.digits
-                own = lb.clusters[c.metric]
+                own = lb.clusters[c.key]
                 row.append(f"{v:.{k3}f}" + (f" (c{own[s]})" if s in own else "")
                            + ("" if lo is None else f"\n[{lo:.{k3}f}, {hi:.{k3}f}]"))
         if hum:

@@ -1129,7 +1129,7 @@ class Study:
 
     def extra_tables(self, cfg: ScoreConfig, level: str, std_metrics=(), apt_pair: str | None = None,
                      companions=None, more=()) -> dict:
-        """Standard, companion and APT scores oriented higher-is-better, per system or document
+        """Standard, companion, APT and computed-elsewhere scores oriented higher-is-better, per system or document
         (companions: the companion metrics to include, default all; more: metrics of a further family,
         analysis/families.py, each family's scores hook giving them)."""
         from .analysis.families import FAMILIES, by_family
@@ -1145,9 +1145,11 @@ class Study:
         asked = by_family(more) if cfg.has_pack else {}
         further = {f.name: {s: {m: v for m, v in vals.items() if m in asked[f.name] or m == "documents"}
                             for s, vals in f.scores(self, cfg, tuple(asked[f.name])).items()}
-                   for f in FAMILIES if f.name in asked and f.name not in ("standard", "companion", "apt")}
+                   for f in FAMILIES if f.name in asked and f.name not in ("standard", "companion", "apt", "external")}
         out = oriented_tables(level, res.names, std, comp, apt, **further)
-        out.update(self.external_tables(level, res.names))
+        if self.external:  # the family of metrics computed elsewhere, after the others, named apart from them
+            ext = next(f for f in FAMILIES if f.name == "external")
+            out.update(ext.values_of(level, res.names, {"external": (self.external, list(self.doc_ids), set(out))}))
         return out
 
     def external_scores(self, names, per_doc: bool = False) -> dict:
@@ -1255,25 +1257,6 @@ class Study:
         res = self.result(cfg)
         return self._get(("disagreement", repr(cfg), a, b, metric),
                          lambda: disagreement(res, self.external[metric], a, b))
-
-    def external_tables(self, level: str, names) -> dict:
-        """The metrics computed elsewhere as `oriented_tables` gives the others: higher is better (a
-        lower-is-better one negated and named with a minus), per system or per document (NaN: missing)."""
-        out = {}
-        doc_ids = list(self.corpus.doc_ids)
-        for m in self.external.values():
-            sign, key = m.oriented
-            if level == "system":
-                out[key] = {s: sign * m.score(s) for s in names if s in m.systems}
-            elif level == "document":
-                per = {}
-                for s in names:
-                    v = m.doc_scores(s) if s in m.systems else None
-                    if v is not None:
-                        per[s] = {d: sign * float(x) for d, x in zip(doc_ids, v)}
-                if per:
-                    out[key] = per
-        return out
 
     def correlate(self, cfg: ScoreConfig, level: str = "system", std_metrics=(), apt_pair: str | None = None,
                   grouping: str = "none", exclude=(), spa: bool = False, permutations: int = 1000,

@@ -110,6 +110,13 @@ def ext_digits(m: str) -> int:
     return lb.column(m).digits
 
 
+def ext_col(df: pd.DataFrame, m: str) -> str:
+    """The table's column of a metric computed elsewhere: its name, or "chrF (computed elsewhere)" once sacrebleu's
+    chrF has joined the table beside a file's chrF (the core keeps the two apart)."""
+    apart = f"{m} (computed elsewhere)"
+    return apart if apart in df else m
+
+
 RANKS = ["BlonDe"] + (["humans"] if hum else []) + list(ext)
 rank_by = c2.segmented_control("Rank by", RANKS, default="BlonDe", key="rank_by",
                                help="The order of the rows and of the chart's bars: BlonDe F1, the human score "
@@ -121,7 +128,7 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     if rank_by == "humans":
         col, up = HUMAN, not hum["direction"].startswith("higher")
     elif rank_by in ext:
-        col, up = rank_by, not ext[rank_by]["direction"].startswith("higher")
+        col, up = ext_col(pd.DataFrame(rows[:1]), rank_by), not ext[rank_by]["direction"].startswith("higher")
     else:
         col, up = "BlonDe F1", False
     df = pd.DataFrame(rows).sort_values(col, ascending=up, na_position="last", kind="stable").reset_index(drop=True)
@@ -151,7 +158,7 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     # the metrics computed elsewhere and the human score next to BlonDe (what a researcher compares first),
     # the discourse categories and BLEU after them
     for m in ext:  # the value (intervals and clusters: the full table); system-level-only ones marked
-        out[m if ext[m]["unit"] else f"{m} (sys)"] = df[m].round(ext_digits(m))
+        out[m if ext[m]["unit"] else f"{m} (sys)"] = df[ext_col(df, m)].round(ext_digits(m))
     if hum:  # the rated segments: the full table (the column's help says so)
         out["human"] = df[HUMAN]
     if "omitted" in df:
@@ -186,9 +193,10 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
         fmt["omitted"] = st.column_config.NumberColumn(
             width=small, help="Reference segments the re-segmented system left out (received nothing, or under a "
                               "fifth of their words); the Documents page lists them")
-    for m in ext:
-        if m in view:
-            fmt[m] = st.column_config.NumberColumn(format=f"%.{ext_digits(m)}f", width=small,
+    for m in ext:  # the compact table names it as it is; the full one apart from a sacrebleu metric of its name
+        c = m if layout_kind == "compact" else ext_col(view, m)
+        if c in view:
+            fmt[c] = st.column_config.NumberColumn(format=f"%.{ext_digits(m)}f", width=small,
                                                    help=f"{m}: computed elsewhere ({ext[m]['direction']}); its 95% "
                                                         "interval and its own cluster in the full table")
     if final:  # a row opens the system's weakest document on the Documents page
@@ -353,17 +361,19 @@ if b.get("absent_warning"):
               "out of the mean beside it; the setting *Leave absent categories out of the mean* (More settings) "
               "scores that way everywhere.")
 
-metric = st.segmented_control("Chart", tops + std.metrics + list(ext) + ([HUMAN] if hum else []), default="BlonDe")
+ext_shown = {ext_col(df, m): m for m in ext}  # the table's name of each metric computed elsewhere -> its own
+metric = st.segmented_control("Chart", tops + std.metrics + list(ext_shown) + ([HUMAN] if hum else []),
+                              default="BlonDe")
 metric = metric or "BlonDe"
 col = f"{metric} F1" if metric in tops else metric
-if metric in ext:
-    higher, unit = ext[metric]["direction"].startswith("higher"), "its own scale"
+if metric in ext_shown:
+    higher, unit = ext[ext_shown[metric]]["direction"].startswith("higher"), "its own scale"
 elif metric == HUMAN:
     higher, unit = hum["direction"].startswith("higher"), f"{hum['name']}, system level"
 else:
     higher = CATALOG.higher_is_better(metric)
     unit = "points, F1 x 100" if metric in tops else "sacrebleu, 0-100" if metric in std.metrics else "0-100"
-ccol = f"{metric} cluster" if metric in ext and ext[metric]["clusters"] else "cluster"
+ccol = f"{metric} cluster" if metric in ext_shown and ext[ext_shown[metric]]["clusters"] else "cluster"
 order = df.sort_values(col, ascending=not higher, na_position="last", kind="stable")
 OKABE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 fig = go.Figure()

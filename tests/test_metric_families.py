@@ -121,3 +121,48 @@ def test_a_family_registered_alone_is_computed_and_shown_by_all(study, length_fa
     assert data["metric_directions"]["LR"] == "higher is better"
     assert main(["compare", *_files(), "--metric", "LR", "--n", "50", "--format", "json", "-o", str(f)]) == 0
     assert json.loads(f.read_text(encoding="utf-8"))["metric"] == "LR"
+
+
+def test_metrics_computed_elsewhere_are_a_family_asked_before_the_registry(study, tmp_path):
+    """A table of segment scores named chrF (the real sentence chrF of each segment, computed here with sacrebleu,
+    scaled by 1/2 so that it differs from sacrebleu's corpus chrF): the file's chrF belongs to the family of metrics
+    computed elsewhere, not to sacrebleu's; the leaderboard shows it where that family's columns go (after the human
+    column, before sacrebleu's), `correlate`'s values and the paired tests take its scores, and compare's help
+    names the family."""
+    from sacrebleu.metrics import CHRF
+
+    from blonde_core.analysis.families import family, metrics_help
+
+    ref = [x for d in study.texts(study.references[0]) for x in d]
+    rows, seg = ["system\tseg\tchrF"], {}
+    for s in SYSTEMS:
+        hyp = [x for d in study.texts(s) for x in d]
+        seg[s] = [CHRF().sentence_score(h, [r]).score / 2 for h, r in zip(hyp, ref)]
+        rows += [f"{s}\t{k + 1}\t{v!r}" for k, v in enumerate(seg[s])]
+    (tmp_path / "scores.tsv").write_text("\n".join(rows) + "\n")
+    st = study.with_metric_files([tmp_path / "scores.tsv"])
+    cfg = ScoreConfig()
+    assert family("chrF", {"external": st.external}).name == "external" and family("chrF").name == "standard"
+    lb = st.leaderboard(cfg, n=100, seed=1, std_metrics=["chrF"])
+    kinds = [c.kind for c in lb.columns]
+    assert kinds.index("external") > kinds.index("human") and kinds.index("external") < kinds.index("standard")
+    col = next(c for c in lb.columns if c.kind == "external")
+    assert col.metric == "chrF" and lb.external["chrF"]["clusters"]
+    assert col.key == "chrF (computed elsewhere)" and lb.column("chrF").kind == "standard"  # both shown, apart
+    got, beside = st.extra_tables(cfg, "system", ()), st.extra_tables(cfg, "system", ("chrF",))
+    std = st.standards(cfg.granularity, ("chrF",))
+    for s in SYSTEMS:
+        assert lb.values[col.key][s] == pytest.approx(np.mean(seg[s]))
+        assert lb.values["chrF"][s] == pytest.approx(std.score("chrF", s)) != pytest.approx(np.mean(seg[s]))
+        assert got["chrF"][s] == beside["chrF (computed elsewhere)"][s] == pytest.approx(np.mean(seg[s]))
+        assert beside["chrF"][s] == pytest.approx(std.score("chrF", s))
+    assert list(beside)[-1] == "chrF (computed elsewhere)"  # after the others, as correlate lists them
+    # the paired test resamples the file's segment scores (their per-document sums and counts), not sacrebleu's
+    res = st.analysis(cfg)
+    per, fn, lower = families.FAMILIES[1].unit_data_of(res, "chrF", "doc", list(SYSTEMS), {"external": st.external})
+    assert families.FAMILIES[1].name == "external" and not lower
+    assert float(fn(per[SYSTEMS[0]][1].sum(axis=0))) == pytest.approx(np.mean(seg[SYSTEMS[0]]))
+    tested = st.compare(cfg, metric="chrF", test="bootstrap", n=100, seed=1)
+    for s in SYSTEMS:  # the test's systems carry the file's scores
+        assert tested["systems"][s]["score"] == pytest.approx(np.mean(seg[s]))
+    assert "a metric loaded from score files" in metrics_help("compare")

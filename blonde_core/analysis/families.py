@@ -16,9 +16,11 @@ the family:
   `unit_data`.
 
 `FAMILIES` lists them in registration order (`register` adds one); the leaderboard, the paired tests, `correlate`
-and the help texts of the command line and the pages (`metrics_help`) loop over it and name no metric.  Adding a metric of an existing family
-is its `MetricSpec` plus its computation; adding a family is its module (its computation and hooks), its specs and
-one entry here.  Metrics computed elsewhere (files of scores) are not a family: the Study loads them.
+and the help texts of the command line and the pages (`metrics_help`) loop over it and name no metric.  Adding a
+metric of an existing family is its `MetricSpec` plus its computation; adding a family is its module (its
+computation and hooks), its specs and one entry here.  Metrics computed elsewhere (files of scores, a WMT folder's
+metric-scores/) are a family too, whose metrics are the ones the Study loaded (`owns`: asked before the registry, so
+a file's "chrF" is the file's, not sacrebleu's).
 """
 from __future__ import annotations
 
@@ -51,6 +53,88 @@ def _blonde_units(result, metric, unit, names, inputs):
 
     fn = metric_fn(result, metric)
     return {nm: unit_stats(result, nm, unit) for nm in names}, fn, False
+
+
+# -- metrics computed elsewhere: io/metric_scores.py's ExternalMetric, loaded by the Study (Study.external) --------
+def elsewhere_name(metric: str, shown) -> str:
+    """A metric computed elsewhere as a table names it: its own name, or "chrF (computed elsewhere)" when a metric
+    of that name is also shown (sacrebleu's chrF beside a file's), so that neither's values replace the other's."""
+    return f"{metric} (computed elsewhere)" if metric in shown else metric
+
+
+def _external_owns(metric: str, inputs: dict) -> bool:
+    return metric in (inputs.get("external") or {})
+
+
+def _external_columns(b) -> None:
+    """One column per metric computed elsewhere, with its intervals and clusters; one named as a sacrebleu metric
+    the same leaderboard shows (a file's "chrF" beside sacrebleu's chrF) is keyed "chrF (computed elsewhere)", so
+    that neither column's values replace the other's."""
+    b.lb.external = b.study.external_board(b.cfg, n=b.n, seed=b.seed)
+    shown = set(b.asked.get("standard") or ())
+    for m, e in b.lb.external.items():
+        iv, key = e["intervals"], elsewhere_name(m, shown)
+        b.add(dict(key=key, kind="external", metric=m, higher_is_better=e["direction"].startswith("higher"),
+                   digits=b.shown_digits(v["score"] for v in iv.values()), interval=True, clusters=True),
+              {s: iv[s]["score"] if s in iv else None for s in b.names},
+              {s: tuple(v["ci"]) for s, v in iv.items()})  # the systems the metric scored
+        b.lb.clusters[key] = dict(e["clusters"])
+
+
+def external_fn(name: str):
+    """Scores of [sum, count] statistics (an external metric's rated segments): their mean."""
+    def fn(S):
+        S = np.asarray(S, dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(S[..., 1] > 0, S[..., 0] / np.maximum(S[..., 1], 1e-300), np.nan)
+    fn.name = name
+    return fn
+
+
+def _external_units(result, metric, unit, names, inputs):
+    """An external metric's (io.metric_scores.ExternalMetric) per-unit [sum, count] statistics of every
+    system over the same units as BlonDe's (segment scores), or over documents (document scores)."""
+    from .stats.units import parse_unit, unit_groups
+
+    ext = inputs["external"][metric]
+    kind = parse_unit(unit)[0]
+    if ext.seg and result.config.granularity == "sentence":
+        ids, groups = unit_groups(result, unit)
+    elif kind == "doc":
+        ids, groups = list(result.corpus.doc_ids), None
+    else:
+        raise InputError(f"{ext.name} has document scores only: it is tested over documents (unit doc)",
+                         code=InputError.Codes.SETTING)
+    per = {}
+    for nm in names:
+        st = ext.unit_stats(nm, groups, len(ids), kind)
+        if st is None:
+            raise InputError(f"{ext.name} has no {'segment' if ext.seg else 'document'} scores for '{nm}' "
+                             f"(it has: {', '.join(ext.systems)})", code=InputError.Codes.NAMES)
+        per[nm] = (ids, st)
+    return per, external_fn(ext.name), not ext.higher_is_better
+
+
+def _external_values(level, names, given) -> dict:
+    """Oriented as `oriented_tables` gives the others: higher is better (a lower-is-better one negated and named
+    with a minus), per system or per document (NaN: missing).  given: (the Study's metrics, its document ids, the
+    names of the other metrics shown beside them)."""
+    external, doc_ids, shown = given
+    out = {}
+    for m in external.values():
+        sign, key = m.oriented
+        key = elsewhere_name(key, shown)
+        if level == "system":
+            out[key] = {s: sign * m.score(s) for s in names if s in m.systems}
+        elif level == "document":
+            per = {}
+            for s in names:
+                v = m.doc_scores(s) if s in m.systems else None
+                if v is not None:
+                    per[s] = {d: sign * float(x) for d, x in zip(doc_ids, v)}
+            if per:
+                out[key] = per
+    return out
 
 
 # -- sacrebleu's metrics, over segments and over whole documents: analysis/standard.py -----------------------------
@@ -126,6 +210,10 @@ FAMILIES: list = [  # registration order: the help texts', correlate's and (afte
     Family("blonde", ("blonde", "category"), "BlonDe",
            "{blonde} or a category ({category}), F1 unless suffixed .R or .P", head=True, score=False,
            columns=_blonde_columns, unit_data=_blonde_units),
+    Family("external", ("external",), "metrics computed elsewhere",
+           "a metric loaded from score files (--metric-scores) or a WMT folder's metric-scores/, by its name",
+           score=False, owns=_external_owns, columns=_external_columns, unit_data=_external_units,
+           values=_external_values),
     Family("standard", ("sacrebleu", "document"), "sacrebleu", columns=_standard_columns, unit_data=_standard_units,
            values=_standard_values),
     Family("companion", ("companion",), "the seed papers' companion metrics", unit_data=_companion_units,
@@ -149,8 +237,12 @@ def metrics_help(use: str) -> str:
     return "; or ".join(f.help_text(units=True) for f in FAMILIES if f.tested)
 
 
-def family(metric: str) -> Family | None:
-    """The family of a registered metric (also "BlonD-d.R", "-TER"); None for one the registry does not know."""
+def family(metric: str, inputs: dict | None = None) -> Family | None:
+    """The family of a metric: one that owns it among the inputs (a metric computed elsewhere, `inputs["external"]`),
+    else a registered metric's (also "BlonD-d.R", "-TER"); None for one neither knows."""
+    owner = next((f for f in FAMILIES if f.owns is not None and inputs and f.owns(metric, inputs)), None)
+    if owner is not None:
+        return owner
     spec = registry.spec(metric)
     return next((f for f in FAMILIES if spec is not None and spec.family in f.kinds), None)
 

@@ -32,9 +32,10 @@ def _nan(x):
 class Family:
     """One family.  kinds: the registry families (`MetricSpec.family`) it holds; words: what help texts call it;
     help: how a help text lists its metrics, with {kind} for the names of each registry family (default: the names,
-    each lower-is-better one marked); head: its columns open the leaderboard (before the human, omitted and
-    computed-elsewhere columns); score: `score --metrics` asks for it; tested: `compare --metric` tests it; the
-    hooks: see the module's docstring (None: the family's scores give it, or it has none)."""
+    each lower-is-better one marked); head: its columns open the leaderboard (before the human and omitted
+    columns); score: `score --metrics` asks for it; tested: `compare --metric` tests it; owns(metric, inputs): the
+    metrics it holds that the registry does not know (those computed elsewhere: the inputs say which), asked before
+    the registry; the hooks: see the module's docstring (None: the family's scores give it, or it has none)."""
     name: str
     kinds: tuple
     words: str
@@ -42,6 +43,7 @@ class Family:
     head: bool = False
     score: bool = True
     tested: bool = True
+    owns: Callable | None = None
     columns: Callable | None = None
     unit_data: Callable | None = None
     values: Callable | None = None

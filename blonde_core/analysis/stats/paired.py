@@ -161,37 +161,6 @@ def paired_test(p: PairInput, fn, test: str = "ttest", n: int | None = None, see
     return out
 
 
-def external_fn(name: str):
-    """Scores of [sum, count] statistics (an external metric's rated segments): their mean."""
-    def fn(S):
-        S = np.asarray(S, dtype=float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(S[..., 1] > 0, S[..., 0] / np.maximum(S[..., 1], 1e-300), np.nan)
-    fn.name = name
-    return fn
-
-
-def measure_external(result, ext, unit: str, names):
-    """An external metric's (io.metric_scores.ExternalMetric) per-unit [sum, count] statistics of every
-    system over the same units as BlonDe's (segment scores), or over documents (document scores)."""
-    kind = parse_unit(unit)[0]
-    if ext.seg and result.config.granularity == "sentence":
-        ids, groups = unit_groups(result, unit)
-    elif kind == "doc":
-        ids, groups = list(result.corpus.doc_ids), None
-    else:
-        raise InputError(f"{ext.name} has document scores only: it is tested over documents (unit doc)",
-                         code=InputError.Codes.SETTING)
-    per = {}
-    for nm in names:
-        st = ext.unit_stats(nm, groups, len(ids), kind)
-        if st is None:
-            raise InputError(f"{ext.name} has no {'segment' if ext.seg else 'document'} scores for '{nm}' "
-                             f"(it has: {', '.join(ext.systems)})", code=InputError.Codes.NAMES)
-        per[nm] = (ids, st)
-    return per, external_fn(ext.name), not ext.higher_is_better
-
-
 def measure(result, metric: str, unit: str = "doc", names=None, standard=None, companion_kw=None, external=None):
     """Per-unit statistics of every system and the function that scores them.
 
@@ -200,12 +169,11 @@ def measure(result, metric: str, unit: str = "doc", names=None, standard=None, c
     StandardResult) or one computed elsewhere (`external`).  Returns ({name: (unit ids, stats)}, fn,
     lower_is_better)."""
     names = list(names or result.names)
-    if external and metric in external:
-        return measure_external(result, external[metric], unit, names)
-    fam = family(metric)
+    inputs = {"standard": standard, "companion_kw": companion_kw, "external": external}
+    fam = family(metric, inputs)
     if fam is None or not fam.tested:  # metric_fn names what it takes
         fam = FAMILIES[0]
-    return fam.unit_data_of(result, metric, unit, names, {"standard": standard, "companion_kw": companion_kw})
+    return fam.unit_data_of(result, metric, unit, names, inputs)
 
 
 def compare(result, names: list[str] | None = None, metric: str = "BlonDe", test: str = "ttest",
