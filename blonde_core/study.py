@@ -1152,14 +1152,18 @@ class Study:
             out.update(ext.values_of(level, res.names, {"external": (self.external, list(self.doc_ids), set(out))}))
         return out
 
-    def external_scores(self, names, per_doc: bool = False) -> dict:
+    def external_scores(self, names, per_doc: bool = False, beside=()) -> dict:
         """The metrics computed elsewhere for `score`'s output and the Overview: {"systems": {system: {metric:
         value, "documents": {doc: {metric: value}}}}, "metrics": {metric: what was read}, "directions"}; every
-        system has every metric (None: missing); {} without any."""
+        system has every metric (None: missing); {} without any.  beside: the names of the other metrics shown with
+        them (one of the same name is named "chrF (computed elsewhere)", analysis/families.py elsewhere_name)."""
+        from .analysis.families import elsewhere_name
+
         if not self.external:
             return {}
         out: dict = {"systems": {s: {} for s in names}, "metrics": {}, "directions": {}}
-        for name, m in self.external.items():
+        for own, m in self.external.items():
+            name = elsewhere_name(own, set(beside))
             out["metrics"][name] = m.describe()
             out["directions"][name] = m.direction
             for s in names:

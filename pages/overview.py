@@ -34,7 +34,7 @@ def texts_only_board(d, cfg) -> None:
     standard(d, cfg, metrics)
     iv = d.standard_intervals(cfg.granularity, metrics, n_boot)
     hum = d.human_column(d.systems)
-    ext = d.external_scores(d.systems)
+    ext = d.external_scores(d.systems, beside=metrics)
     rows = []
     for name in d.systems:
         row = {"system": name}

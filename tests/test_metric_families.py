@@ -166,3 +166,25 @@ def test_metrics_computed_elsewhere_are_a_family_asked_before_the_registry(study
     for s in SYSTEMS:  # the test's systems carry the file's scores
         assert tested["systems"][s]["score"] == pytest.approx(np.mean(seg[s]))
     assert "a metric loaded from score files" in metrics_help("compare")
+
+
+def test_score_keeps_a_files_metric_apart_from_sacrebleus_of_the_same_name(tmp_path, capsys):
+    """`score --metrics chrF --metric-scores` with a file's chrF: both in the JSON, per system and per document,
+    neither replacing the other (before, the file's replaced sacrebleu's and its documents the others')."""
+    from blonde_core.io.readers import read_lines
+
+    ids = read_lines(SAMPLE / "docids.txt")
+    lines = ["system\tdoc\tchrF"] + [f"{s}\t{d}\t{k + 0.5!r}" for s in SYSTEMS for k, d in
+                                        enumerate(dict.fromkeys(ids))]
+    (tmp_path / "doc.tsv").write_text("\n".join(lines) + "\n")
+    assert main(["score", *_files(), "--metrics", "chrF", "--metric-scores", str(tmp_path / "doc.tsv"),
+                 "--per-doc", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    docs = list(dict.fromkeys(ids))
+    for s in SYSTEMS:
+        got = out["systems"][s]
+        assert got["chrF (computed elsewhere)"] == pytest.approx(np.mean([k + 0.5 for k in range(len(docs))]))
+        assert got["chrF"] > 10 and got["chrF"] != got["chrF (computed elsewhere)"]
+        for k, d in enumerate(docs):
+            assert got["documents"][d]["chrF (computed elsewhere)"] == k + 0.5 and got["documents"][d]["chrF"] > 10
+    assert set(out["metric_directions"]) >= {"chrF", "chrF (computed elsewhere)"}

@@ -356,11 +356,14 @@ def run_score(a) -> str:
     if std is not None:
         data.setdefault("metric_directions", {}).update(
             {m: CATALOG.direction(m) for m in std.metrics})
-    external = study.external_scores(res.names, per_doc=a.per_doc)
+    external = study.external_scores(res.names, per_doc=a.per_doc, beside=std.metrics if std is not None else ())
     if external:
         data["external_metrics"] = external["metrics"]
         data.setdefault("metric_directions", {}).update(external["directions"])
         for name, vals in external["systems"].items():
+            vals = dict(vals)
+            for d, v in vals.pop("documents", {}).items():  # beside the other metrics' documents, not instead
+                extra.setdefault(name, {}).setdefault("documents", {}).setdefault(d, {}).update(v)
             extra.setdefault(name, {}).update(vals)
     human_col = study.human_column(res.names)
     if human_col:
@@ -448,7 +451,7 @@ def score_without_pack(a, study: Study, cfg, std_names: list[str], comp: list[st
     computed elsewhere, the human column).  Nothing of that asked for: exit 2 (NO_PACK)."""
     msg = study.no_pack(cfg)
     names = study.systems
-    external = study.external_scores(names, per_doc=a.per_doc)
+    external = study.external_scores(names, per_doc=a.per_doc, beside=std_names)
     human_col = study.human_column(names)
     # nothing asked for that needs no pack
     if not std_names and not a.metric_scores and not a.human and not getattr(a, "error_spans", None):
