@@ -157,6 +157,15 @@ SLOW_TESTS = {
     "test_ter_into_chinese_is_normalised_with_asian_support", "test_the_choice_outlives_a_visit_to_another_page",
     "test_chinese_names_count_without_word_boundaries",
     "test_en_hi_scores_with_its_pack_and_without_one_names_the_language", "test_correlate_command",
+    # 11-160 s each, about half the fast tier (--durations=0, 2026-11-27): whole WMT24 en-zh with its ESA waves,
+    # mt-metrics-eval's segment-level PA, the MQM TSV through score, whole-TED re-segmentation and chrF without a
+    # pack on the command line; their modules keep their quicker tests in the fast tier
+    "test_esa_spans_without_a_position_are_whole_segment_errors",
+    "test_correlate_spa_over_segments_equals_mt_metrics_eval",
+    "test_score_input_mqm", "test_compare_chrf_without_a_pack_on_the_command_line",
+    "test_entities_lowercasing_hides_are_found_as_written",
+    "test_judgments_of_a_re_segmented_document_leave_what_pairs_segments",
+    "test_document_level_sacrebleu_is_sacrebleu_on_whole_documents", "test_off_by_default_and_the_package_scores_stay",
 }
 
 
