@@ -61,7 +61,8 @@ with np.errstate(invalid="ignore"):
 rel = np.where(np.isnan(heat.values), np.nan, rel)
 ends = np.where(np.isnan(heat.values) | np.isnan(spread)[None, :], "",
                 np.where(heat.values <= lo + 1e-9, "▼", np.where(heat.values >= hi - 1e-9, "▲", "")))
-cell_text = [[("" if np.isnan(heat.values[i, j]) else f"{ends[i, j]}{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
+cell_text = [[("" if np.isnan(heat.values[i, j])
+               else f"{ends[i, j]}{heat.values[i, j]:.1f}{'°' if thin[i, j] else ''}")
               + f"<br>{spans[n][c]['matched']:g}/{spans[n][c]['system']:g}"
               + ("" if ref_in_axis else f"/{spans[n][c]['reference']:g}")
               for j, c in enumerate(cats)] for i, n in enumerate(names)]
@@ -140,8 +141,8 @@ def per_feature():
         st.plotly_chart(fig, width="stretch")
         zero = list(dict.fromkeys(feats.loc[feats["weight"] == 0, "feature"].astype(str)))
         st.caption("Unweighted counts per feature, the feature names of the language pack. "
-                   + (f"Weight 0 in the current preset (shown, not in the score): {md_escape(', '.join(zero))}." if zero else
-                      "Every feature shown carries weight in the current preset."))
+                   + (f"Weight 0 in the current preset (shown, not in the score): {md_escape(', '.join(zero))}."
+                      if zero else "Every feature shown carries weight in the current preset."))
         shown, formats = number_columns(feats, precision=3)
         st.dataframe(shown, hide_index=True, placeholder="-", column_config=formats)
         st.caption("A dash (-): R, P or F1 undefined (no span in reference or system for that feature).")
@@ -173,10 +174,11 @@ def entity_strings():
         if cfg.tag_lowercase:
             st.caption("**as written**: the entity's most frequent form in the texts; **matching key**: what is "
                        "matched. *Lowercase before annotation* is on (sidebar; the blonde package's default, kept for "
-                       "exact scores): the analyser sees lowercased text, which makes it miss some names (e.g. 'galileo') and "
-                       "can change the ranking. *Tag the text as written, compare lowercased* (sidebar) keeps the "
-                       "lowercased matching and lets the analyser see capitals (tag:written in the signature); "
-                       "switching lowercasing off annotates and matches the text as written (case:mixed).")
+                       "exact scores): the analyser sees lowercased text, which makes it miss some names (e.g. "
+                       "'galileo') and can change the ranking. *Tag the text as written, compare lowercased* "
+                       "(sidebar) keeps the lowercased matching and lets the analyser see capitals (tag:written in "
+                       "the signature); switching lowercasing off annotates and matches the text as written "
+                       "(case:mixed).")
         downloads(ents, f"entities_{who}", key="ent")
 
 
@@ -203,7 +205,8 @@ def systems_by_documents():
     fig = go.Figure(go.Heatmap(z=vals, x=xd, y=yd, colorscale="Viridis", zmin=0, zmax=100, text=marks,
                                texttemplate="%{text}", colorbar=dict(title=f"{part} x 100")))
     clickable(fig, xd, yd, [[f"{yd[i]} / {xd[j]}: " + ("- (absent on both sides)" if np.isnan(vals[i][j]) else
-                                                      f"{vals[i][j]:.2f}") + (f"<br>{hover[i][j]}" if hover[i][j] else "")
+                                                      f"{vals[i][j]:.2f}")
+                             + (f"<br>{hover[i][j]}" if hover[i][j] else "")
                              + "<br>click to open this document for this system" for j in range(len(docs))]
                             for i in range(len(names))], size=16)
     if mark_sys in names:  # the system picked in the heatmap above, outlined
@@ -216,10 +219,10 @@ def systems_by_documents():
                        categories=[doc_metric] if doc_metric in DISCOURSE_CATS else None,
                        only=[doc_metric] if doc_metric in DISCOURSE_CATS else [], origin="categories")
     st.caption("Click a cell to open that document for that system on the Documents page"
-               + (f", showing only the sentences where {category_label(doc_metric)} mismatches" if doc_metric in DISCOURSE_CATS
-                  else "") + "."
-               + (f" ° marks thin evidence (fewer than {CATALOG.thin} reference spans of {doc_metric} in that document)."
-                  if doc_metric in cats else ""))
+               + (f", showing only the sentences where {category_label(doc_metric)} mismatches"
+                  if doc_metric in DISCOURSE_CATS else "") + "."
+               + (f" ° marks thin evidence (fewer than {CATALOG.thin} reference spans of {doc_metric} "
+                  "in that document)." if doc_metric in cats else ""))
     pick_doc = st.selectbox("...or open a document", docs, key="open_doc")
     if st.button("Open in Documents"):
         open_documents(doc=pick_doc, origin="categories")
@@ -232,8 +235,10 @@ def collapsed_documents():
     if flat:
         by_doc = pd.DataFrame(flat).groupby(["document", "note"])["system"].apply(list).reset_index()
         SHOWN = 8  # a long list (1,092 notes on WMT22) is counted and folded: the first few here, all in the table
-        lines = [f"- **{md_escape(r.document)}** — {md_escape(r.note)} ({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
-                 f": {md_escape(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})" for r in by_doc.itertuples()]
+        lines = [f"- **{md_escape(r.document)}** — {md_escape(r.note)} "
+                 f"({len(r.system)} system{'s' if len(r.system) > 1 else ''}"
+                 f": {md_escape(', '.join(r.system[:6]))}{' ...' if len(r.system) > 6 else ''})"
+                 for r in by_doc.itertuples()]
         more = len(lines) - SHOWN
         st.warning("A category that matched nothing enters the geometric mean as 0, floored at 1e-5, so the "
                    "document's BlonDe collapses towards 0 (blank-looking heatmap cells above):\n\n"

@@ -85,7 +85,8 @@ if d.external:  # metrics computed elsewhere: where they and BlonDe disagree abo
                             key="ct_disagree")
     if disagree:
         dis = d.disagreement(cfg, a, b, disagree)
-        st.caption(f"A - B per unit: BlonDe in points, {md_escape(disagree)} on its own scale ({md_escape(dis['direction'])}). "
+        st.caption(f"A - B per unit: BlonDe in points, {md_escape(disagree)} on its own scale "
+                   f"({md_escape(dis['direction'])}). "
                    "Rows where the two differences point opposite ways come first, ranked by disagreement = "
                    "-(z_BlonDe x z_metric), each difference divided by its standard deviation over the units.")
         dl, dr = st.columns(2)
@@ -152,8 +153,9 @@ if out["sentence_level"]:
                 col.write("None.")
             else:
                 col.dataframe(styled(ng), hide_index=True, placeholder="-", height=min(400, 38 + 35 * len(ng)))
-        st.caption(f"{bk['ngrams_differing']} reference n-grams (1 to 4 words) are matched a different number of times; "
-                   "ranked by the ratio (matched A + 1) / (matched B + 1). The downloads hold the top 20 of each side.")
+        st.caption(f"{bk['ngrams_differing']} reference n-grams (1 to 4 words) are matched a different number of "
+                   "times; ranked by the ratio (matched A + 1) / (matched B + 1). The downloads hold the top 20 of "
+                   "each side.")
         downloads(pd.DataFrame(bk["ngrams_a_better"] + bk["ngrams_b_better"]), f"ngrams_{a}_vs_{b}", key="bkn")
         st.markdown("**Discourse features and entity strings one matches more often than the other**")
         sp = pd.DataFrame(bk["spans"])
@@ -173,7 +175,8 @@ if out["sentence_level"]:
         fig.add_shape(type="line", x0=0, y0=0, x1=100, y1=100, line=dict(color="#888", dash="dot"))
         fig.update_layout(height=460, margin=dict(t=10), xaxis_title=f"BlonDe of A ({a}), points",
                           yaxis_title=f"BlonDe of B ({b}), points", clickmode="event+select", dragmode=False)
-        pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points", key="ct_scatter"))
+        pt = clicked(st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode="points",
+                                     key="ct_scatter"))
         if pt and pt.get("point_index") is not None and pt["point_index"] < len(ok):
             row = ok.iloc[pt["point_index"]]
             open_documents(doc=row["document"], systems=[a, b], sentence=int(row["sentence"]),

@@ -84,7 +84,8 @@ except InputError as exc:
     st.stop()
 cell = "(system, segment)" if level == "segment" else "(system, document)"
 rated = f"{out['cells_rated']} of {out['cells']} {cell} cells have a human score"
-st.caption(f"Human score: **{md_escape(out['human'])}** ({out['human_direction']}). Scored against **{md_escape(ref)}**; "
+st.caption(f"Human score: **{md_escape(out['human'])}** ({out['human_direction']}). "
+           f"Scored against **{md_escape(ref)}**; "
            f"{out['n_systems']} systems take part" + (f" ({md_escape(', '.join(exclude))} left out)" if exclude else "")
            + f"; {rated}; only rated cells take part. n = {out['n']} "
            f"{'systems' if level == 'system' else cell + ' cells'}"
@@ -262,7 +263,8 @@ if d0.human.errors:
 # The `correlate` command over the same files - the chosen reference as -r, every other text as -s - and
 # the page's settings and metrics; the core's signature says them all.
 hs0 = d0.human
-cli = [] if d0.wmt and not d0.human_file else ["--human", *d0.human_file.split(", ")]  # a WMT folder: its human scores come with --wmt-dir (and --gold)
+# a WMT folder: its human scores come with --wmt-dir (and --gold)
+cli = [] if d0.wmt and not d0.human_file else ["--human", *d0.human_file.split(", ")]
 cli += ["--lower-is-better"] if not hs0.higher_is_better and hs0.name != "MQM" else []
 mapped = [f"{k}={v}" for k, v in (hs0.mapping or {}).items() if v is not None and k != v]
 cli += (["--map", *mapped] if mapped else []) + ["--level", level] + \

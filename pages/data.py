@@ -50,8 +50,8 @@ def privacy_note() -> str:
     mode = info["cache_mode"]
     if mode == "disk" and not info.get("cache_writable", True):
         kept += (f"The annotation cache on this server's disk ({info['cache_file']}) cannot be written (read-only), "
-                 "so the analyser's annotations and sacrebleu's statistics of your text are kept in this server's memory "
-                 "only, as with the cache in memory. ")
+                 "so the analyser's annotations and sacrebleu's statistics of your text are kept in this server's "
+                 "memory only, as with the cache in memory. ")
     elif mode == "disk":
         kept += (f"The analyser's annotations of the sentences (tokens, tags, entities of your text) and sacrebleu's "
                  f"per-segment statistics go into the annotation cache on this server's disk "
@@ -63,8 +63,8 @@ def privacy_note() -> str:
         kept += "The analyser's annotations are not kept after each computation (annotation cache off). "
     import tempfile
 
-    kept += (f"With *Add APT* (Overview), the word aligner (eflomal) writes the source and system texts to temporary files "
-             f"in {tempfile.gettempdir()} while it aligns (readable by this server's user only) and deletes them "
+    kept += (f"With *Add APT* (Overview), the word aligner (eflomal) writes the source and system texts to temporary "
+             f"files in {tempfile.gettempdir()} while it aligns (readable by this server's user only) and deletes them "
              "when the alignment ends, whatever the cache mode. ")
     if info.get("scheduler"):
         kept += (f"Sentences to annotate are sent to the workers of the Dask scheduler at {info['scheduler']}, "
@@ -81,10 +81,11 @@ with st.expander("Where your files go: storage, privacy and upload limits", icon
                f"{max_segments:,} segments per upload (all files together).")
 with st.expander("This server's annotation work"):
     info = server_engine().info()
-    st.write(f"Annotation (spaCy or the language's analyser) runs on: **{info['backend']}**" + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
-             "the server to annotate on a Dask cluster)" if not info.get("scheduler") else "") + ".")
-    st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with the language's analyser "
-             f"and read **{info['sentences_from_disk']:,}** from the annotation cache; "
+    st.write(f"Annotation (spaCy or the language's analyser) runs on: **{info['backend']}**"
+             + (" (set BLONDE_SCHEDULER=tcp://HOST:8786 before starting "
+                "the server to annotate on a Dask cluster)" if not info.get("scheduler") else "") + ".")
+    st.write(f"Since it started, this server annotated **{info['sentences_annotated']:,}** sentences with the "
+             f"language's analyser and read **{info['sentences_from_disk']:,}** from the annotation cache; "
              f"{info['sentences_in_memory']:,} are in memory; computed results use "
              f"{info['results']['bytes'] / 2 ** 20:.1f} of {info['results']['max_bytes'] / 2 ** 20:.0f} MB.")
 
@@ -317,8 +318,8 @@ with tab_files:
                         help="the text that was translated, shown beside the reference on the Documents page and "
                              "used by APT: one line per reference segment (the reference's document split applies), "
                              "or, with blank-line boundaries, its documents separated by blank lines too")
-        a.file_uploader(f"Human judgments (optional): {md_escape(JUDGED.label)}", key=JUDGED.uploader, type=JUDGED.types,
-                        help=md_escape(JUDGED.help), accept_multiple_files=True)
+        a.file_uploader(f"Human judgments (optional): {md_escape(JUDGED.label)}", key=JUDGED.uploader,
+                        type=JUDGED.types, help=md_escape(JUDGED.help), accept_multiple_files=True)
         a.checkbox("In the judgments table, lower scores are better", key="up_lower")
         a.checkbox("ESA: each system over every segment judged for it", key="up_esa_all", help=ESA_ALL_HELP)
         b.file_uploader("BlonD+ annotations (optional)", key="up_plus",
@@ -365,8 +366,9 @@ if d is None:
 st.subheader("What was understood")
 target = d.guess_language()
 if target["language"] and target["pack"] is None:  # said right after loading, before anything else is read
-    st.error(md_escape(d.no_pack(config().with_(lang=target["language"], weights=None))) + ". Choose a pack in the sidebar's "
-             "*Target language* only if the texts really are in that language.", icon=":material/translate:")
+    st.error(md_escape(d.no_pack(config().with_(lang=target["language"], weights=None)))
+             + ". Choose a pack in the sidebar's *Target language* only if the texts really are in that language.",
+             icon=":material/translate:")
 ref_gist = d.reference_gist()  # the reference checked like a system: every number is scored against it as it is
 if ref_gist:
     st.warning(f"The reference has problems every score inherits - {md_escape(ref_gist)}.", icon=":material/report:")
@@ -376,8 +378,8 @@ if ref_gist:
 off_target = d.off_target_warnings()
 empty = d.empty_systems()
 if empty:  # a system that wrote nothing at all is called empty, not "partly not in" the language
-    st.warning(f"{len(empty)} system(s) empty - every segment: **{md_escape(', '.join(empty))}**. Their scores are computed "
-               "as for any system (nothing matches).", icon=":material/block:")
+    st.warning(f"{len(empty)} system(s) empty - every segment: **{md_escape(', '.join(empty))}**. Their scores are "
+               "computed as for any system (nothing matches).", icon=":material/block:")
 off_target = {n: m for n, m in off_target.items() if n not in empty}
 if off_target:  # systems that refused, copied the source or wrote nothing: named at once, details a click away
     st.warning(f"{len(off_target)} system(s) partly not in {md_escape(target['name'] or 'the target language')}: "
@@ -395,8 +397,8 @@ if d.wmt:
 st.write(f"{len(d.references)} reference(s), {len(d.systems)} system(s), {len(d.doc_ids)} document(s), "
          f"{d.reference_segments} segments; {boundary_note}.")
 if st.session_state.get("annotating_ahead"):
-    st.caption("The language's analyser started annotating these sentences in the background when they were loaded: the other pages "
-               "wait only for what is not done yet, with a progress bar.")
+    st.caption("The language's analyser started annotating these sentences in the background when they were loaded: "
+               "the other pages wait only for what is not done yet, with a progress bar.")
 
 
 def guess_language(docs) -> str:
@@ -417,7 +419,8 @@ st.html(SUMMARY_CSS + '<div style="display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;
                         max_height=440)
         + "</div>")
 st.caption(f"Target language: **{md_escape(target['name'] or 'not recognised')}**"
-           + (f" ({md_escape(target['language'])}, guessed from the reference by its script ({md_escape(target['script'])})"
+           + (f" ({md_escape(target['language'])}, guessed from the reference by its script "
+              f"({md_escape(target['script'])})"
               + (", then py3langid" if target["method"] == "py3langid" else "") + ")" if target["language"] else
               " (the reference has no letters to go by; scored as English unless chosen otherwise)")
            + ". The sidebar's *Target language* chooses the language pack; packs installed: "
@@ -430,8 +433,8 @@ try:
     st.success("Every system has as many segments as the reference in every document: sentence-level matching works.",
                icon=":material/check_circle:")
 except InputError as exc:
-    st.warning(f"{md_escape(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into the "
-               "reference's sentences, what it left out is reported), or switch **Matching** to *document*.",
+    st.warning(f"{md_escape(exc)}. Switch on **Re-segment** in the sidebar (one click: each such system is cut into "
+               "the reference's sentences, what it left out is reported), or switch **Matching** to *document*.",
                icon=":material/warning:")
 moved = shown.resegmentation()
 if moved:  # which systems were cut into the reference's segments, and what each left out or added
@@ -479,7 +482,8 @@ if extras:
     st.write("Also loaded: " + "; ".join(extras) + ".")
 if d.wmt:
     u = d.messages.get("wmt", {})
-    st.markdown(f"**WMT folder understood as:** {md_escape(u.get('layout', 'WMT'))}, language pair {md_escape(d.wmt[1])}; "
+    st.markdown(f"**WMT folder understood as:** {md_escape(u.get('layout', 'WMT'))}, "
+                f"language pair {md_escape(d.wmt[1])}; "
                 f"{len(d.doc_ids)} documents in "
                 f"{len(u.get('domains', {}))} domains ("
                 + md_escape(", ".join(f"{k} {v}" for k, v in u.get("domains", {}).items())) + "); human scores found: "

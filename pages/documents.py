@@ -90,9 +90,9 @@ di = docs.index(doc)
 view = res.sentence_view(di, systems, ref)
 if cfg.tag_lowercase and "entity" in cats and pc2.toggle(
         "Also show the entities lowercasing hides", key="doc_lost",
-        help="The score annotates lowercased text (sidebar: Lowercase before annotation), where the analyser misses many "
-             "names. On: this document is annotated as written too (once, then cached) and the entities found only "
-             "there are drawn grey and dotted with E0 - not counted."):
+        help="The score annotates lowercased text (sidebar: Lowercase before annotation), where the analyser misses "
+             "many names. On: this document is annotated as written too (once, then cached) and the entities "
+             "found only there are drawn grey and dotted with E0 - not counted."):
     with st.spinner("Annotating this document as written..."):
         lost = d.lost_entities(cfg, di, [ref, *systems])
     for name, per in lost.items():
@@ -148,7 +148,8 @@ human_errors = {}
 if d.human is not None and d.human.error_spans:
     human_errors = {s: res.document_errors(di, s) for s in systems}
     every = [e for rows in human_errors.values() if rows for errs in rows for e in errs]
-    kind = "MQM" if d.human.name.upper() == "MQM" else md_escape(d.human.name.upper())  # ESA's spans: severity, no category
+    # ESA's spans: severity, no category
+    kind = "MQM" if d.human.name.upper() == "MQM" else md_escape(d.human.name.upper())
     with st.expander(f"Human error spans ({kind}): {len(every)} in this document for the chosen systems",
                      expanded=False):
         f1_, f2_, f3_ = st.columns(3)
@@ -184,8 +185,8 @@ if d.human is not None and d.human.error_spans:
                      for s, v in ov["systems"].items()}
             st.caption("BlonDe's spans here are those that count (features with weight); share: - when nothing is "
                        "unmatched. Human error spans in sentences where BlonDe saw no discourse mismatch: "
-                       + ", ".join(f"{md_escape(s)} {n}" for s, n in alone.items()) + ". All filters apply to the text only; "
-                       "the table counts every rater.")
+                       + ", ".join(f"{md_escape(s)} {n}" for s, n in alone.items())
+                       + ". All filters apply to the text only; the table counts every rater.")
             downloads(pd.DataFrame(ov_rows), f"overlap_{doc}", key="ovl")
 
 # per-document scores of the chosen systems
@@ -299,8 +300,8 @@ with tab_hl:
             scroll_to(f"bl-s-{target}")
         st.caption("Matched spans are filled; spans the system missed (in the reference) or added (in a system) "
                    "are hatched with a dashed outline. Reference spans are marked against the first chosen system. "
-                   "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what the analyser saw; "
-                   "the text is shown in its original case.")
+                   "Hover a span for its feature. Lowercasing (sidebar, the package's default) is what the analyser "
+                   "saw; the text is shown in its original case.")
 with tab_ent:
     if tab_ent.open:
         entity_threads_view(res, di, systems, ref, focus=True, key="doc_ent_threads")

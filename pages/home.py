@@ -67,7 +67,8 @@ st.dataframe(styled(pd.DataFrame(rows)), hide_index=True, placeholder="-", colum
 if marked & set(best[:TOP]):
     st.caption(md_escape(b["mark_line"]))
 st.caption(f"BlonDe F1 in points (0-100), 95% interval by {b['resamples']} bootstrap resamples over "
-           f"{b['n_units']} units ({md_escape(b['unit'])}); " + (f"the top {TOP} of {len(best)}; " if len(best) > TOP else "")
+           f"{b['n_units']} units ({md_escape(b['unit'])}); "
+           + (f"the top {TOP} of {len(best)}; " if len(best) > TOP else "")
            + "the whole leaderboard, every category and other metrics: **Overview**.")
 st.subheader("Next questions")
 links = [("overview", "The whole leaderboard, with BLEU, chrF and every category?"),

@@ -24,9 +24,11 @@ if d is None:
 hs = d.human
 if hs is None or not hs.errors:
     what = "No human judgments are loaded." if hs is None else \
-        f"The loaded judgments ({md_escape(hs.kind or hs.name)}) are scores, not MQM error annotations: there is nothing to slice."
+        (f"The loaded judgments ({md_escape(hs.kind or hs.name)}) are scores, not MQM error annotations: "
+         "there is nothing to slice.")
     st.info(f"{what} On the **Data** page upload an MQM TSV (Google's WMT MQM release: one row per error, with "
-            "rater, category and severity). Scores of any kind are correlated with the metrics on **Human correlation**.")
+            "rater, category and severity). Scores of any kind are correlated with the metrics on "
+            "**Human correlation**.")
     st.page_link(page("data"), label="Go to Data", icon=":material/folder_open:")
     st.stop()
 
@@ -103,7 +105,8 @@ with st.expander("Severity weights", expanded=bool(QP.get("w"))):
         w = wc[i % 4].number_input(rule_label(r), min_value=0.0, step=0.1, format="%g", key=f"mqm_w{i}")
         if w != r.weight:
             changed.append(f"{r.spec().rpartition('=')[0]}={w:g}")
-    more = st.text_input("More rules, ahead of these", key="mqm_rules", placeholder="e.g. Accuracy/*:Minor=2; Style/*:Major=1",
+    more = st.text_input("More rules, ahead of these", key="mqm_rules",
+                         placeholder="e.g. Accuracy/*:Minor=2; Style/*:Major=1",
                          help="CATEGORY:SEVERITY=W or SEVERITY=W, separated by ';'; * stands for any text")
     wtext = "; ".join(([more.strip()] if more.strip() else []) + changed)
     try:
@@ -130,8 +133,9 @@ if have != want_all:
     QP.from_dict({**want, **{f"f.{f}": where[f] for f in FIELDS if f in where}})
 
 shown_w = weights.changes() or "Google's (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25)"
-st.caption(f"Weights: {md_escape(shown_w)}. " + ("; ".join(f"{md_escape(f)} in {md_escape(', '.join(v))}" for f, v in where.items())
-                                           if where else "All rows.") +
+st.caption(f"Weights: {md_escape(shown_w)}. "
+           + ("; ".join(f"{md_escape(f)} in {md_escape(', '.join(v))}" for f, v in where.items())
+              if where else "All rows.") +
            " The address of this page holds the slice: copy it to share it (with the data).")
 
 if by:
@@ -148,9 +152,9 @@ if by:
         st.subheader(f"{len(sl)} slices, MQM {PER[per]}" + (f" ({md_escape(hs.name)}'s error spans weighted as MQM)"
                                                             if own else ""))
         if own:
-            st.caption(f"**{md_escape(hs.name)}**: the raters' own 0-100 score (higher is better), the mean over the slice's "
-                       "rated segments of their raters' mean; shown when slicing by scope (system, doc, rater, domain) "
-                       "only. MQM weighs the error spans they marked (Major 5, Minor 1), lower is better.")
+            st.caption(f"**{md_escape(hs.name)}**: the raters' own 0-100 score (higher is better), the mean over the "
+                       "slice's rated segments of their raters' mean; shown when slicing by scope (system, doc, rater, "
+                       "domain) only. MQM weighs the error spans they marked (Major 5, Minor 1), lower is better.")
         num = st.column_config.NumberColumn
         st.dataframe(sl, hide_index=True, placeholder="-", height=min(420, 38 + 35 * len(sl)), column_config={
             "penalty": num(format="%.1f", help="the errors' summed weights"),
@@ -208,8 +212,8 @@ else:
                  column_config={"difference": st.column_config.NumberColumn(format="%+.3f",
                                                                             help="MQM a - MQM b on the segments "
                                                                                  "both have (lower is better)")})
-    st.caption(f"{md_escape(sig['test'])}. significant: Holm-corrected p < 0.05. {int((pairs['p (Holm)'] < 0.05).sum())} "
-               f"of {len(pairs)} pairs differ significantly on this slice.")
+    st.caption(f"{md_escape(sig['test'])}. significant: Holm-corrected p < 0.05. "
+               f"{int((pairs['p (Holm)'] < 0.05).sum())} of {len(pairs)} pairs differ significantly on this slice.")
     downloads(pairs, "mqm_slice_pairs", key="mqmsig")
 
 two = d.annotator_agreement()
@@ -217,8 +221,9 @@ if two:  # two annotations of the same segments: how far the humans agree is the
     f1 = two["span_f1"]
     st.subheader("Two annotations of the same segments")
     st.markdown(f"On the **{two['items']:,}** segments two raters judged, their error spans agree at character-level "
-                f"**F1 {f1['f1']:.3f}** (precision {f1['precision']:.3f}, recall {f1['recall']:.3f}: the second rater's "
-                "spans against the first's, WMT25's scoring, half credit for a wrong severity) and their scores "
+                f"**F1 {f1['f1']:.3f}** (precision {f1['precision']:.3f}, recall {f1['recall']:.3f}: the second "
+                "rater's spans against the first's, WMT25's scoring, half credit for a wrong severity) and their "
+                "scores "
                 + (f"correlate at Pearson **{two['pearson']:.3f}** (Kendall {two['kendall']:.3f}); mean absolute "
                    f"difference {two['mean_abs_difference']:.1f}." if two["pearson"] is not None else
                    f"differ by {two['mean_abs_difference']:.1f} on average."))

@@ -77,9 +77,10 @@ d, cfg, res = start_page("Overview", "the leaderboard")
 c1, c2, c3, c4 = st.columns([1.2, 1.3, 1, 1])
 n_boot = c1.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000)
 with_ter = c4.toggle("Compute TER", value="TER" in d.default_standard_metrics()
-                     or d.standard_ready(cfg.granularity, "TER"), key="with_ter", help="sacrebleu's TER takes minutes on thousands of long segments; "
-                     "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it."
-                     + (f" Off by default here: {d.ter_left_out()}." if d.ter_left_out() else ""))
+                     or d.standard_ready(cfg.granularity, "TER"), key="with_ter",
+                     help="sacrebleu's TER takes minutes on thousands of long segments; "
+                          "it is computed last, after BlonDe, BLEU and chrF are shown. Switch it off to skip it."
+                          + (f" Off by default here: {d.ter_left_out()}." if d.ter_left_out() else ""))
 tops = res.leaderboard_tops()
 marked = tagging_marked(cfg)  # categories whose tagging in this language is below the bar: headers carry †
 # intervals and clusters under the one significance policy (the Significance page's defaults), computed by
@@ -139,9 +140,9 @@ def frame(rows: list[dict]) -> pd.DataFrame:
 
 st.session_state.setdefault("board_kind", "compact")
 layout_kind = c3.segmented_control("Leaderboard", ["compact", "full"], key="board_kind",
-                                   help="Compact: BlonDe F1 with its interval in one cell, BlonD-d, F1 per discourse category "
-                                        "and BLEU; full: every column with intervals, chrF, TER and the companion "
-                                        "metrics (what the downloads hold).") or "compact"
+                                   help="Compact: BlonDe F1 with its interval in one cell, BlonD-d, F1 per "
+                                        "discourse category and BLEU; full: every column with intervals, chrF, TER "
+                                        "and the companion metrics (what the downloads hold).") or "compact"
 
 
 def compact(df: pd.DataFrame) -> pd.DataFrame:
@@ -200,8 +201,9 @@ def show(df: pd.DataFrame, status: str, final: bool = False) -> None:
                                                    help=f"{m}: computed elsewhere ({ext[m]['direction']}); its 95% "
                                                         "interval and its own cluster in the full table")
     if final:  # a row opens the system's weakest document on the Documents page
-        ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, placeholder="-", column_config=fmt,
-                          width="stretch", on_select="rerun", selection_mode="single-row", key="board_rows",
+        ev = st.dataframe(view.style.format(na_rep="-", precision=2), hide_index=True, placeholder="-",
+                          column_config=fmt, width="stretch", on_select="rerun", selection_mode="single-row",
+                          key="board_rows",
                           height=min(38 + 35 * len(view), 800))  # every row visible up to about 20 systems
         if ev and ev.selection.rows:
             name = view["system"].iloc[ev.selection.rows[0]]
@@ -246,9 +248,9 @@ if ext or hum:
                 "with 95% intervals over the same units and each metric's own clusters under the same policy"
                 + ("; system-level-only metrics marked (sys), without interval or cluster" if any(
                     not e["unit"] for e in ext.values()) else "") + ". " if ext else "")
-               + (f"**human**: {md_escape(hum['name'])} ({hum['direction']}) at system level as the judgments define it, "
-                  "**rated**: the segments with a human score; *Rank by humans* orders the rows by it." if hum
-                  else ""))
+               + (f"**human**: {md_escape(hum['name'])} ({hum['direction']}) at system level as the judgments "
+                  "define it, **rated**: the segments with a human score; *Rank by humans* orders the rows by it."
+                  if hum else ""))
 if moved:
     st.caption(f"Re-segmented ({md_escape(d.seg_method)}): {md_escape(', '.join(moved))} did not keep the reference's "
                "segments and were cut into them by mwerSegmenter's alignment; **omitted**: the reference segments "
@@ -331,8 +333,8 @@ with e3.popover("LaTeX", icon=":material/download:"):
                            "BLEU", *ext, *([HUMAN] if hum else [])] if c in score_cols]
     chosen = st.multiselect("Columns", score_cols, default=default, key="tex_cols")
     style = st.radio("Intervals", ["[lo, hi]", "+a / -b", "none"], horizontal=True, key="tex_style",
-                     help="Bootstrap intervals are asymmetric: [lo, hi] or the distances up and down (value^{+a}_{-b}); "
-                          "never a symmetric ± that would misstate one bound.")
+                     help="Bootstrap intervals are asymmetric: [lo, hi] or the distances up and down "
+                          "(value^{+a}_{-b}); never a symmetric ± that would misstate one bound.")
     ups = {c: lb.column(c).higher_is_better for c in chosen}  # the core table's column directions
     tex = latex_table(records, ["system", "cluster", *chosen],
                         intervals={c: (f"{c.replace(' F1', '')} CI low", f"{c.replace(' F1', '')} CI high")
@@ -357,8 +359,8 @@ e4.download_button("HTML report", lambda: d.report_html(cfg, n_boot).encode("utf
 # under the table whose clusters it qualifies (the table stays where the first answer is expected)
 if b.get("absent_warning"):
     note_line("Clusters: " + md_escape(first_clause(b["absent_warning"])),
-              md_escape(b["absent_warning"]) + ". The Significance page gives the same test with absent categories left "
-              "out of the mean beside it; the setting *Leave absent categories out of the mean* (More settings) "
+              md_escape(b["absent_warning"]) + ". The Significance page gives the same test with absent categories "
+              "left out of the mean beside it; the setting *Leave absent categories out of the mean* (More settings) "
               "scores that way everywhere.")
 
 ext_shown = {ext_col(df, m): m for m in ext}  # the table's name of each metric computed elsewhere -> its own

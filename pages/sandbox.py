@@ -119,7 +119,8 @@ def sandbox() -> None:
         view = res.sentence_view(0, [n], "reference")
         for head, who in ((f"reference, marked for {n}" if len(names) > 1 else "reference", "reference"), (n, n)):
             sents = "".join(f'<div class="bl-doc"><b>{i + 1}</b> {render_text(r["text"], r["spans"], cats)}</div>'
-                            f'{counts_line(r["counts"], cats, r.get("features"))}' for i, r in enumerate(view["rows"][who]))
+                            f'{counts_line(r["counts"], cats, r.get("features"))}'
+                            for i, r in enumerate(view["rows"][who]))
             columns.append(f'<div><p><b>{esc(head)}</b></p>{sents}</div>')
     # What changes with every edit is one HTML block: scores, legend, highlighted text,
     # signature. One element for the browser to redraw instead of a dozen widgets - with

@@ -122,7 +122,8 @@ st.caption(f"{policy.describe(test, unit, out['n_units'], corr)}"
               + ("BlonDe." if PACK else "each metric.")))
 if out.get("warning"):
     note_line("Units: " + md_escape(first_clause(out["warning"])), f"{md_escape(out['warning'])}. " + (
-        "" if unit_kind == "automatic" else f"The automatic unit gives {pol['n_units']} units ({md_escape(pol['reason'])})."))
+        "" if unit_kind == "automatic"
+        else f"The automatic unit gives {pol['n_units']} units ({md_escape(pol['reason'])})."))
 elif pol["note"] and unit == pol["unit"]:
     note_line("Units: " + md_escape(first_clause(pol["note"])), md_escape(pol["note"]))
 # the table of every category below tests BlonDe and BlonD-d whatever the metric chosen here

@@ -103,7 +103,8 @@ def take_pending(prefix: str) -> None:
         st.session_state[k] = v
 
 
-def open_documents(doc=None, systems=None, categories=None, only=None, sentence=None, origin: str | None = None) -> None:
+def open_documents(doc=None, systems=None, categories=None, only=None, sentence=None,
+                   origin: str | None = None) -> None:
     """Go to the Documents page with this document, these systems and categories selected (only: the
     mismatch filter), or to one sentence of it; origin: the declared name of the page the click came from
     (Documents offers the way back to it)."""

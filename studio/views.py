@@ -42,7 +42,8 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
                "(sN: sentence N; = same string, ≠ another string, missing). Alignment is heuristic: in the same "
                "sentence (the whole document under document-level matching), an identical entity of the same "
                "group, else the most similar system entity (word overlap or character similarity of at least "
-               f"{CATALOG.min_similarity})." + (" Select a row to see its first inconsistent sentence." if focus else ""))
+               f"{CATALOG.min_similarity})."
+               + (" Select a row to see its first inconsistent sentence." if focus else ""))
     rows, first = [], []
     for n in systems:
         for th in res.entity_threads(di, n, ref):
@@ -53,7 +54,8 @@ def entity_threads_view(res, di, systems, ref, focus: bool, key: str) -> None:
                          "renderings": len(th["renderings"]),
                          "sentence by sentence": " · ".join(
                              f"s{o['sentence']} " + ("missing" if o["system"] is None else
-                                                     ("= " if o["exact"] else "≠ ") + o.get("system_shown", o["system"]))
+                                                     ("= " if o["exact"] else "≠ ")
+                                                     + o.get("system_shown", o["system"]))
                              for o in occ)})
             first.append((bad or occ)[0]["sentence"])
     if not rows:

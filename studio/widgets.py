@@ -118,8 +118,9 @@ def human_mapping(human, study: Study | None = None) -> None:
         st.caption("A wrong match? Correct it in the table on the Data page.")
         return
     loaded = study.references + study.systems
-    edited = st.data_editor(df, hide_index=True, placeholder="-", key=f"human_map_{study.key}", disabled=["name in the file",
-                            "segments rated", "of"], column_config={"loaded text": st.column_config.SelectboxColumn(
+    edited = st.data_editor(df, hide_index=True, placeholder="-", key=f"human_map_{study.key}",
+                            disabled=["name in the file", "segments rated", "of"],
+                            column_config={"loaded text": st.column_config.SelectboxColumn(
                                 options=loaded + [left_out], required=True,
                                 help="The loaded text these judgments are about; left out: not used")})
     wanted = {k: (None if v == left_out else v) for k, v in zip(edited["name in the file"], edited["loaded text"])}
