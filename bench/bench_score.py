@@ -72,43 +72,69 @@ print(n, time.perf_counter() - t0)
 """
 
 
-def tree_rss_kb(pid: int) -> int:
-    """RSS of a process and all its descendants (kB), from /proc."""
-    total, stack = 0, [pid]
+def tree_pids(pid: int) -> list[int]:
+    """A process and all its descendants, from /proc (those that end meanwhile left out)."""
+    out, stack = [], [pid]
     while stack:
         p = stack.pop()
         try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-                        break
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children") as f:
                     stack.extend(int(c) for c in f.read().split())
         except (FileNotFoundError, ProcessLookupError, PermissionError):
             continue
-    return total
+        out.append(p)
+    return out
 
 
-def measure(cmd, env) -> dict:
+def _kb(path: str, field: str) -> int:
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        pass
+    return 0
+
+
+def tree_rss_kb(pid: int) -> int:
+    """RSS of a process and all its descendants (kB), from /proc: a page shared between them (a forked worker's
+    copy of its parent) is counted in each."""
+    return sum(_kb(f"/proc/{p}/status", "VmRSS:") for p in tree_pids(pid))
+
+
+def tree_pss_kb(pid: int) -> int:
+    """PSS of a process and all its descendants (kB), from /proc/PID/smaps_rollup: each page's size divided among
+    the processes that map it, so a page shared between them is counted once (slower to read than the RSS)."""
+    return sum(_kb(f"/proc/{p}/smaps_rollup", "Pss:") for p in tree_pids(pid))
+
+
+def measure(cmd, env, check: bool = True, every: float = 0.02, pss: bool = False) -> dict:
+    """Run cmd: its wall time, its process tree's peak RSS (peak_mb; with pss, its peak PSS too: peak_pss_mb),
+    sampled every `every` seconds, its output and exit code. check: a failed command ends the benchmark."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    peak = [0]
+    peak = [0, 0]
 
     def sample():
         while proc.poll() is None:
             peak[0] = max(peak[0], tree_rss_kb(proc.pid))
-            time.sleep(0.02)
+            if pss:
+                peak[1] = max(peak[1], tree_pss_kb(proc.pid))
+            time.sleep(every)
 
     th = threading.Thread(target=sample, daemon=True)
     th.start()
     out, err = proc.communicate()
     wall = time.perf_counter() - t0
     th.join()
-    if proc.returncode != 0:
+    if check and proc.returncode != 0:
         sys.exit(f"command failed ({proc.returncode}): {err.decode()[-2000:]}")
-    return {"wall": wall, "peak_mb": peak[0] / 1024, "out": out}
+    got = {"wall": wall, "peak_mb": peak[0] / 1024, "out": out, "err": err, "code": proc.returncode}
+    if pss:
+        got["peak_pss_mb"] = peak[1] / 1024
+    return got
 
 
 def main():

@@ -183,8 +183,9 @@ class Engine:
     def unload(self, study, lang: str) -> None:
         """A release's pair done on the command line (Study.release): its results and its sentences in memory go,
         and so do the annotators of its language with that language's analyser (spaCy pipeline, recogniser,
-        dictionary), so that eight pairs in one process hold one pair's memory at a time, not eight; the disk
-        cache keeps every record. Memory freed is handed back to the system (malloc_trim)."""
+        dictionary), and the fork pool for sacrebleu (forked from this process as it was during the pair), so that
+        eight pairs in one process hold one pair's memory at a time, not eight; the disk cache keeps every record.
+        Memory freed is handed back to the system (malloc_trim)."""
         import gc
 
         from blonde_core.annotation.analysers import unload_analyser
@@ -194,6 +195,9 @@ class Engine:
         with self._lock:
             for key in [k for k in self._annotators if k[1] == lang]:
                 del self._annotators[key]
+            if self._forked is not None:  # sacrebleu's pool, forked during this pair: it holds the pair's memory
+                self._forked.terminate()
+                self._forked = None
         unload_analyser(load_pack(lang))
         gc.collect()
         try:

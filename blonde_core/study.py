@@ -217,26 +217,26 @@ class Study:
 
     @classmethod
     def release(cls, source, lps, cfg_of, n: int = 1000, seed: int = DEFAULT_SEED, gold: str | None = None,
-                engine: Engine | None = None, progress=None, work=None, studies: dict | None = None) -> dict:
+                engine: Engine | None = None, progress=None, work=None, studies: dict | None = None,
+                apart=None) -> dict:
         """A WMT release at once (analysis.release): each pair of `lps` loaded as its own study, scored with its own
         settings (cfg_of(study) -> ScoreConfig: the pair's language pack), BlonDe with the leaderboard's
         significance clusters (Study.board, n resamples, seed), chrF and the human column; then systems x pairs
         with the across-pair summary. progress(lp, k, total) before each pair; work(lp, done, of) as each pair's
         distinct sentences are annotated. studies: {lp: Study} the caller keeps (the dashboard's): a pair found there
-        is not read again, a pair read is put there; without it (the command line) each pair is read from source and
-        its memory given back once its row is made (Engine.unload), so a release holds one pair at a time."""
+        is not read again, a pair read is put there. Without it (the command line) each pair is read from source,
+        and its memory given back once its row is made: apart(compute, on_message) computes a pair's row in a
+        process of its own (analysis/release_run.apart: compute(tell) there, each tell(*args) on_message(*args)
+        here), so that the caller never holds an analyser; else Engine.unload after each pair."""
         from .analysis.release import release_table
 
-        pairs = {}
-        for k, lp in enumerate(lps):
-            if progress:
-                progress(lp, k, len(lps))
+        def pair(lp, pair_work, unload: bool) -> dict:
             st = (studies or {}).get(lp) or cls.from_wmt(source, lp, gold, engine=engine)
             if studies is not None:  # the caller keeps each pair's study (a switch back, the next table: warm)
                 studies[lp] = st
             cfg = cfg_of(st)
-            if work and cfg.has_pack:
-                st.result(cfg, progress=lambda done, of, lp=lp: work(lp, done, of))
+            if pair_work and cfg.has_pack:
+                st.result(cfg, progress=pair_work)
             names = list(st.corpus.systems)
             chrf = st.standards(cfg.granularity, ["chrF"])
             hum = st.human_column(names)
@@ -252,9 +252,19 @@ class Study:
                 for s in names:
                     rows[s]["BlonDe"] = b["intervals"]["BlonDe"][s]["score"]
                     rows[s]["cluster"] = b["clusters"].get(s)
-            pairs[lp] = block
-            if studies is None and cfg.has_pack:  # the command line: one pair's memory at a time (Engine.unload)
+            if unload and cfg.has_pack:  # in the caller's process: one pair's memory at a time (Engine.unload)
                 st.engine.unload(st, cfg.lang)
+            return block
+
+        pairs = {}
+        for k, lp in enumerate(lps):
+            if progress:
+                progress(lp, k, len(lps))
+            pair_work = (lambda done, of, lp=lp: work(lp, done, of)) if work else None
+            if apart is not None and studies is None:  # in a child process, which sends the row back and exits
+                pairs[lp] = apart(lambda tell, lp=lp: pair(lp, tell if work else None, False), pair_work)
+            else:
+                pairs[lp] = pair(lp, pair_work, studies is None)
         return release_table(pairs)
 
     @staticmethod

@@ -172,3 +172,44 @@ def test_a_second_session_reads_no_pair_again(release, monkeypatch, tmp_path):
     monkeypatch.setattr(rel_mod, "SHARED_TTL", 0.0)  # unused longer than the ttl: dropped, read again
     load()
     assert len(kept()) == 1 and all(kept()[0] is not b for b in before)
+
+
+def test_a_pair_in_a_child_process_equals_the_pair_in_this_one(release):
+    """The command line computes each pair of a release in a child forked for it (analysis/release_run.apart: its
+    analyser and memory go with it): the table equals the one computed in this process, byte for byte, the
+    child's annotation progress comes back here as it goes, and a child's failure is raised here as it was (an
+    InputError keeps its file and code; a child killed is said with its exit status)."""
+    import os
+    import signal
+
+    from blonde_core.analysis import release_run
+    from blonde_core.engine import Engine
+    from blonde_core.errors import InputError
+    from blonde_core.study import ScoreConfig, Study
+
+    def cfg_of(st):
+        lang = st.guess_language()["language"]
+        return ScoreConfig(lang=lang, lowercase=Study.pack_lowercase(lang))
+
+    got, seen = {}, {}
+    for how, apart in (("here", None), ("child", release_run.apart)):
+        seen[how] = []
+        table = Study.release(release, ["ja-en"], cfg_of, 100, engine=Engine(cache_mode="off"), apart=apart,
+                              work=lambda lp, done, of, how=how: seen[how].append((lp, done, of)))
+        got[how] = json.dumps(table, sort_keys=False)
+    assert got["child"] == got["here"] and json.loads(got["here"])["pairs"]["ja-en"]["board_signature"]
+    assert seen["child"] == seen["here"] and seen["here"][-1][1] == seen["here"][-1][2] > 0
+
+    def refuse(st):
+        raise InputError("no pack for this pair", file="ja-en.refA.txt", line=3, code=InputError.Codes.NO_PACK)
+
+    with pytest.raises(InputError) as err:
+        Study.release(release, ["ja-en"], refuse, 100, engine=Engine(cache_mode="off"), apart=release_run.apart)
+    assert (err.value.file, err.value.line, err.value.code) == ("ja-en.refA.txt", 3, InputError.Codes.NO_PACK)
+    assert str(err.value) == "ja-en.refA.txt, line 3: no pack for this pair"
+    with pytest.raises(RuntimeError, match=r"ended without its answer \(exit status -9"):
+        release_run.apart(lambda tell: os.kill(os.getpid(), signal.SIGKILL))
+    told = []
+    assert release_run.apart(lambda tell: [tell(k, 2) for k in (1, 2)] and os.getpid(),
+                             lambda *m: told.append(m)) != os.getpid()
+    assert told == [(1, 2), (2, 2)]

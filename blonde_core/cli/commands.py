@@ -252,10 +252,29 @@ def run_release_data(a) -> dict:
         bars.setdefault(lp, _progress(sys.stderr))(done, of)
 
     data = Study.release(a.wmt_dir, lps, lambda st: resolve_config(a, st), a.ci or 1000, a.seed, a.gold,
-                         run_engine(a), progress=progress, work=work)
+                         run_engine(a), progress=progress, work=work, apart=_pair_apart(a))
     a.notes = getattr(a, "notes", []) + [f"warning: {lp}: damaged: {x}" for lp, p in data["pairs"].items()
                                          for x in p.get("damage") or []]  # in JSON too, per pair
     return data
+
+
+def _pair_apart(a):
+    """Each pair of the release in a child process of its own (analysis/release_run.py: the release's peak memory
+    is then one pair's, as `score --lp P` alone), its notes and warnings brought back with its row; None (the
+    pairs in this process, each unloaded after its row) with a scheduler, whose workers hold the analysers, or
+    where the platform cannot fork."""
+    from blonde_core.analysis import release_run
+
+    if a.scheduler or not release_run.available():
+        return None
+
+    def apart(compute, on_message):
+        def child(tell):  # resolve_config (cfg_of) says the pair's language and caveats on `a`, in the child
+            return compute(tell), getattr(a, "notes", []), getattr(a, "warnings", [])
+
+        block, a.notes, a.warnings = release_run.apart(child, on_message)
+        return block
+    return apart
 
 
 def _release_out(a, data) -> str:
