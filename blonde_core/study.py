@@ -1862,6 +1862,8 @@ TOOLS = {
     "release_notes": ("analysis.release", "release_notes"),
     "release_latex": ("report", "release_latex"),
     "release_html": ("report", "release_html"),
+    "pair_apart": ("analysis.release_run", "apart"),
+    "forks": ("analysis.release_run", "available"),
     "meta_statistics": ("analysis.stats.statistics", "shown"),
     "meta_options": ("analysis.stats.statistics", "options"),
     "meta_task_statistics": ("analysis.stats.statistics", "TASK_STATISTICS"),

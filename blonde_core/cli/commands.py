@@ -263,16 +263,14 @@ def _pair_apart(a):
     is then one pair's, as `score --lp P` alone), its notes and warnings brought back with its row; None (the
     pairs in this process, each unloaded after its row) with a scheduler, whose workers hold the analysers, or
     where the platform cannot fork."""
-    from blonde_core.analysis import release_run
-
-    if a.scheduler or not release_run.available():
+    if a.scheduler or not door.forks():
         return None
 
     def apart(compute, on_message):
         def child(tell):  # resolve_config (cfg_of) says the pair's language and caveats on `a`, in the child
             return compute(tell), getattr(a, "notes", []), getattr(a, "warnings", [])
 
-        block, a.notes, a.warnings = release_run.apart(child, on_message)
+        block, a.notes, a.warnings = door.pair_apart(child, on_message)
         return block
     return apart
 
