@@ -129,3 +129,26 @@ def test_the_pools_records_share_their_strings_until_it_sits_idle():
     while pool.recycled == 0 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert pool.recycled == 1 and pool._strings == {}
+
+
+def test_releasing_the_last_study_empties_the_language_packs_sentence_memos():
+    """The zh pack's tense rules memoise their verdict per token context (LanguagePack._verdicts) while sentences
+    are counted; the engine empties it when the last study in use is released (the sweep after every session
+    closed), not while another study is kept - and the counts are the same before and after."""
+    from blonde_core.engine import Engine
+    from blonde_core.study import Study
+
+    engine = Engine(cache_mode="off", pool="inline")
+    pack = engine.annotator(False, "zh").pack
+    rec = {"w": ["他", "明天", "会", "来", "，", "我们", "已经", "吃", "了", "饭", "。"],
+           "i": [0, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13], "t": ["r", "t", "v", "v", "x", "r", "d", "v", "ul", "n", "x"],
+           "e": []}
+    first = pack.tense_tokens(rec)
+    assert pack._verdicts, "the rules memoised their verdicts"
+    a = Study.from_texts(["我们吃了饭。"], {"A": ["我们吃饭了。"]}, engine=engine)
+    b = Study.from_texts(["他会来。"], {"B": ["他来了。"]}, engine=engine)
+    engine.release(a, keep=[b])
+    assert pack._verdicts, "a study still in use: kept"
+    engine.release(b, keep=[])
+    assert pack._verdicts == {} and pack._parsed == {}
+    assert pack.tense_tokens(rec) == first
