@@ -64,6 +64,38 @@ def tree_mb(pid: int) -> float:
     return tree_rss(pid) / 2 ** 20
 
 
+def smaps_kinds(text: str) -> dict[str, float]:
+    """Resident MB of a /proc/PID/smaps by kind of mapping: [heap] (glibc's main arena), anonymous (the other
+    arenas, pymalloc's arenas, large blocks mapped on their own, thread stacks), shared libraries (.so) and
+    other files (a model, a dictionary, the cache's SQLite file)."""
+    kinds: dict[str, float] = {}
+    kind = None
+    for line in text.splitlines():
+        head = line.split(None, 5)
+        if len(head) >= 5 and "-" in head[0] and ":" in head[3]:  # a mapping's first line
+            name = head[5].strip() if len(head) > 5 else ""
+            kind = ("[heap]" if name == "[heap]" else "anonymous" if not name or name.startswith("[anon")
+                    else "[stack]" if name.startswith("[stack") else ".so" if ".so" in Path(name).name
+                    else "other file" if name.startswith("/") else name)
+        elif line.startswith("Rss:") and kind is not None:
+            kinds[kind] = kinds.get(kind, 0.0) + int(line.split()[1]) / 1024
+    return kinds
+
+
+def save_smaps(pid: int, folder: Path | None, label: str) -> None:
+    """--smaps: the server's /proc/PID/smaps as folder/smaps-LABEL.txt, and its resident MB by kind printed."""
+    if folder is None:
+        return
+    try:
+        text = Path(f"/proc/{pid}/smaps").read_text()
+    except OSError:
+        return
+    (folder / f"smaps-{label}.txt").write_text(text)
+    kinds = smaps_kinds(text)
+    print(f"  smaps {label}: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])
+                                          if v >= 0.5) + " (MB resident)")
+
+
 class Server(bench_app.Server):
     """The app on a free port (bench_app's), allowed to read the shared data folder's WMT folders by path; its
     memory watched every second for both peaks."""
@@ -128,12 +160,17 @@ def main() -> None:
     ap.add_argument("--cache-dir", type=Path, default=None,
                     help="the annotation cache, kept (default: a fresh temporary folder, i.e. cold)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds a session may take to show its Overview")
+    ap.add_argument("--smaps", type=Path, default=None,
+                    help="a folder: the server's /proc/PID/smaps saved there at the start, with the sessions and at "
+                         "the end (smaps-start.txt, smaps-loaded.txt, smaps-end.txt), its resident MB by kind printed")
     a = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     wmt = SHARED / "data" / "wmt24"
     if not (wmt / "system-outputs" / a.lp).is_dir():
         raise SystemExit(f"no WMT24 {a.lp} under {wmt} (BLONDE_SHARED_DIR)")
+    if a.smaps is not None:
+        a.smaps.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="bench-sessions-memory-"))
     cache = a.cache_dir or work / "cache"
     warm = cache.exists() and any(cache.iterdir())
@@ -154,6 +191,7 @@ def main() -> None:
             start_rss, start_tree = server.now()
             print(f"start: server {start_rss:.0f} MB, tree {start_tree:.0f} MB "
                   f"(processes: {len(process_tree(server.proc.pid))})")
+            save_smaps(server.proc.pid, a.smaps, "start")
             server.reset_peaks()
             pages, t0 = [], time.time()
             for i in range(a.sessions):
@@ -165,6 +203,7 @@ def main() -> None:
                 print(f"session {i + 1}: WMT24 {a.lp} loaded, Overview shown at {time.time() - t0:.0f} s; "
                       f"server {rss:.0f} MB, tree {tree:.0f} MB")
             loaded_rss, loaded_tree = server.now()
+            save_smaps(server.proc.pid, a.smaps, "loaded")
             for pg in pages:
                 pg.context.close()
             closed_at = time.time()
@@ -180,6 +219,9 @@ def main() -> None:
                 rss, tree = server.now()
                 readings.append((t, rss, tree))
                 print(f"  {t:5.0f} s after the closing: server {rss:6.0f} MB, tree {tree:6.0f} MB")
+            save_smaps(server.proc.pid, a.smaps, "end")
+            if a.smaps is not None:
+                time.sleep(10)  # a debugging hook in the server may answer the files (docs/scale.md)
     finally:
         server.close()
         if a.cache_dir is None:  # the fresh cache was this run's only

@@ -170,7 +170,8 @@ class Engine:
     def release(self, study, keep=None) -> int:
         """Drop the results computed from this study from memory; given `keep` (the studies still
         in use, perhaps none), also its sentences from the annotation memos unless one of those
-        has them too (the disk cache keeps them). Returns how many results were dropped."""
+        has them too (the disk cache keeps them), and with no study kept at all the language packs'
+        memos of what their sentences taught (drop_sentence_memos). Returns how many results were dropped."""
         n = self.results.drop(lambda k: isinstance(k, tuple) and k and k[0] == study.key)
         if keep is not None:
             anns = list(self._annotators.items())
@@ -178,7 +179,22 @@ class Engine:
                     for lc in {key[0] for key, _ in anns}}  # lowercase flag -> texts no kept study has
             for (lc, _lang, _persist), ann in anns:
                 ann.drop_from_memo(gone[lc])
+            if not keep:
+                self.drop_sentence_memos()
         return n
+
+    def drop_sentence_memos(self) -> None:
+        """Empty the memos the annotators' language packs filled from the sentences they counted (LanguagePack
+        tense_tokens: the rules' verdict per token context - its tag, last character and the next tag -, and a
+        morphology string's features; up to 100,000 entries each, kept for the process's life): after a cold WMT24
+        en-zh run the zh pack's verdicts held 38,171 entries - some 100,000 tuples with their strings, made among the
+        sentences' records and left scattered over Python's allocator's arenas, so that those could not go back to
+        the system when the records went (docs/scale.md). Refilled by the next cold count (a warm one reads its
+        counts from the disk cache and never asks)."""
+        for ann in list(self._annotators.values()):
+            for memo in (getattr(ann.pack, "_verdicts", None), getattr(ann.pack, "_parsed", None)):
+                if isinstance(memo, dict):
+                    memo.clear()
 
     def unload(self, study, lang: str) -> None:
         """A release's pair done on the command line (Study.release): its results and its sentences in memory go,
