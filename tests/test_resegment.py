@@ -10,6 +10,22 @@ TED = SHARED / "data" / "ted-zhen"
 WMT24 = SHARED / "data" / "wmt24"
 
 
+_CACHE: list = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_cache(tmp_path_factory):
+    """One annotation cache for the module's command runs: TED's sentences are annotated by the first run and read
+    by the others (each test annotating them again took 7-10 s of the fast tier); a fresh folder per module run."""
+    _CACHE[:] = [tmp_path_factory.mktemp("reseg-cache")]
+    yield
+    _CACHE.clear()
+
+
+def cache_dir():
+    return _CACHE[0]
+
+
 def run(capsys, *args):
     from blonde_core.cli import main
 
@@ -79,7 +95,7 @@ def blank_line_ted(out):
 def test_joined_sentences_score_as_the_aligned_original(capsys, ted_docs):
     assert ted_docs["n_joined"] < 0.7 * ted_docs["n"]  # a third of the sentences really were joined
     code, out, err = run(capsys, "score", "-r", ted_docs["ref"], "-s", ted_docs["Online-W"], ted_docs["joined"],
-                         "--blank-line-docs", "--resegment", "--format", "json", "--no-cache")
+                         "--blank-line-docs", "--resegment", "--format", "json", "--cache-dir", cache_dir())
     assert code == 0, err
     data = json.loads(out)
     assert "|seg:mwer-2|" in data["signature"]
@@ -91,13 +107,13 @@ def test_joined_sentences_score_as_the_aligned_original(capsys, ted_docs):
     assert "re-segmented 5 document(s) of 1 system(s)" in err
     # without --resegment the same files are refused at sentence level, naming the document
     code, _, err = run(capsys, "score", "-r", ted_docs["ref"], "-s", ted_docs["joined"], "--blank-line-docs",
-                       "--no-cache")
+                       "--cache-dir", cache_dir())
     assert code == 2 and "[E" in err and "segments in document" in err
 
 
 def test_a_deleted_sentence_is_reported_as_omitted(capsys, ted_docs):
     code, out, err = run(capsys, "score", "-r", ted_docs["ref"], "-s", ted_docs["dropped"], "--blank-line-docs",
-                         "--resegment", "--format", "json", "--no-cache")
+                         "--resegment", "--format", "json", "--cache-dir", cache_dir())
     assert code == 0, err
     data = json.loads(out)
     assert data["systems"]["dropped"]["resegmented"] == {"doc2": {"segments": 30, "omitted": [6], "added": []}}
@@ -107,7 +123,7 @@ def test_a_deleted_sentence_is_reported_as_omitted(capsys, ted_docs):
 
 def test_nothing_to_resegment_is_said_and_signed_as_usual(capsys, ted_docs):
     code, out, err = run(capsys, "score", "-r", ted_docs["ref"], "-s", ted_docs["Online-W"], "--blank-line-docs",
-                         "--resegment", "--format", "json", "--no-cache")
+                         "--resegment", "--format", "json", "--cache-dir", cache_dir())
     assert code == 0 and "nothing re-segmented" in err
     assert "seg:" not in json.loads(out)["signature"]
 
@@ -146,7 +162,7 @@ def test_document_level_sacrebleu_is_sacrebleu_on_whole_documents(capsys):
 
     code, out, _ = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", TED / "systems" / "Online-W.txt",
                        TED / "systems" / "SMU.txt", "--docids", TED / "docids.txt", "--metrics", "d-BLEU,d-chrF",
-                       "--format", "json", "--no-cache")
+                       "--format", "json", "--cache-dir", cache_dir())
     assert code == 0
     data = json.loads(out)
     ids = (TED / "docids.txt").read_text(encoding="utf-8").splitlines()
@@ -291,7 +307,7 @@ def test_a_system_brings_its_own_document_ids(capsys, tmp_path):
     (tmp_path / "joined.docids").write_text("\n".join(own_ids) + "\n", encoding="utf-8")
     code, out, err = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", tmp_path / "joined.txt",
                          "--docids", TED / "docids.txt", "--system-docids", tmp_path / "joined.docids", "--resegment",
-                         "--format", "json", "--no-cache")
+                         "--format", "json", "--cache-dir", cache_dir())
     assert code == 0, err
     data = json.loads(out)
     assert f"system 'joined' has no document '{order[2]}'" in err
@@ -303,13 +319,13 @@ def test_a_system_brings_its_own_document_ids(capsys, tmp_path):
     # a document the reference does not have
     (tmp_path / "bad.docids").write_text("\n".join(own_ids[:-1] + ["talk.999"]) + "\n", encoding="utf-8")
     code, _, err = run(capsys, "score", "-r", TED / "refs" / "ref.txt", "-s", tmp_path / "joined.txt",
-                       "--docids", TED / "docids.txt", "--system-docids", tmp_path / "bad.docids", "--no-cache")
+                       "--docids", TED / "docids.txt", "--system-docids", tmp_path / "bad.docids", "--cache-dir", cache_dir())
     assert code == 2 and "talk.999" in err and "bad.docids" in err
 
 
 def test_the_report_lists_what_a_system_left_out(capsys, ted_docs, tmp_path):
     code, _, err = run(capsys, "report", "-r", ted_docs["ref"], "-s", ted_docs["Online-W"], ted_docs["dropped"],
-                       "--blank-line-docs", "--resegment", "--ci", "100", "-o", tmp_path / "r.html", "--no-cache")
+                       "--blank-line-docs", "--resegment", "--ci", "100", "-o", tmp_path / "r.html", "--cache-dir", cache_dir())
     assert code == 0, err
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "<h2>Re-segmented systems: what they left out</h2>" in html and "doc2: 6" in html
@@ -366,7 +382,7 @@ def test_joined_sentences_are_cut_on_the_systems_own_sentence_ends(capsys, tmp_p
     code, _, err = run(capsys, *base)
     assert code == 2 and f"has {len(lines)} lines" in err and "--system-docids FILE" in err and "--resegment" in err
     code, out, err = run(capsys, *base, "--system-docids", tmp_path / "joined.docids.txt", "-", "--resegment",
-                         "--format", "json", "--no-cache")
+                         "--format", "json", "--cache-dir", cache_dir())
     assert code == 0, err
     data = json.loads(out)
     a, b = data["systems"]["Online-W"]["BlonDe"]["F1"], data["systems"]["joined"]["BlonDe"]["F1"]
@@ -425,14 +441,14 @@ def test_json_lines_rows_per_system_are_re_segmented(capsys, tmp_path):
     f = tmp_path / "rows.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     code, out, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--resegment", "--format",
-                         "json", "--no-cache")
+                         "json", "--cache-dir", cache_dir())
     assert code == 0, err
     data = json.loads(out)
     assert data["systems"]["A"]["resegmented"] == {"d1": {"segments": 2, "omitted": [], "added": []}}
     assert data["systems"]["A"]["BlonDe"]["F1"] == 1.0
     f.write_text("\n".join(json.dumps(r) for r in rows + [{"doc_id": "d2", "seg_id": 1, "system": "ref",
                                                             "text": "A second document."}]) + "\n", encoding="utf-8")
-    code, _, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--no-cache")
+    code, _, err = run(capsys, "score", "--input", f, "--reference-systems", "ref", "--cache-dir", cache_dir())
     assert code == 2 and "system 'A' has no segment of document 'd2'" in err
 
 
@@ -499,7 +515,7 @@ def test_judgments_of_a_re_segmented_document_leave_what_pairs_segments(capsys, 
     code, out, err = run(capsys, "correlate", "-r", TED / "refs" / "ref.txt", "-s", TED / "systems" / "Online-W.txt",
                          tmp_path / "joined.txt", "--docids", TED / "docids.txt", "--system-docids",
                          TED / "docids.txt", tmp_path / "joined.docids", "--human", tmp_path / "mqm.tsv",
-                         "--resegment", "--level", "system", "--format", "json", "--no-cache")
+                         "--resegment", "--level", "system", "--format", "json", "--cache-dir", cache_dir())
     assert code == 0, err
     assert "segment judgment(s) of re-segmented documents (joined) left out" in err, err
     assert cut.messages["resegment"][0] in json.loads(out)["warnings"]
