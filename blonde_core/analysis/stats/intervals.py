@@ -64,7 +64,7 @@ def bca_ci(samples: np.ndarray, theta: float, jack: np.ndarray, level: float = 0
         return [None, None]
     z0 = ndtri(((s < theta).sum() + (s <= theta).sum()) / (2 * len(s)))
     u = (len(j) - 1) * (j.mean() - j) if len(j) > 1 else np.zeros(1)
-    den = (u ** 2).sum() / len(j) ** 2
+    den = (u ** 2).sum() / max(len(j), 1) ** 2  # no jackknife value (all NaN): no acceleration, no 0/0
     a = (u ** 3).sum() / len(j) ** 3 / 6 / den ** 1.5 if den > 0 else 0.0
     za = ndtri((1 - level) / 2)
     if not np.isfinite(z0):  # every resample on one side: no correction can be estimated, the percentiles stand
