@@ -275,6 +275,27 @@ class Study:
         return wmt_pairs(_named(source))
 
     @staticmethod
+    def release_pairs(source, asked, said: str = "language pair") -> list[str]:
+        """The pairs of a release that `asked` names: ["all"] is every pair of the folder; else each pair as the
+        folder writes it, or its short form when one pair alone has it (WMT25's en-cs for en-cs_CZ), once each, in
+        the order asked. A pair the folder lacks (or a short form several have) is refused, naming what it has;
+        said: how the message names the asking ("--lp" on the command line)."""
+        known = Study.wmt_pairs(source)
+        if [x.lower() for x in asked] == ["all"]:
+            return known
+        out = []
+        for lp in asked:
+            short = [p for p in known if p.split("_", 1)[0] == lp]
+            got = lp if lp in known else short[0] if len(short) == 1 else None
+            if got is None:
+                why = f"is {', '.join(short)}: name one" if short else "the folder has no such pair"
+                raise InputError(f"{said} {lp}: {why} (it has {', '.join(known)})",
+                                 file=str(source.name if hasattr(source, "data") else source),  # an upload: its name
+                                 code=InputError.Codes.NAMES)
+            out.append(got)
+        return list(dict.fromkeys(out))
+
+    @staticmethod
     def rank_metrics(tables: list, task: str = "wmt24", draws: int = 1000, permutations: int = 1000,
                      spa_seed: int = 4, seed: int = DEFAULT_SEED) -> dict:
         """The WMT metrics task's ranking of metrics over language pairs (task_tables of each pair;

@@ -42,6 +42,17 @@ def copy(tmp_path: Path, src: Path = ENCS) -> Path:
 
 # -- reading --------------------------------------------------------------------------------------------------------
 
+def test_a_release_takes_wmt25_pairs_by_their_short_names():
+    """score --lp en-cs --lp ... and the Data page's "en-cs, ..." name WMT25's pairs as WMT24 did: each short form
+    one pair alone has is that pair (once), "all" every pair, a pair the folder lacks refused naming what it has."""
+    assert Study.release_pairs(ENCS, ["en-cs"]) == ["en-cs_CZ"] == Study.release_pairs(ENCS, ["en-cs", "en-cs_CZ"])
+    assert Study.release_pairs(ENCS, ["all"]) == Study.wmt_pairs(ENCS)
+    with pytest.raises(InputError) as e:
+        Study.release_pairs(ENCS, ["en-cs", "en-de"], "--lp")
+    assert str(e.value).startswith(str(ENCS)) and "--lp en-de: the folder has no such pair (it has en-cs_CZ)" in str(
+        e.value) and e.value.code == InputError.Codes.NAMES
+
+
 def test_pairs_and_paragraphs_as_wmt24_has_them():
     """The fixture's paragraphs are WMT24's segments: the test set split at blank lines gives, document by document,
     the lines of WMT24's own files (source, refA and each system), and the pair is found by either name."""

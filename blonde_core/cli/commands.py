@@ -236,12 +236,7 @@ def run_release_data(a) -> dict:
         raise InputError("several --lp (or --lp all) take a WMT folder alone: no -r/-s/--input/--human/--overlap/"
                          "--error-spans",
                          code=InputError.Codes.OPTIONS)
-    known = Study.wmt_pairs(a.wmt_dir)
-    lps = known if a.lp == ["all"] else list(dict.fromkeys(a.lp))
-    bad = [lp for lp in lps if lp not in known]
-    if bad:
-        raise InputError(f"--lp {bad[0]}: the folder has no such pair (it has {', '.join(known)})",
-                         file=str(a.wmt_dir), code=InputError.Codes.NAMES)
+    lps = Study.release_pairs(a.wmt_dir, a.lp, "--lp")
 
     bars: dict = {}
 
