@@ -280,13 +280,15 @@ class Study:
         folder writes it, or its short form when one pair alone has it (WMT25's en-cs for en-cs_CZ), once each, in
         the order asked. A pair the folder lacks (or a short form several have) is refused, naming what it has;
         said: how the message names the asking ("--lp" on the command line)."""
+        from .io.wmt25 import pairs_named
+
         known = Study.wmt_pairs(source)
         if [x.lower() for x in asked] == ["all"]:
             return known
         out = []
         for lp in asked:
-            short = [p for p in known if p.split("_", 1)[0] == lp]
-            got = lp if lp in known else short[0] if len(short) == 1 else None
+            short = pairs_named(known, lp)
+            got = short[0] if len(short) == 1 else None
             if got is None:
                 why = f"is {', '.join(short)}: name one" if short else "the folder has no such pair"
                 raise InputError(f"{said} {lp}: {why} (it has {', '.join(known)})",

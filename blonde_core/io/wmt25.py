@@ -119,6 +119,12 @@ def wmt25_pairs(tree, test_rel: str) -> list[str]:
     return sorted({_pair_of(r["doc_id"]) for _, r in _test_rows(tree, test_rel)})
 
 
+def pairs_named(pairs: list[str], lp: str) -> list[str]:
+    """The pairs `lp` names: itself when the folder writes it so, else every pair whose short form it is (en-cs for
+    en-cs_CZ)."""
+    return [lp] if lp in pairs else [p for p in pairs if p.split("_", 1)[0] == lp]
+
+
 def resolve_pair(pairs: list[str], lp: str | None, label: str) -> str:
     """The pair asked for: WMT25's own code (en-cs_CZ) or its short form (en-cs) when only one pair has it; without
     one, the only pair there is."""
@@ -128,9 +134,7 @@ def resolve_pair(pairs: list[str], lp: str | None, label: str) -> str:
             raise InputError(f"{what} with --lp", file=label, code=InputError.Codes.OPTIONS,
                              page=f"{what} in the language-pair box")
         return pairs[0]
-    if lp in pairs:
-        return lp
-    short = [p for p in pairs if p.split("_", 1)[0] == lp]
+    short = pairs_named(pairs, lp)
     if len(short) == 1:
         return short[0]
     why = f"'{lp}' is {', '.join(short)}: name one" if short else f"has no pair '{lp}'"
